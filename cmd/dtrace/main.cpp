@@ -1,0 +1,234 @@
+// dtrace(1M): option handling only; the work happens in the library.
+#include <linux/capability.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "bpf/attach.h"
+#include "driver/session.h"
+#include "options.h"
+#include "parse/parser.h"
+#include "providers/listing.h"
+
+namespace {
+
+using namespace dtrace;
+
+constexpr int kExitError = 1;
+constexpr int kExitUsage = 2;
+
+int fail(const std::string& message, int status = kExitError) {
+  std::fprintf(stderr, "dtrace: %s\n", message.c_str());
+  return status;
+}
+
+bool readFile(const std::string& path, std::string* text) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  *text = ss.str();
+  return true;
+}
+
+// The probe description a -P/-m/-f/-i argument stands for.
+std::string descriptionFor(const cli::ProgramSource& s) {
+  switch (s.kind) {
+    case cli::ProgramSource::Kind::ProviderName: return s.text + ":::";
+    case cli::ProgramSource::Kind::ModuleName: return ":" + s.text + "::";
+    case cli::ProgramSource::Kind::FunctionName: return "::" + s.text + ":";
+    default: return s.text;
+  }
+}
+
+// BPF and perf events need root, or CAP_BPF with CAP_PERFMON.
+bool hasTracingPrivileges() {
+  if (geteuid() == 0) return true;
+  __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+  __user_cap_data_struct data[2]{};
+  if (syscall(SYS_capget, &header, data) != 0) return false;
+  auto has = [&](int cap) { return (data[cap / 32].effective >> (cap % 32)) & 1; };
+  return has(CAP_BPF) && has(CAP_PERFMON);
+}
+
+int listProbes(driver::Session& session, const std::vector<driver::SourceUnit>& units,
+               bool verbose) {
+  auto& catalog = session.catalog();
+  std::vector<const providers::Probe*> probes;
+  if (units.empty()) {
+    probes = catalog.all();
+  } else {
+    std::set<uint32_t> seen;
+    for (const auto& unit : units) {
+      parse::ParseOptions po;
+      po.allowBareProbeSpec = true;
+      auto parsed = parse::parseProgram(unit.text, po);
+      if (!parsed.diags.empty()) {
+        return fail("invalid probe specifier " + unit.name + ": " +
+                    formatDiagnostic(parsed.diags.first(), false, false));
+      }
+      for (auto& item : parsed.program.items) {
+        auto* clause = std::get_if<ast::ProbeClause>(&item);
+        if (!clause) continue;
+        for (const auto& spec : clause->probes) {
+          auto matched = catalog.match(spec);
+          if (!matched) return fail(matched.error().message);
+          if (matched->empty()) {
+            return fail("invalid probe specifier " + unit.name + ": probe description " +
+                        spec.provider + ":" + spec.module + ":" + spec.function + ":" +
+                        spec.name + " does not match any probes");
+          }
+          for (const auto* p : *matched) {
+            if (seen.insert(p->id).second) probes.push_back(p);
+          }
+        }
+      }
+    }
+  }
+  for (const auto* p : probes) (void)catalog.describeArgs(*p);
+  std::fputs(providers::formatProbeList(probes, verbose).c_str(), stdout);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  auto parsed = cli::parseCommandLine(argc, argv);
+  if (auto* usage = std::get_if<cli::UsageError>(&parsed)) {
+    std::fputs(usage->message.c_str(), stderr);
+    return usage->exitStatus;
+  }
+  cli::CommandLine cl = std::get<cli::CommandLine>(std::move(parsed));
+  if (cl.printVersion) {
+    std::printf("dtrace: Sun D 1.13 (dtrace for Linux 0.1)\n");
+    return 0;
+  }
+
+  // Read the scripts first: a `#!` line naming dtrace may carry options.
+  std::vector<driver::SourceUnit> units;
+  for (const auto& source : cl.sources) {
+    driver::SourceUnit unit;
+    if (source.kind == cli::ProgramSource::Kind::ScriptFile) {
+      unit.isScript = true;
+      unit.name = source.text;
+      if (!readFile(source.text, &unit.text)) {
+        return fail("failed to open " + source.text + ": " + std::strerror(errno));
+      }
+      std::vector<std::string> extra = cli::shebangOptions(unit.text);
+      if (!extra.empty()) {
+        extra.insert(extra.begin(), "dtrace");
+        auto again = cli::parseCommandLine(extra);
+        if (auto* more = std::get_if<cli::CommandLine>(&again)) {
+          cl.quiet = cl.quiet || more->quiet;
+          cl.xOptions.insert(cl.xOptions.begin(), more->xOptions.begin(), more->xOptions.end());
+          cl.allowZeroMatches = cl.allowZeroMatches || more->allowZeroMatches;
+          cl.runCpp = cl.runCpp || more->runCpp;
+          cl.destructive = cl.destructive || more->destructive;
+        }
+      }
+    } else {
+      unit.name = descriptionFor(source);
+      unit.text = unit.name;
+    }
+    units.push_back(std::move(unit));
+  }
+
+  OptionTable options;
+  if (auto r = cli::applyOptions(cl, options); !r) return fail(r.error().message);
+  if (options.flag("quiet")) cl.quiet = true;
+
+  if (cl.runCpp) {
+    for (auto& unit : units) {
+      if (!unit.isScript) continue;
+      auto out = preprocess(unit.text, unit.name, options.cppArgs(), cl.showIncludes);
+      if (!out) {
+        std::fprintf(stderr, "%s", out.error().message.c_str());
+        return fail("failed to compile script " + unit.name + ": " + kPreprocessorFailedMessage);
+      }
+      unit.text = std::move(*out);
+    }
+  }
+
+  driver::SessionConfig config;
+  config.quiet = cl.quiet;
+  config.showProgram = cl.showProgram;
+  config.allowZeroMatches = cl.allowZeroMatches || options.flag("zdefs");
+  config.errtags = options.flag("errtags");
+
+  if (!cl.list && !cl.compileOnly && !hasTracingPrivileges()) {
+    return fail("failed to initialize dtrace: DTrace requires additional privileges "
+                "(run as root, or with CAP_BPF and CAP_PERFMON)",
+                kExitUsage);
+  }
+  (void)bpf::prepareProcess();
+
+  FILE* out = stdout;
+  if (!cl.outputFile.empty()) {
+    out = std::fopen(cl.outputFile.c_str(), "a");
+    if (!out) return fail("failed to open output file '" + cl.outputFile + "': " + std::strerror(errno));
+  }
+  config.out = out;
+
+  // Targets exist before compiling: $target names the first one.
+  std::vector<proc::Target> targets;
+  for (const auto& command : cl.commands) {
+    auto t = proc::Target::spawn(command);
+    if (!t) return fail(t.error().message);
+    targets.push_back(std::move(*t));
+  }
+  for (int pid : cl.pids) {
+    auto t = proc::Target::grab(pid);
+    if (!t) return fail(t.error().message);
+    targets.push_back(std::move(*t));
+  }
+
+  sema::MacroTable& macros = config.macros;
+  macros.args.push_back(units.empty() ? "dtrace" : units.front().name);
+  for (const auto& a : cl.macroArgs) macros.args.push_back(a);
+  macros.named["pid"] = std::to_string(getpid());
+  macros.named["ppid"] = std::to_string(getppid());
+  macros.named["uid"] = std::to_string(getuid());
+  macros.named["gid"] = std::to_string(getgid());
+  macros.named["sid"] = std::to_string(getsid(0));
+  macros.named["pgid"] = std::to_string(getpgid(0));
+  if (!targets.empty()) macros.named["target"] = std::to_string(targets.front().pid());
+
+  driver::Session session(std::move(config), options);
+  if (cl.list) return listProbes(session, units, cl.verbose);
+  if (units.empty()) {
+    std::fputs(cli::usageText(argv[0]).c_str(), stderr);
+    return kExitUsage;
+  }
+
+  std::vector<size_t> matched(units.size());
+  for (size_t i = 0; i < units.size(); i++) {
+    if (auto r = session.compile(units[i], &matched[i]); !r) return fail(r.error().message);
+  }
+  if (cl.compileOnly) return 0;
+  if (auto r = session.load(); !r) return fail("could not enable tracing: " + r.error().message);
+  if (!cl.quiet) {
+    for (size_t i = 0; i < units.size(); i++) {
+      std::fprintf(stderr, "dtrace: %s '%s' matched %zu probe%s\n",
+                   units[i].isScript ? "script" : "description", [&] {
+                     std::string n = units[i].name;
+                     if (!units[i].isScript) {
+                       size_t cut = n.find_first_of("{/;");
+                       if (cut != std::string::npos) n = n.substr(0, cut);
+                     }
+                     return n;
+                   }().c_str(),
+                   matched[i], matched[i] == 1 ? "" : "s");
+    }
+  }
+  auto status = session.run(targets);
+  if (out != stdout) std::fclose(out);
+  if (!status) return fail(status.error().message);
+  return *status;
+}

@@ -1,0 +1,65 @@
+// Collects eBPF instructions for one program and resolves jumps to labels,
+// so the code generator can branch forward before it knows the target.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "bpf/insn.h"
+#include "util/result.h"
+
+namespace dtrace::bpf {
+
+struct Label {
+  uint32_t id = 0;
+};
+
+class Assembler {
+ public:
+  Label newLabel();
+  // Binds the label to the next instruction emitted.
+  void bind(Label label);
+
+  void emit(Insn insn);
+  void emit(const std::array<Insn, 2>& pair);
+
+  // Unconditional jump (ja).
+  void jump(Label target);
+  // op is BPF_JEQ, BPF_JNE, BPF_JGT, BPF_JGE, BPF_JLT, BPF_JLE, BPF_JSGT,
+  // BPF_JSGE, BPF_JSLT, BPF_JSLE or BPF_JSET; compares all 64 bits.
+  void jumpIf(uint8_t op, Reg a, int32_t imm, Label target);
+  void jumpIf(uint8_t op, Reg a, Reg b, Label target);
+  // The same, comparing only the low 32 bits (BPF_JMP32).
+  void jumpIf32(uint8_t op, Reg a, int32_t imm, Label target);
+  void jumpIf32(uint8_t op, Reg a, Reg b, Label target);
+  // BPF-to-BPF call of a subprogram that starts at the label.
+  void callLocal(Label target);
+
+  // Number of instruction slots so far (a 64-bit immediate load takes two).
+  size_t size() const { return insns_.size(); }
+  // Direct access for patching an already emitted instruction.
+  Insn& at(size_t index) { return insns_.at(index); }
+
+  // Resolves every label reference. Fails if a label was never bound, was
+  // bound twice, points past the last instruction, or is too far away for
+  // the 16-bit jump offset.
+  Result<std::vector<Insn>> finish();
+
+ private:
+  enum class FixupKind { kOffset, kCallImm };
+  struct Fixup {
+    size_t index;
+    uint32_t label;
+    FixupKind kind;
+  };
+  static constexpr int64_t kUnbound = -1;
+
+  void emitJump(Insn insn, Label target);
+
+  std::vector<Insn> insns_;
+  std::vector<int64_t> labelPositions_;
+  std::vector<Fixup> fixups_;
+  std::vector<uint32_t> doublyBound_;
+};
+
+}  // namespace dtrace::bpf

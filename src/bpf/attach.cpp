@@ -1,0 +1,210 @@
+#include "bpf/attach.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdarg>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "bpf/errors.h"
+
+namespace dtrace::bpf {
+namespace {
+
+Error attachError(const std::string& what, int err) {
+  if (isPermissionError(err)) {
+    return makeError(what + ": permission denied (" + errnoText(err) +
+                     "; tracing needs root, or CAP_BPF and CAP_PERFMON)");
+  }
+  return makeError(what + ": " + errnoText(err));
+}
+
+int perfEventOpen(const perf_event_attr& attr, int pid, int cpu) {
+  return static_cast<int>(syscall(__NR_perf_event_open, &attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC));
+}
+
+Result<std::string> readFirstLine(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  if (!in || !std::getline(in, line)) {
+    const int err = errno;
+    return makeError("cannot read " + path + ": " + errnoText(err != 0 ? err : EIO));
+  }
+  return line;
+}
+
+// A perf PMU format file holds e.g. "config:0" or "config:32-63": the first
+// bit of the field in attr.config.
+Result<int> pmuFormatBit(const std::string& pmu, const std::string& field) {
+  const std::string path = "/sys/bus/event_source/devices/" + pmu + "/format/" + field;
+  Result<std::string> line = readFirstLine(path);
+  if (!line) return line.error();
+  int bit = -1;
+  if (sscanf(line->c_str(), "config:%d", &bit) != 1 || bit < 0 || bit > 63) {
+    return makeError("unexpected contents of " + path + ": " + *line);
+  }
+  return bit;
+}
+
+struct UprobePmu {
+  int type = -1;
+  int retprobeBit = -1;
+  int refCtrShift = -1;  // -1: kernel cannot maintain USDT semaphores
+  std::string error;
+};
+
+const UprobePmu& uprobePmu() {
+  static const UprobePmu pmu = [] {
+    UprobePmu out;
+    Result<std::string> type = readFirstLine("/sys/bus/event_source/devices/uprobe/type");
+    if (!type) {
+      out.error = "the kernel has no uprobe PMU (" + type.error().message + ")";
+      return out;
+    }
+    out.type = std::stoi(*type);
+    Result<int> retprobe = pmuFormatBit("uprobe", "retprobe");
+    if (!retprobe) {
+      out.error = retprobe.error().message;
+      return out;
+    }
+    out.retprobeBit = *retprobe;
+    Result<int> refCtr = pmuFormatBit("uprobe", "ref_ctr_offset");
+    if (refCtr) out.refCtrShift = *refCtr;
+    return out;
+  }();
+  return pmu;
+}
+
+int silentLibbpfPrint(libbpf_print_level, const char*, va_list) { return 0; }
+
+}  // namespace
+
+Link& Link::operator=(Link&& other) noexcept {
+  if (this != &other) {
+    detach();
+    perfEvent_ = std::move(other.perfEvent_);
+    bpfLink_ = std::move(other.bpfLink_);
+  }
+  return *this;
+}
+
+void Link::detach() {
+  if (perfEvent_.valid()) ioctl(perfEvent_.get(), PERF_EVENT_IOC_DISABLE, 0);
+  bpfLink_.reset();
+  perfEvent_.reset();
+}
+
+Result<void> prepareProcess() {
+  libbpf_set_print(silentLibbpfPrint);
+  const rlimit infinite{RLIM_INFINITY, RLIM_INFINITY};
+  // Kernels since 5.11 account BPF memory to cgroups and ignore this limit;
+  // failing to raise it only matters on older ones, so it is not fatal.
+  (void)setrlimit(RLIMIT_MEMLOCK, &infinite);
+  rlimit files{};
+  if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+    files.rlim_cur = files.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &files) != 0) {
+      const int err = errno;
+      return makeError("cannot raise the open file limit: " + errnoText(err));
+    }
+  }
+  return {};
+}
+
+std::string tracefsRoot() {
+  static const std::string root = [] {
+    struct stat st {};
+    if (stat("/sys/kernel/tracing/events", &st) == 0) return std::string("/sys/kernel/tracing");
+    if (stat("/sys/kernel/debug/tracing/events", &st) == 0) {
+      return std::string("/sys/kernel/debug/tracing");
+    }
+    return std::string("/sys/kernel/tracing");
+  }();
+  return root;
+}
+
+Result<int> tracepointId(const std::string& category, const std::string& event) {
+  const std::string path = tracefsRoot() + "/events/" + category + "/" + event + "/id";
+  std::ifstream in(path);
+  int id = -1;
+  if (!in || !(in >> id)) {
+    const int err = errno;
+    if (isPermissionError(err)) {
+      return attachError("cannot read tracepoint id " + path, err);
+    }
+    return makeError("tracepoint " + category + ":" + event + " does not exist (no " + path + ")");
+  }
+  return id;
+}
+
+Result<Link> attachPerfEvent(int progFd, const perf_event_attr& attr, int pid, int cpu) {
+  Fd event(perfEventOpen(attr, pid, cpu));
+  if (!event) return attachError("failed to open perf event", errno);
+  if (ioctl(event.get(), PERF_EVENT_IOC_SET_BPF, progFd) != 0) {
+    return attachError("failed to attach BPF program to perf event", errno);
+  }
+  if (ioctl(event.get(), PERF_EVENT_IOC_ENABLE, 0) != 0) {
+    return attachError("failed to enable perf event", errno);
+  }
+  return Link(std::move(event), Fd());
+}
+
+Result<Link> attachTracepoint(int progFd, int tracepointId) {
+  perf_event_attr attr{};
+  attr.size = sizeof attr;
+  attr.type = PERF_TYPE_TRACEPOINT;
+  attr.config = static_cast<uint64_t>(tracepointId);
+  attr.sample_period = 1;
+  attr.wakeup_events = 1;
+  // One event on CPU 0 suffices: the program runs wherever the tracepoint
+  // fires, whatever CPU the event is bound to.
+  Result<Link> link = attachPerfEvent(progFd, attr, -1, 0);
+  if (!link) {
+    return makeError("tracepoint id " + std::to_string(tracepointId) + ": " + link.error().message);
+  }
+  return link;
+}
+
+Result<Link> attachRawTracepoint(int progFd, const std::string& name) {
+  const int fd = bpf_raw_tracepoint_open(name.c_str(), progFd);
+  if (fd < 0) return attachError("failed to attach to raw tracepoint " + name, errno);
+  return Link(Fd(), Fd(fd));
+}
+
+Result<Link> attachUprobe(int progFd, const std::string& binaryPath, uint64_t fileOffset,
+                          bool isReturn, int pid, uint64_t refCtrOffset) {
+  const UprobePmu& pmu = uprobePmu();
+  if (pmu.type < 0) return makeError(pmu.error);
+  if (refCtrOffset != 0 && pmu.refCtrShift < 0) {
+    return makeError("this kernel cannot maintain USDT semaphores (no uprobe ref_ctr_offset)");
+  }
+  perf_event_attr attr{};
+  attr.size = sizeof attr;
+  attr.type = static_cast<uint32_t>(pmu.type);
+  attr.sample_period = 1;
+  attr.wakeup_events = 1;
+  attr.config1 = reinterpret_cast<uint64_t>(binaryPath.c_str());  // uprobe_path
+  attr.config2 = fileOffset;                                      // probe_offset
+  if (isReturn) attr.config |= 1ULL << pmu.retprobeBit;
+  if (refCtrOffset != 0) attr.config |= refCtrOffset << pmu.refCtrShift;
+  // All processes: pid -1 on CPU 0, which (as for tracepoints) still fires
+  // on every CPU. One process: that pid on any CPU.
+  Result<Link> link = attachPerfEvent(progFd, attr, pid, pid < 0 ? 0 : -1);
+  if (!link) {
+    char offset[32];
+    snprintf(offset, sizeof offset, "0x%llx", static_cast<unsigned long long>(fileOffset));
+    return makeError(std::string(isReturn ? "uretprobe" : "uprobe") + " at " + binaryPath + ":" +
+                     offset + ": " + link.error().message);
+  }
+  return link;
+}
+
+}  // namespace dtrace::bpf

@@ -1,0 +1,50 @@
+// A loaded (verified) BPF program. The kernel keeps it alive while this
+// object or any attachment holds a reference.
+#pragma once
+
+#include <linux/bpf.h>
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "bpf/fd.h"
+#include "bpf/insn.h"
+#include "util/result.h"
+
+namespace dtrace::bpf {
+
+class Program {
+ public:
+  // Loads the instructions with license "GPL". On failure the load is
+  // repeated with the verifier log enabled; the error message is the errno
+  // text ("Permission denied") followed, on the next lines, by the tail of
+  // the verifier log. The caller prefixes what failed, e.g.
+  // "failed to load program for syscall::read:entry: " + message.
+  // With `verbose`, the log is captured even on success. The full log goes
+  // to *verifierLog when it is not null.
+  static Result<Program> load(bpf_prog_type type, const std::string& name,
+                              std::span<const Insn> insns, std::string* verifierLog = nullptr,
+                              bool verbose = false);
+
+  // Runs the program once, synchronously, on the calling CPU (BPF_PROG_RUN)
+  // and returns its r0. For BPF_PROG_TYPE_RAW_TRACEPOINT programs `args` is
+  // the context (the probe arguments). This fires a probe without attaching
+  // anything, e.g. BEGIN and END from the consumer: microseconds, where a
+  // uprobe costs ~10 ms to attach and ~100 ms to detach on this kernel.
+  Result<uint32_t> run(std::span<const uint64_t> args = {}) const;
+
+  int fd() const { return fd_.get(); }
+  const std::string& name() const { return name_; }
+  size_t instructionCount() const { return instructionCount_; }
+
+ private:
+  Program(Fd fd, std::string name, size_t count)
+      : fd_(std::move(fd)), name_(std::move(name)), instructionCount_(count) {}
+
+  Fd fd_;
+  std::string name_;
+  size_t instructionCount_ = 0;
+};
+
+}  // namespace dtrace::bpf

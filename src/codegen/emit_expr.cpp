@@ -1,0 +1,614 @@
+// Expression code: integers into r6 with C semantics, strings into a
+// destination buffer in a map value.
+#include <algorithm>
+
+#include "codegen/emitter.h"
+#include "sema/symbols.h"
+
+namespace dtrace::codegen {
+
+using namespace bpf;
+using ast::Expr;
+using ast::ExprKind;
+using ast::Op;
+using sema::Builtin;
+
+namespace {
+
+constexpr int16_t kCtxSlot = -8;
+
+Size sizeOf(uint32_t bytes) {
+  switch (bytes) {
+    case 1: return Size::B;
+    case 2: return Size::H;
+    case 4: return Size::W;
+    default: return Size::DW;
+  }
+}
+
+bool isComparison(Op op) {
+  return op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge || op == Op::Eq ||
+         op == Op::Ne;
+}
+
+uint8_t jumpFor(Op op, bool isSigned) {
+  switch (op) {
+    case Op::Lt: return isSigned ? BPF_JSLT : BPF_JLT;
+    case Op::Le: return isSigned ? BPF_JSLE : BPF_JLE;
+    case Op::Gt: return isSigned ? BPF_JSGT : BPF_JGT;
+    case Op::Ge: return isSigned ? BPF_JSGE : BPF_JGE;
+    case Op::Eq: return BPF_JEQ;
+    default: return BPF_JNE;
+  }
+}
+
+Op compoundBase(Op op) {
+  switch (op) {
+    case Op::MulAssign: return Op::Mul;
+    case Op::DivAssign: return Op::Div;
+    case Op::ModAssign: return Op::Mod;
+    case Op::AddAssign: return Op::Add;
+    case Op::SubAssign: return Op::Sub;
+    case Op::ShlAssign: return Op::Shl;
+    case Op::ShrAssign: return Op::Shr;
+    case Op::AndAssign: return Op::BitAnd;
+    case Op::XorAssign: return Op::BitXor;
+    case Op::OrAssign: return Op::BitOr;
+    default: return Op::None;
+  }
+}
+
+bool fitsImm32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
+
+}  // namespace
+
+void ProgramEmitter::constant(int64_t v, Reg dst) {
+  if (fitsImm32(v)) {
+    as_.emit(mov64(dst, static_cast<int32_t>(v)));
+  } else {
+    as_.emit(ldImm64(dst, static_cast<uint64_t>(v)));
+  }
+}
+
+// Brings r to the canonical 64-bit form of a value of type t: truncated to
+// its width, then sign- or zero-extended.
+void ProgramEmitter::normalize(Reg r, const sema::Type* t) {
+  if (!t || !t->isInteger() || t->size >= 8) return;
+  const int32_t bits = static_cast<int32_t>(64 - 8 * t->size);
+  if (t->isSigned) {
+    as_.emit(alu64(BPF_LSH, r, bits));
+    as_.emit(alu64(BPF_ARSH, r, bits));
+  } else if (t->size == 4) {
+    as_.emit(mov32(r, r));
+  } else {
+    as_.emit(alu64(BPF_AND, r, t->size == 1 ? 0xff : 0xffff));
+  }
+}
+
+void ProgramEmitter::value(const Expr& e) {
+  if (e.constValue) {
+    constant(*e.constValue);
+    return;
+  }
+  if (e.type && e.type->isString()) {
+    fail("string value used where an integer is required");
+    return;
+  }
+  switch (e.kind) {
+    case ExprKind::Identifier:
+    case ExprKind::Member:
+      if (!e.variable) {
+        fail("unresolved identifier " + e.text);
+        return;
+      }
+      if (e.variable->kind == sema::Variable::Kind::Builtin) {
+        builtin(*e.variable);
+      } else {
+        loadVariable(*e.variable);
+      }
+      return;
+    case ExprKind::Unary: unary(e); return;
+    case ExprKind::Binary: binary(e); return;
+    case ExprKind::Assign: assign(e); return;
+    case ExprKind::Ternary: ternary(e); return;
+    case ExprKind::Cast:
+      value(*e.operands[0]);
+      normalize(R6, e.type);
+      return;
+    default: fail("expression is not supported in code generation yet"); return;
+  }
+}
+
+void ProgramEmitter::loadVariable(const sema::Variable& v) {
+  if (v.type->isString()) {
+    fail("string value used where an integer is required");
+    return;
+  }
+  Size size = sizeOf(v.type->size);
+  if (v.kind == sema::Variable::Kind::Global) {
+    as_.emit(ldMapValue(R1, maps_.globals, v.offset));
+    as_.emit(ldx(size, R6, R1, 0));
+  } else {
+    as_.emit(ldx(size, R6, R9, static_cast<int16_t>(v.offset)));
+  }
+  normalize(R6, v.type);
+}
+
+void ProgramEmitter::storeVariable(const sema::Variable& v) {
+  Size size = sizeOf(v.type->size);
+  if (v.kind == sema::Variable::Kind::Global) {
+    as_.emit(ldMapValue(R1, maps_.globals, v.offset));
+    as_.emit(stx(size, R1, 0, R6));
+  } else {
+    as_.emit(stx(size, R9, static_cast<int16_t>(v.offset), R6));
+  }
+}
+
+void ProgramEmitter::builtin(const sema::Variable& v) {
+  switch (v.builtin) {
+    case Builtin::Arg: probeArg(v.argIndex); return;
+    case Builtin::Pid:
+      as_.emit(call(BPF_FUNC_get_current_pid_tgid));
+      as_.emit(mov64(R6, R0));
+      as_.emit(alu64(BPF_RSH, R6, 32));
+      return;
+    case Builtin::Tid:
+      as_.emit(call(BPF_FUNC_get_current_pid_tgid));
+      as_.emit(mov32(R6, R0));
+      return;
+    case Builtin::Uid:
+      as_.emit(call(BPF_FUNC_get_current_uid_gid));
+      as_.emit(mov32(R6, R0));
+      return;
+    case Builtin::Gid:
+      as_.emit(call(BPF_FUNC_get_current_uid_gid));
+      as_.emit(mov64(R6, R0));
+      as_.emit(alu64(BPF_RSH, R6, 32));
+      return;
+    case Builtin::Ppid: taskMember("real_parent.tgid", 4); return;
+    case Builtin::Vtimestamp: taskMember("se.sum_exec_runtime", 8); return;
+    case Builtin::Timestamp:
+      as_.emit(call(BPF_FUNC_ktime_get_ns));
+      as_.emit(mov64(R6, R0));
+      return;
+    case Builtin::Walltimestamp:
+      as_.emit(call(BPF_FUNC_ktime_get_ns));
+      as_.emit(mov64(R6, R0));
+      as_.emit(ldMapValue(R1, maps_.globals, kWallClockOffset));
+      as_.emit(ldx(Size::DW, R1, R1, 0));
+      as_.emit(alu64(BPF_ADD, R6, R1));
+      return;
+    case Builtin::Cpu:
+      as_.emit(call(BPF_FUNC_get_smp_processor_id));
+      as_.emit(mov64(R6, R0));
+      return;
+    case Builtin::Errno: {
+      // Only a syscall's return probe knows an error: -4095..-1 from the
+      // kernel is errno negated. Elsewhere errno reads as 0.
+      as_.emit(mov64(R6, 0));
+      for (const auto& a : probe_.args) {
+        if (a.kind != providers::ArgSource::Kind::SyscallReturn) continue;
+        Label done = as_.newLabel();
+        as_.emit(ldx(Size::DW, R1, R10, kCtxSlot));
+        as_.emit(ldx(Size::DW, R1, R1, a.offset));
+        as_.jumpIf(BPF_JSGE, R1, 0, done);
+        as_.jumpIf(BPF_JSLT, R1, -4095, done);
+        as_.emit(mov64(R6, R1));
+        as_.emit(neg64(R6));
+        as_.bind(done);
+        break;
+      }
+      return;
+    }
+    case Builtin::Epid: constant(epid_); return;
+    case Builtin::Id: constant(probe_.id); return;
+    default: fail("built-in variable " + v.name + " has no integer value"); return;
+  }
+}
+
+void ProgramEmitter::probeArg(int index) {
+  using Kind = providers::ArgSource::Kind;
+  if (index >= static_cast<int>(probe_.args.size()) ||
+      probe_.args[index].kind == Kind::None) {
+    as_.emit(mov64(R6, 0));
+    return;
+  }
+  const providers::ArgSource& a = probe_.args[index];
+  as_.emit(ldx(Size::DW, R1, R10, kCtxSlot));
+  switch (a.kind) {
+    case Kind::CtxField:
+      as_.emit(ldx(sizeOf(a.size), R6, R1, a.offset));
+      if (a.isSigned && a.size < 8) normalize(R6, types_.integer(a.size, true));
+      return;
+    case Kind::SyscallReturn: {
+      Label done = as_.newLabel();
+      as_.emit(ldx(Size::DW, R6, R1, a.offset));
+      as_.jumpIf(BPF_JSGE, R6, 0, done);
+      as_.jumpIf(BPF_JSLT, R6, -4095, done);
+      as_.emit(mov64(R6, -1));
+      as_.bind(done);
+      return;
+    }
+    case Kind::KernelPc:
+    case Kind::UserPc: {
+      // bpf_perf_event_data starts with the interrupted pt_regs.
+      constexpr int16_t kIp = 16 * 8, kCs = 17 * 8;
+      Label done = as_.newLabel();
+      as_.emit(ldx(Size::DW, R2, R1, kCs));
+      as_.emit(alu64(BPF_AND, R2, 3));
+      as_.emit(ldx(Size::DW, R6, R1, kIp));
+      as_.jumpIf(a.kind == Kind::KernelPc ? BPF_JEQ : BPF_JNE, R2, 0, done);
+      as_.emit(mov64(R6, 0));
+      as_.bind(done);
+      return;
+    }
+    case Kind::None: break;
+  }
+  as_.emit(mov64(R6, 0));
+}
+
+// r6 = current task's member at a dotted path, where each path element but
+// the last is a pointer to follow (real_parent.tgid) or an embedded struct
+// (se.sum_exec_runtime). Offsets come from the kernel's BTF.
+void ProgramEmitter::taskMember(const char* path, uint32_t size) {
+  std::string p = path;
+  std::vector<std::string> parts;
+  for (size_t start = 0;;) {
+    size_t dot = p.find('.', start);
+    parts.push_back(p.substr(start, dot - start));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  if (!memberOffset_) {
+    fail("kernel type information is not available");
+    return;
+  }
+  int16_t slot = pushSlot();
+  as_.emit(call(BPF_FUNC_get_current_task));
+  as_.emit(mov64(R6, R0));
+  std::string type = "task_struct";
+  for (size_t i = 0; i < parts.size(); i++) {
+    auto off = memberOffset_(type.c_str(), parts[i].c_str());
+    if (!off) {
+      fail(off.error().message);
+      popSlot();
+      return;
+    }
+    bool last = i + 1 == parts.size();
+    if (!last && parts[i] == "se") {  // embedded struct: add and continue
+      as_.emit(alu64(BPF_ADD, R6, static_cast<int32_t>(*off)));
+      type = "sched_entity";
+      continue;
+    }
+    as_.emit(st(Size::DW, R10, slot, 0));
+    as_.emit(mov64(R1, R10));
+    as_.emit(alu64(BPF_ADD, R1, slot));
+    as_.emit(mov64(R2, static_cast<int32_t>(last ? size : 8)));
+    as_.emit(mov64(R3, R6));
+    as_.emit(alu64(BPF_ADD, R3, static_cast<int32_t>(*off)));
+    as_.emit(call(BPF_FUNC_probe_read_kernel));
+    as_.emit(ldx(last ? sizeOf(size) : Size::DW, R6, R10, slot));
+    if (!last) type = "task_struct";  // real_parent
+  }
+  popSlot();
+}
+
+void ProgramEmitter::unary(const Expr& e) {
+  switch (e.op) {
+    case Op::PreInc:
+    case Op::PreDec:
+    case Op::PostInc:
+    case Op::PostDec: increment(e); return;
+    default: break;
+  }
+  value(*e.operands[0]);
+  switch (e.op) {
+    case Op::Plus: break;
+    case Op::Negate: as_.emit(neg64(R6)); break;
+    case Op::BitNot: as_.emit(alu64(BPF_XOR, R6, -1)); break;
+    case Op::LogicalNot: {
+      Label zero = as_.newLabel(), done = as_.newLabel();
+      as_.jumpIf(BPF_JEQ, R6, 0, zero);
+      as_.emit(mov64(R6, 0));
+      as_.jump(done);
+      as_.bind(zero);
+      as_.emit(mov64(R6, 1));
+      as_.bind(done);
+      return;
+    }
+    default: fail("unsupported unary operator"); return;
+  }
+  normalize(R6, e.type);
+}
+
+void ProgramEmitter::divideByZeroCheck(Reg divisor) {
+  Label ok = as_.newLabel();
+  as_.jumpIf(BPF_JNE, divisor, 0, ok);
+  fault(ir::Fault::DivZero);
+  as_.bind(ok);
+}
+
+// r6 = r6 op (r8 or the constant), at the width and signedness of type.
+void ProgramEmitter::arithmetic(Op op, const sema::Type* type, bool rightIsConstant,
+                                int64_t rightConst) {
+  bool isSigned = type->isSigned;
+  uint8_t code = 0;
+  switch (op) {
+    case Op::Add: code = BPF_ADD; break;
+    case Op::Sub: code = BPF_SUB; break;
+    case Op::Mul: code = BPF_MUL; break;
+    case Op::Div: code = BPF_DIV; break;
+    case Op::Mod: code = BPF_MOD; break;
+    case Op::Shl: code = BPF_LSH; break;
+    case Op::Shr: code = isSigned ? BPF_ARSH : BPF_RSH; break;
+    case Op::BitAnd: code = BPF_AND; break;
+    case Op::BitOr: code = BPF_OR; break;
+    case Op::BitXor: code = BPF_XOR; break;
+    default: fail("unsupported binary operator"); return;
+  }
+  bool division = op == Op::Div || op == Op::Mod;
+  if (rightIsConstant && fitsImm32(rightConst) && !(division && rightConst == 0)) {
+    Insn insn = alu64(code, R6, static_cast<int32_t>(rightConst));
+    if (division && isSigned) insn.off = 1;  // sdiv/smod
+    as_.emit(insn);
+  } else {
+    if (rightIsConstant) constant(rightConst, R8);
+    if (division) divideByZeroCheck(R8);
+    Insn insn = alu64(code, R6, R8);
+    if (division && isSigned) insn.off = 1;
+    as_.emit(insn);
+  }
+  normalize(R6, type);
+}
+
+void ProgramEmitter::binary(const Expr& e) {
+  if (e.op == Op::Comma) {
+    value(*e.operands[0]);
+    value(*e.operands[1]);
+    return;
+  }
+  if (e.op == Op::LogicalAnd || e.op == Op::LogicalOr || e.op == Op::LogicalXor) {
+    logical(e);
+    return;
+  }
+  if (isComparison(e.op)) {
+    compare(e);
+    return;
+  }
+  const Expr& a = *e.operands[0];
+  const Expr& b = *e.operands[1];
+  bool shift = e.op == Op::Shl || e.op == Op::Shr;
+  value(a);
+  normalize(R6, e.type);
+  if (b.constValue) {
+    arithmetic(e.op, e.type, true, *b.constValue);
+    return;
+  }
+  int16_t slot = pushSlot();
+  as_.emit(stx(Size::DW, R10, slot, R6));
+  value(b);
+  if (!shift) normalize(R6, e.type);
+  as_.emit(mov64(R8, R6));
+  as_.emit(ldx(Size::DW, R6, R10, slot));
+  popSlot();
+  arithmetic(e.op, e.type, false, 0);
+}
+
+void ProgramEmitter::compare(const Expr& e) {
+  const Expr& a = *e.operands[0];
+  const Expr& b = *e.operands[1];
+  if (a.type->isString() || b.type->isString()) {
+    fail("string comparison is not supported yet");
+    return;
+  }
+  const sema::Type* ct = a.type->isInteger() && b.type->isInteger()
+                             ? types_.arithmeticResult(a.type, b.type)
+                             : types_.uint64();
+  value(a);
+  normalize(R6, ct);
+  int16_t slot = pushSlot();
+  as_.emit(stx(Size::DW, R10, slot, R6));
+  value(b);
+  normalize(R6, ct);
+  as_.emit(mov64(R8, R6));
+  as_.emit(ldx(Size::DW, R6, R10, slot));
+  popSlot();
+  Label yes = as_.newLabel(), done = as_.newLabel();
+  as_.jumpIf(jumpFor(e.op, ct->isSigned), R6, R8, yes);
+  as_.emit(mov64(R6, 0));
+  as_.jump(done);
+  as_.bind(yes);
+  as_.emit(mov64(R6, 1));
+  as_.bind(done);
+}
+
+void ProgramEmitter::logical(const Expr& e) {
+  Label no = as_.newLabel(), yes = as_.newLabel(), done = as_.newLabel();
+  if (e.op == Op::LogicalXor) {
+    value(*e.operands[0]);
+    Label aFalse = as_.newLabel();
+    int16_t slot = pushSlot();
+    as_.emit(st(Size::DW, R10, slot, 0));
+    as_.jumpIf(BPF_JEQ, R6, 0, aFalse);
+    as_.emit(st(Size::DW, R10, slot, 1));
+    as_.bind(aFalse);
+    value(*e.operands[1]);
+    as_.emit(ldx(Size::DW, R8, R10, slot));
+    popSlot();
+    as_.jumpIf(BPF_JEQ, R6, 0, no);  // b false: result is a
+    as_.emit(alu64(BPF_XOR, R8, 1));  // b true: result is !a
+    as_.bind(no);
+    as_.emit(mov64(R6, R8));
+    return;
+  }
+  value(*e.operands[0]);
+  if (e.op == Op::LogicalAnd) {
+    as_.jumpIf(BPF_JEQ, R6, 0, no);
+  } else {
+    as_.jumpIf(BPF_JNE, R6, 0, yes);
+  }
+  value(*e.operands[1]);
+  as_.jumpIf(BPF_JEQ, R6, 0, no);
+  as_.bind(yes);
+  as_.emit(mov64(R6, 1));
+  as_.jump(done);
+  as_.bind(no);
+  as_.emit(mov64(R6, 0));
+  as_.bind(done);
+}
+
+void ProgramEmitter::assign(const Expr& e) {
+  const Expr& target = *e.operands[0];
+  const Expr& rhs = *e.operands[1];
+  const sema::Variable* v = target.variable;
+  if (!v) {
+    fail("assignment target is not supported yet");
+    return;
+  }
+  if (v->type->isString()) {
+    if (v->kind == sema::Variable::Kind::Global) {
+      as_.emit(ldMapValue(R7, maps_.globals, v->offset));
+      stringInto(rhs, R7, 0, v->type->size);
+    } else {
+      stringInto(rhs, R9, static_cast<int32_t>(v->offset), v->type->size);
+    }
+    return;
+  }
+  if (e.op == Op::Assign) {
+    value(rhs);
+    normalize(R6, v->type);
+    storeVariable(*v);
+    return;
+  }
+  Op base = compoundBase(e.op);
+  const sema::Type* rt = (base == Op::Shl || base == Op::Shr)
+                             ? types_.promote(v->type)
+                             : types_.arithmeticResult(v->type, rhs.type);
+  value(rhs);
+  if (base != Op::Shl && base != Op::Shr) normalize(R6, rt);
+  int16_t slot = pushSlot();
+  as_.emit(stx(Size::DW, R10, slot, R6));
+  loadVariable(*v);
+  normalize(R6, rt);
+  as_.emit(ldx(Size::DW, R8, R10, slot));
+  popSlot();
+  arithmetic(base, rt, false, 0);
+  normalize(R6, v->type);
+  storeVariable(*v);
+}
+
+void ProgramEmitter::increment(const Expr& e) {
+  const sema::Variable* v = e.operands[0]->variable;
+  if (!v) {
+    fail("increment target is not supported yet");
+    return;
+  }
+  bool up = e.op == Op::PreInc || e.op == Op::PostInc;
+  bool post = e.op == Op::PostInc || e.op == Op::PostDec;
+  loadVariable(*v);
+  int16_t slot = pushSlot();
+  as_.emit(stx(Size::DW, R10, slot, R6));
+  as_.emit(alu64(up ? BPF_ADD : BPF_SUB, R6, 1));
+  normalize(R6, v->type);
+  storeVariable(*v);
+  if (post) as_.emit(ldx(Size::DW, R6, R10, slot));
+  popSlot();
+}
+
+void ProgramEmitter::ternary(const Expr& e) {
+  Label otherwise = as_.newLabel(), done = as_.newLabel();
+  value(*e.operands[0]);
+  as_.jumpIf(BPF_JEQ, R6, 0, otherwise);
+  value(*e.operands[1]);
+  normalize(R6, e.type);
+  as_.jump(done);
+  as_.bind(otherwise);
+  value(*e.operands[2]);
+  normalize(R6, e.type);
+  as_.bind(done);
+}
+
+// ---- strings ------------------------------------------------------------------
+
+void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_t size) {
+  if (e.kind == ExprKind::StringLiteral) {
+    literalInto(e.text, base, offset, size);
+    return;
+  }
+  if (e.kind == ExprKind::Ternary) {
+    Label otherwise = as_.newLabel(), done = as_.newLabel();
+    value(*e.operands[0]);
+    as_.jumpIf(BPF_JEQ, R6, 0, otherwise);
+    stringInto(*e.operands[1], base, offset, size);
+    as_.jump(done);
+    as_.bind(otherwise);
+    stringInto(*e.operands[2], base, offset, size);
+    as_.bind(done);
+    return;
+  }
+  const sema::Variable* v = e.variable;
+  if ((e.kind == ExprKind::Identifier || e.kind == ExprKind::Member) && v) {
+    switch (v->builtin) {
+      case Builtin::Execname:
+        as_.emit(mov64(R1, base));
+        as_.emit(alu64(BPF_ADD, R1, offset));
+        as_.emit(mov64(R2, static_cast<int32_t>(std::min<uint32_t>(size, 16))));
+        as_.emit(call(BPF_FUNC_get_current_comm));
+        return;
+      case Builtin::Probeprov: literalInto(probe_.provider, base, offset, size); return;
+      case Builtin::Probemod: literalInto(probe_.module, base, offset, size); return;
+      case Builtin::Probefunc: literalInto(probe_.function, base, offset, size); return;
+      case Builtin::Probename: literalInto(probe_.name, base, offset, size); return;
+      default: break;
+    }
+    if (v->kind == sema::Variable::Kind::Global) {
+      as_.emit(ldMapValue(R8, maps_.globals, v->offset));
+      copyString(R8, 0, v->type->size, base, offset, size);
+      return;
+    }
+    if (v->kind == sema::Variable::Kind::ClauseLocal) {
+      copyString(R9, static_cast<int32_t>(v->offset), v->type->size, base, offset, size);
+      return;
+    }
+  }
+  if (e.kind == ExprKind::Assign) {
+    assign(e);
+    stringInto(*e.operands[0], base, offset, size);
+    return;
+  }
+  fail("string expression is not supported yet");
+}
+
+void ProgramEmitter::literalInto(const std::string& text, Reg base, int32_t offset, uint32_t size) {
+  if (size == 0) return;
+  std::string bytes = text.substr(0, size - 1);
+  bytes.push_back('\0');
+  size_t i = 0;
+  auto word = [&](size_t n) {
+    uint32_t w = 0;
+    for (size_t k = 0; k < n; k++) w |= static_cast<uint32_t>(static_cast<uint8_t>(bytes[i + k])) << (8 * k);
+    return static_cast<int32_t>(w);
+  };
+  for (; i + 4 <= bytes.size(); i += 4) {
+    as_.emit(st(Size::W, base, static_cast<int16_t>(offset + i), word(4)));
+  }
+  for (; i + 2 <= bytes.size(); i += 2) {
+    as_.emit(st(Size::H, base, static_cast<int16_t>(offset + i), word(2)));
+  }
+  for (; i < bytes.size(); i++) {
+    as_.emit(st(Size::B, base, static_cast<int16_t>(offset + i), word(1)));
+  }
+}
+
+void ProgramEmitter::copyString(Reg src, int32_t srcOffset, uint32_t srcSize, Reg base,
+                                int32_t offset, uint32_t size) {
+  uint32_t n = std::min(srcSize, size);
+  as_.emit(mov64(R3, src));
+  as_.emit(alu64(BPF_ADD, R3, srcOffset));
+  as_.emit(mov64(R1, base));
+  as_.emit(alu64(BPF_ADD, R1, offset));
+  as_.emit(mov64(R2, static_cast<int32_t>(n)));
+  as_.emit(call(BPF_FUNC_probe_read_kernel_str));
+}
+
+}  // namespace dtrace::codegen

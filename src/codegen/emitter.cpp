@@ -1,0 +1,342 @@
+#include "codegen/emitter.h"
+
+#include <cstddef>
+
+#include "sema/checker.h"
+
+namespace dtrace::codegen {
+
+using namespace bpf;
+using ast::Expr;
+using ast::ExprKind;
+
+namespace {
+constexpr int16_t kCtxSlot = -8;
+constexpr int16_t kZeroKeySlot = -16;
+constexpr int16_t kFaultActionSlot = -20;  // u32
+constexpr int16_t kFaultKindSlot = -24;    // u32
+constexpr int16_t kFaultAddrSlot = -32;    // u64
+constexpr int16_t kFaultPcSlot = -36;      // u32
+constexpr int kFirstSpillSlot = -64;
+constexpr int kMaxSlots = (512 + kFirstSpillSlot) / 8;
+
+Size sizeOf(uint32_t bytes) {
+  switch (bytes) {
+    case 1: return Size::B;
+    case 2: return Size::H;
+    case 4: return Size::W;
+    default: return Size::DW;
+  }
+}
+}  // namespace
+
+ProgramEmitter::ProgramEmitter(const providers::Probe& probe, Activity expectedState,
+                               const Layout& layout, const MapFds& maps, sema::TypeTable& types,
+                               MemberOffsetFn memberOffset)
+    : probe_(probe),
+      expected_(expectedState),
+      layout_(layout),
+      maps_(maps),
+      types_(types),
+      memberOffset_(std::move(memberOffset)) {}
+
+void ProgramEmitter::fail(std::string message) {
+  if (error_.empty()) error_ = std::move(message);
+}
+
+int16_t ProgramEmitter::pushSlot() {
+  if (slots_ >= kMaxSlots) {
+    fail("expression too complex: out of stack space");
+    return kFirstSpillSlot;
+  }
+  return static_cast<int16_t>(kFirstSpillSlot - 8 * slots_++);
+}
+void ProgramEmitter::popSlot() { slots_--; }
+
+Result<std::vector<Insn>> ProgramEmitter::emit(const std::vector<EnabledClause>& clauses) {
+  Label done = as_.newLabel();
+  prologue();
+  as_.jumpIf(BPF_JEQ, R0, 0, done);
+  as_.emit(mov64(R9, R0));
+  for (const auto& ec : clauses) clause(ec);
+  as_.bind(done);
+  as_.emit(mov64(R0, 0));
+  as_.emit(exit());
+  if (!error_.empty()) return makeError(error_);
+  return as_.finish();
+}
+
+void ProgramEmitter::prologue() {
+  as_.emit(stx(Size::DW, R10, kCtxSlot, R1));
+  as_.emit(st(Size::W, R10, kZeroKeySlot, 0));
+  as_.emit(ldMapFd(R1, maps_.scratch));
+  as_.emit(mov64(R2, R10));
+  as_.emit(alu64(BPF_ADD, R2, kZeroKeySlot));
+  as_.emit(call(BPF_FUNC_map_lookup_elem));
+}
+
+void ProgramEmitter::clause(const EnabledClause& ec) {
+  clause_ = ec.layout;
+  epid_ = ec.epid;
+  actionIndex_ = 0;
+  nextClause_ = as_.newLabel();
+  fault_ = as_.newLabel();
+  faultUsed_ = false;
+
+  // DTrace's activity check: a probe fires only while tracing is in the
+  // state it expects, so nothing runs before BEGIN or after exit().
+  as_.emit(ldMapValue(R1, maps_.globals, kStateOffset));
+  as_.emit(ldx(Size::DW, R1, R1, 0));
+  as_.jumpIf(BPF_JNE, R1, static_cast<int32_t>(expected_), nextClause_);
+
+  const ast::ProbeClause& pc = *clause_->clause;
+  if (pc.predicate) {
+    value(*pc.predicate);
+    as_.jumpIf(BPF_JEQ, R6, 0, nextClause_);
+  }
+  const int32_t rec = static_cast<int32_t>(layout_.recordOffset);
+  if (clause_->recordsData) {
+    as_.emit(st(Size::W, R9, static_cast<int16_t>(rec), static_cast<int32_t>(epid_)));
+    as_.emit(call(BPF_FUNC_get_smp_processor_id));
+    as_.emit(stx(Size::W, R9, static_cast<int16_t>(rec + 4), R0));
+    if (clause_->hasActionMask) {
+      as_.emit(st(Size::DW, R9, static_cast<int16_t>(rec + sizeof(ir::RecordHeader)), 0));
+    }
+  }
+  statements(pc.body);
+  if (clause_->recordsData) emitRecord();
+  as_.jump(nextClause_);
+  if (faultUsed_) faultHandler();
+  as_.bind(nextClause_);
+}
+
+void ProgramEmitter::emitRecord() {
+  Label sent = as_.newLabel();
+  as_.emit(ldMapFd(R1, maps_.ringbuf));
+  as_.emit(mov64(R2, R9));
+  as_.emit(alu64(BPF_ADD, R2, static_cast<int32_t>(layout_.recordOffset)));
+  as_.emit(mov64(R3, static_cast<int32_t>(sizeof(ir::RecordHeader) + clause_->dataSize)));
+  as_.emit(mov64(R4, 0));
+  as_.emit(call(BPF_FUNC_ringbuf_output));
+  as_.jumpIf(BPF_JEQ, R0, 0, sent);
+  bumpCounter(offsetof(Counters, bufferDrops));
+  as_.bind(sent);
+}
+
+void ProgramEmitter::bumpCounter(uint32_t counterOffset) {
+  Label skip = as_.newLabel();
+  as_.emit(ldMapFd(R1, maps_.counters));
+  as_.emit(mov64(R2, R10));
+  as_.emit(alu64(BPF_ADD, R2, kZeroKeySlot));
+  as_.emit(call(BPF_FUNC_map_lookup_elem));
+  as_.jumpIf(BPF_JEQ, R0, 0, skip);
+  as_.emit(mov64(R1, 1));
+  as_.emit(atomicAdd64(R0, static_cast<int16_t>(counterOffset), R1));
+  as_.bind(skip);
+}
+
+// A fault abandons the ECB (its record is never submitted) and reports an
+// ERROR record instead: {0, cpu} {epid, fault, address, action, offset}.
+void ProgramEmitter::fault(ir::Fault kind) {
+  faultUsed_ = true;
+  as_.emit(st(Size::DW, R10, kFaultAddrSlot, 0));
+  as_.emit(st(Size::W, R10, kFaultKindSlot, static_cast<int32_t>(kind)));
+  as_.emit(st(Size::W, R10, kFaultActionSlot, actionIndex_));
+  as_.emit(st(Size::W, R10, kFaultPcSlot, static_cast<int32_t>(as_.size())));
+  as_.jump(fault_);
+}
+
+void ProgramEmitter::faultHandler() {
+  as_.bind(fault_);
+  const int16_t f = static_cast<int16_t>(layout_.faultOffset);
+  const int16_t body = static_cast<int16_t>(f + sizeof(ir::RecordHeader));
+  as_.emit(st(Size::W, R9, f, 0));
+  as_.emit(call(BPF_FUNC_get_smp_processor_id));
+  as_.emit(stx(Size::W, R9, static_cast<int16_t>(f + 4), R0));
+  as_.emit(st(Size::W, R9, static_cast<int16_t>(body + offsetof(ir::FaultRecord, epid)),
+              static_cast<int32_t>(epid_)));
+  as_.emit(ldx(Size::W, R1, R10, kFaultKindSlot));
+  as_.emit(stx(Size::W, R9, static_cast<int16_t>(body + offsetof(ir::FaultRecord, fault)), R1));
+  as_.emit(ldx(Size::DW, R1, R10, kFaultAddrSlot));
+  as_.emit(stx(Size::DW, R9, static_cast<int16_t>(body + offsetof(ir::FaultRecord, address)), R1));
+  as_.emit(ldx(Size::W, R1, R10, kFaultActionSlot));
+  as_.emit(
+      stx(Size::W, R9, static_cast<int16_t>(body + offsetof(ir::FaultRecord, actionIndex)), R1));
+  as_.emit(ldx(Size::W, R1, R10, kFaultPcSlot));
+  as_.emit(stx(Size::W, R9, static_cast<int16_t>(body + offsetof(ir::FaultRecord, difOffset)), R1));
+  bumpCounter(offsetof(Counters, errors));
+  Label sent = as_.newLabel();
+  as_.emit(ldMapFd(R1, maps_.ringbuf));
+  as_.emit(mov64(R2, R9));
+  as_.emit(alu64(BPF_ADD, R2, f));
+  as_.emit(mov64(R3, static_cast<int32_t>(sizeof(ir::RecordHeader) + sizeof(ir::FaultRecord))));
+  as_.emit(mov64(R4, 0));
+  as_.emit(call(BPF_FUNC_ringbuf_output));
+  as_.jumpIf(BPF_JEQ, R0, 0, sent);
+  bumpCounter(offsetof(Counters, bufferDrops));
+  as_.bind(sent);
+  as_.jump(nextClause_);
+}
+
+void ProgramEmitter::statements(const std::vector<ast::StmtPtr>& stmts) {
+  for (const auto& s : stmts) statement(*s);
+}
+
+void ProgramEmitter::statement(const ast::Stmt& stmt) {
+  switch (stmt.kind) {
+    case ast::StmtKind::Empty: return;
+    case ast::StmtKind::Block: statements(stmt.body); return;
+    case ast::StmtKind::If: {
+      Label elseLabel = as_.newLabel(), end = as_.newLabel();
+      value(*stmt.expr);
+      as_.jumpIf(BPF_JEQ, R6, 0, elseLabel);
+      statements(stmt.body);
+      as_.jump(end);
+      as_.bind(elseLabel);
+      statements(stmt.elseBody);
+      as_.bind(end);
+      return;
+    }
+    case ast::StmtKind::Expr: break;
+  }
+  const Expr& e = *stmt.expr;
+  if (e.kind == ExprKind::Call && sema::isActionName(e.text)) {
+    action(e);
+  } else if (e.kind == ExprKind::Assign && e.operands[0]->variable &&
+             e.operands[0]->variable->kind == sema::Variable::Kind::Aggregation) {
+    aggregation(e);
+  } else if (e.kind == ExprKind::Assign && e.operands[0]->kind == ExprKind::Index &&
+             e.operands[0]->operands[0]->variable &&
+             e.operands[0]->operands[0]->variable->kind == sema::Variable::Kind::Aggregation) {
+    aggregation(e);
+  } else {
+    value(e);
+  }
+}
+
+// Writes one action's values into its record fields.
+void ProgramEmitter::action(const Expr& call) {
+  const ActionLayout& al = clause_->actions.at(&call);
+  actionIndex_ = al.index + 1;
+  const int32_t data = static_cast<int32_t>(layout_.recordOffset + sizeof(ir::RecordHeader));
+  size_t first = al.action.kind == ir::ActionKind::Printf ? 1 : 0;
+  for (size_t i = 0; i < al.action.fields.size(); i++) {
+    storeField(*call.operands[first + i], al.action.fields[i], R9, data);
+  }
+  if (clause_->hasActionMask) {
+    if (al.index >= 64) fail("too many actions in one clause");
+    as_.emit(ldx(Size::DW, R1, R9, static_cast<int16_t>(data)));
+    as_.emit(ldImm64(R2, uint64_t{1} << (al.index & 63)));
+    as_.emit(alu64(BPF_OR, R1, R2));
+    as_.emit(stx(Size::DW, R9, static_cast<int16_t>(data), R1));
+  }
+  if (al.action.kind == ir::ActionKind::Exit) exitAction();
+}
+
+// exit() moves tracing from the expected state to Draining, once: a second
+// exit (on another CPU) loses the race and its record is dropped, as in
+// DTrace. During END (Cooldown) the new status is simply recorded.
+void ProgramEmitter::exitAction() {
+  if (expected_ == Activity::Cooldown) return;
+  as_.emit(ldMapValue(R1, maps_.globals, kStateOffset));
+  as_.emit(mov64(R0, static_cast<int32_t>(expected_)));
+  as_.emit(mov64(R2, static_cast<int32_t>(Activity::Draining)));
+  as_.emit(atomicCmpxchg64(R1, 0, R2));
+  as_.jumpIf(BPF_JNE, R0, static_cast<int32_t>(expected_), nextClause_);
+}
+
+void ProgramEmitter::storeField(const Expr& e, const ir::Field& field, Reg base, int32_t baseOffset) {
+  const int32_t at = baseOffset + static_cast<int32_t>(field.offset);
+  if (field.kind == ir::DataKind::String) {
+    stringInto(e, base, at, field.size);
+    return;
+  }
+  value(e);  // r6 holds the value extended to 64 bits: any field width works
+  as_.emit(stx(sizeOf(field.size), base, static_cast<int16_t>(at), R6));
+}
+
+// @name[keys] = func(arg): find or create the key's per-CPU value, then
+// fold the argument in. count/sum/avg add; min/max compare (count == 0
+// means the slot on this CPU is unset).
+void ProgramEmitter::aggregation(const Expr& assign) {
+  const Expr& target = *assign.operands[0];
+  const Expr& fn = *assign.operands[1];
+  const Expr& ref = target.kind == ExprKind::Index ? *target.operands[0] : target;
+  const sema::Variable& var = *ref.variable;
+  const ir::Aggregation& agg = layout_.aggregations.at(var.aggregationId);
+  int aggFd = maps_.aggregations.at(var.aggregationId);
+  actionIndex_++;
+
+  int16_t argSlot = 0;
+  if (!fn.operands.empty()) {
+    value(*fn.operands[0]);
+    argSlot = pushSlot();
+    as_.emit(stx(Size::DW, R10, argSlot, R6));
+  }
+  const int32_t key = static_cast<int32_t>(layout_.keyOffset);
+  for (uint32_t off = 0; off < agg.keySize; off += 8) {
+    as_.emit(st(Size::DW, R9, static_cast<int16_t>(key + off), 0));
+  }
+  for (size_t i = 0; i < agg.keys.size(); i++) {
+    storeField(*target.operands[i + 1], agg.keys[i], R9, key);
+  }
+  Label have = as_.newLabel(), done = as_.newLabel();
+  auto lookup = [&] {
+    as_.emit(ldMapFd(R1, aggFd));
+    as_.emit(mov64(R2, R9));
+    as_.emit(alu64(BPF_ADD, R2, key));
+    as_.emit(call(BPF_FUNC_map_lookup_elem));
+  };
+  lookup();
+  as_.jumpIf(BPF_JNE, R0, 0, have);
+  const int32_t val = static_cast<int32_t>(layout_.valueOffset);
+  as_.emit(st(Size::DW, R9, static_cast<int16_t>(val), 0));
+  as_.emit(st(Size::DW, R9, static_cast<int16_t>(val + 8), 0));
+  as_.emit(ldMapFd(R1, aggFd));
+  as_.emit(mov64(R2, R9));
+  as_.emit(alu64(BPF_ADD, R2, key));
+  as_.emit(mov64(R3, R9));
+  as_.emit(alu64(BPF_ADD, R3, val));
+  as_.emit(mov64(R4, BPF_NOEXIST));
+  as_.emit(call(BPF_FUNC_map_update_elem));
+  lookup();
+  as_.jumpIf(BPF_JNE, R0, 0, have);
+  bumpCounter(offsetof(Counters, aggregationDrops));
+  as_.jump(done);
+
+  as_.bind(have);
+  const int16_t countOff = offsetof(ir::AggValue, count);
+  const int16_t valueOff = offsetof(ir::AggValue, value);
+  if (argSlot) as_.emit(ldx(Size::DW, R2, R10, argSlot));
+  as_.emit(ldx(Size::DW, R1, R0, countOff));
+  switch (agg.func) {
+    case ir::AggFunc::Count: break;
+    case ir::AggFunc::Sum:
+    case ir::AggFunc::Avg:
+      as_.emit(ldx(Size::DW, R3, R0, valueOff));
+      as_.emit(alu64(BPF_ADD, R3, R2));
+      as_.emit(stx(Size::DW, R0, valueOff, R3));
+      break;
+    case ir::AggFunc::Min:
+    case ir::AggFunc::Max: {
+      bool isSigned = agg.valueKind == ir::DataKind::Signed;
+      Label set = as_.newLabel(), keep = as_.newLabel();
+      as_.jumpIf(BPF_JEQ, R1, 0, set);
+      as_.emit(ldx(Size::DW, R3, R0, valueOff));
+      uint8_t better = agg.func == ir::AggFunc::Min ? (isSigned ? BPF_JSLT : BPF_JLT)
+                                                    : (isSigned ? BPF_JSGT : BPF_JGT);
+      as_.jumpIf(better, R2, R3, set);
+      as_.jump(keep);
+      as_.bind(set);
+      as_.emit(stx(Size::DW, R0, valueOff, R2));
+      as_.bind(keep);
+      break;
+    }
+  }
+  as_.emit(alu64(BPF_ADD, R1, 1));
+  as_.emit(stx(Size::DW, R0, countOff, R1));
+  as_.bind(done);
+  if (argSlot) popSlot();
+}
+
+}  // namespace dtrace::codegen

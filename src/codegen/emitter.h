@@ -1,0 +1,110 @@
+// Generates the one eBPF program that runs, for one probe, every clause
+// enabled on it in script order (its ECBs).
+//
+// Register conventions in generated code:
+//   r6  accumulator: every integer expression leaves its value here,
+//       sign- or zero-extended to 64 bits according to its type
+//   r7  base pointer of the map value a string is being written into
+//   r8  short-lived temporary (never live across a nested evaluation)
+//   r9  per-CPU scratch value (record under construction, keys, this->)
+//   fp-8  the probe context pointer; fp-16 a zero u32 map key
+//   fp-20..fp-40  fault details; below fp-64 spill slots
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "bpf/assembler.h"
+#include "codegen/layout.h"
+#include "providers/probe.h"
+#include "sema/types.h"
+#include "util/result.h"
+
+namespace dtrace::codegen {
+
+struct MapFds {
+  int globals = -1;
+  int scratch = -1;
+  int counters = -1;
+  int ringbuf = -1;
+  std::vector<int> aggregations;  // by aggregation id
+};
+
+struct EnabledClause {
+  const ClauseLayout* layout = nullptr;
+  uint32_t epid = 0;
+};
+
+// Offsets of kernel structure members, from BTF, for built-ins such as
+// ppid: `memberOffset("task_struct", "real_parent")`.
+using MemberOffsetFn = std::function<Result<uint32_t>(const char* type, const char* member)>;
+
+class ProgramEmitter {
+ public:
+  ProgramEmitter(const providers::Probe& probe, Activity expectedState, const Layout& layout,
+                 const MapFds& maps, sema::TypeTable& types, MemberOffsetFn memberOffset);
+
+  Result<std::vector<bpf::Insn>> emit(const std::vector<EnabledClause>& clauses);
+
+ private:
+  // emitter.cpp: program, clauses, statements, actions, aggregations
+  void prologue();
+  void clause(const EnabledClause& ec);
+  void statements(const std::vector<ast::StmtPtr>& stmts);
+  void statement(const ast::Stmt& stmt);
+  void action(const ast::Expr& call);
+  void exitAction();
+  void aggregation(const ast::Expr& assign);
+  void storeField(const ast::Expr& value, const ir::Field& field, bpf::Reg base, int32_t baseOffset);
+  void emitRecord();
+  void faultHandler();
+  void bumpCounter(uint32_t counterOffset);
+
+  // emit_expr.cpp: expressions
+  void value(const ast::Expr& e);
+  void constant(int64_t v, bpf::Reg dst = bpf::R6);
+  void builtin(const sema::Variable& v);
+  void probeArg(int index);
+  void loadVariable(const sema::Variable& v);
+  void storeVariable(const sema::Variable& v);  // from r6
+  void unary(const ast::Expr& e);
+  void binary(const ast::Expr& e);
+  void arithmetic(ast::Op op, const sema::Type* type, bool rightIsConstant, int64_t rightConst);
+  void compare(const ast::Expr& e);
+  void logical(const ast::Expr& e);
+  void assign(const ast::Expr& e);
+  void increment(const ast::Expr& e);
+  void ternary(const ast::Expr& e);
+  void normalize(bpf::Reg r, const sema::Type* t);
+  void stringInto(const ast::Expr& e, bpf::Reg base, int32_t offset, uint32_t size);
+  void literalInto(const std::string& text, bpf::Reg base, int32_t offset, uint32_t size);
+  void copyString(bpf::Reg src, int32_t srcOffset, uint32_t srcSize, bpf::Reg base, int32_t offset,
+                  uint32_t size);
+  void taskMember(const char* member, uint32_t size);  // r6 = current->member (a u64 chain)
+  void divideByZeroCheck(bpf::Reg divisor);
+  void fault(ir::Fault kind);  // jump to the clause's fault handler
+
+  int16_t pushSlot();
+  void popSlot();
+  void fail(std::string message);
+
+  const providers::Probe& probe_;
+  Activity expected_;
+  const Layout& layout_;
+  const MapFds& maps_;
+  sema::TypeTable& types_;
+  MemberOffsetFn memberOffset_;
+
+  bpf::Assembler as_;
+  std::string error_;
+  int slots_ = 0;
+  // Current clause.
+  const ClauseLayout* clause_ = nullptr;
+  uint32_t epid_ = 0;
+  int actionIndex_ = 0;  // 1-based number of the action being generated, 0 in the predicate
+  bpf::Label nextClause_{}, fault_{};
+  bool faultUsed_ = false;
+};
+
+}  // namespace dtrace::codegen

@@ -1,0 +1,156 @@
+#include "codegen/layout.h"
+
+#include <algorithm>
+
+#include "sema/checker.h"
+
+namespace dtrace::codegen {
+
+namespace {
+
+uint32_t alignUp(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
+uint32_t alignmentOf(const sema::Type* t) {
+  if (t->isInteger() || t->isPointer()) return std::max<uint32_t>(1, std::min<uint32_t>(t->size, 8));
+  return 8;
+}
+
+// Places a value of type t at the end of a growing area; returns its offset.
+uint32_t place(uint32_t& end, const sema::Type* t) {
+  uint32_t offset = alignUp(end, alignmentOf(t));
+  end = offset + t->size;
+  return offset;
+}
+
+ir::Field fieldFor(uint32_t& end, const sema::Type* t) {
+  ir::Field f;
+  f.offset = place(end, t);
+  f.size = t->size;
+  f.kind = dataKindOf(t);
+  f.isPointer = t->isPointer();
+  return f;
+}
+
+struct ClauseWalker {
+  ClauseLayout& out;
+  Layout& layout;
+  uint32_t end = 0;
+  int depth = 0;  // inside an if-statement when > 0
+
+  void statements(std::vector<ast::StmtPtr>& stmts) {
+    for (auto& s : stmts) statement(*s);
+  }
+  void statement(ast::Stmt& s) {
+    switch (s.kind) {
+      case ast::StmtKind::Block: statements(s.body); break;
+      case ast::StmtKind::If:
+        depth++;
+        statements(s.body);
+        statements(s.elseBody);
+        depth--;
+        break;
+      case ast::StmtKind::Expr:
+        if (s.expr->kind == ast::ExprKind::Call && sema::isActionName(s.expr->text)) {
+          action(*s.expr);
+        }
+        break;
+      case ast::StmtKind::Empty: break;
+    }
+  }
+  void action(ast::Expr& call) {
+    ir::Action a;
+    a.loc = call.loc;
+    const std::string& name = call.text;
+    size_t firstValue = 0;
+    if (name == "trace") {
+      a.kind = ir::ActionKind::Trace;
+    } else if (name == "exit") {
+      a.kind = ir::ActionKind::Exit;
+    } else {
+      a.kind = ir::ActionKind::Printf;
+      const std::string& fmt = call.operands[0]->text;
+      auto it = std::find(layout.formats.begin(), layout.formats.end(), fmt);
+      a.formatIndex = static_cast<uint32_t>(it - layout.formats.begin());
+      if (it == layout.formats.end()) layout.formats.push_back(fmt);
+      firstValue = 1;
+    }
+    for (size_t i = firstValue; i < call.operands.size(); i++) {
+      const sema::Type* t = call.operands[i]->type;
+      a.fields.push_back(fieldFor(end, t));
+    }
+    if (depth > 0) out.hasActionMask = true;
+    int index = static_cast<int>(out.orderedActions.size());
+    out.actions[&call] = {a, index};
+    out.orderedActions.push_back(a);
+  }
+};
+
+}  // namespace
+
+ir::DataKind dataKindOf(const sema::Type* t) {
+  if (t->isString()) return ir::DataKind::String;
+  if (t->isPointer() || !t->isSigned) return ir::DataKind::Unsigned;
+  return ir::DataKind::Signed;
+}
+
+Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable& symbols,
+                     bool quiet) {
+  Layout layout;
+
+  for (sema::Variable& v : symbols.globals()) {
+    v.offset = place(layout.globalsSize, v.type);
+  }
+  layout.globalsSize = alignUp(std::max<uint32_t>(layout.globalsSize, 8), 8);
+
+  uint32_t maxRecord = 0;
+  for (ast::ProbeClause* clause : clauses) {
+    ClauseLayout cl;
+    cl.clause = clause;
+    ClauseWalker walker{cl, layout};
+    // The action mask needs the first 8 bytes; find out first.
+    ClauseLayout probe;
+    ClauseWalker dry{probe, layout};
+    dry.statements(clause->body);
+    if (probe.hasActionMask) walker.end = 8;
+    walker.statements(clause->body);
+    cl.hasActionMask = probe.hasActionMask;
+    cl.dataSize = alignUp(walker.end, 8);
+    cl.recordsData = !cl.orderedActions.empty() || (clause->body.empty() && !quiet);
+    for (auto& [call, al] : cl.actions) cl.orderedActions[al.index] = al.action;
+    maxRecord = std::max(maxRecord, cl.dataSize);
+    layout.clauses.push_back(std::move(cl));
+  }
+
+  uint32_t maxKey = 8;
+  for (const sema::Variable& agg : symbols.aggregations()) {
+    ir::Aggregation a;
+    a.id = agg.aggregationId;
+    a.name = agg.name;
+    a.func = agg.aggFunc;
+    a.valueKind = dataKindOf(agg.type);
+    uint32_t end = 0;
+    for (const sema::Type* kt : agg.keyTypes) a.keys.push_back(fieldFor(end, kt));
+    a.keySize = std::max<uint32_t>(8, alignUp(end, 8));
+    maxKey = std::max(maxKey, a.keySize);
+    layout.aggregations.push_back(std::move(a));
+  }
+
+  uint32_t localsSize = 0;
+  for (sema::Variable& v : symbols.clauseLocals()) {
+    v.offset = place(localsSize, v.type);
+  }
+
+  layout.recordOffset = 0;
+  layout.keyOffset = alignUp(sizeof(ir::RecordHeader) + maxRecord, 8);
+  layout.valueOffset = layout.keyOffset + maxKey;
+  layout.localsOffset = layout.valueOffset + sizeof(ir::AggValue);
+  layout.faultOffset = alignUp(layout.localsOffset + localsSize, 8);
+  layout.scratchSize =
+      layout.faultOffset + sizeof(ir::RecordHeader) + sizeof(ir::FaultRecord);
+  // Relocate the locals into the scratch value.
+  for (sema::Variable& v : symbols.clauseLocals()) {
+    v.offset += layout.localsOffset;
+  }
+  return layout;
+}
+
+}  // namespace dtrace::codegen

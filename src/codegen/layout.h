@@ -1,0 +1,77 @@
+// Storage layout of an enabling, fixed before any program is generated:
+// globals in one array-map value, clause-local variables and the record
+// being built in a per-CPU scratch value, and for every clause the record
+// fields its actions write (the same for every probe the clause enables).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "ir/program.h"
+#include "parse/ast.h"
+#include "sema/symbols.h"
+
+namespace dtrace::codegen {
+
+// The activity state at offset 0 of the globals value; probes fire only in
+// the states DTrace allows (BEGIN in Warmup, END in Cooldown).
+enum class Activity : uint64_t {
+  Inactive = 0,
+  Warmup = 1,
+  Active = 2,
+  Draining = 3,
+  Cooldown = 4,
+  Stopped = 5,
+};
+
+// Fixed slots at the start of the globals value.
+constexpr uint32_t kStateOffset = 0;
+constexpr uint32_t kWallClockOffset = 8;  // CLOCK_REALTIME - CLOCK_MONOTONIC, set by the consumer
+constexpr uint32_t kFirstGlobalOffset = 16;
+
+// Counters in the per-CPU "counters" map value, read by the consumer.
+struct Counters {
+  uint64_t bufferDrops;
+  uint64_t aggregationDrops;
+  uint64_t dynamicDrops;
+  uint64_t errors;
+};
+
+struct ActionLayout {
+  ir::Action action;
+  int index = 0;  // position among the clause's actions (bit in the action mask)
+};
+
+struct ClauseLayout {
+  ast::ProbeClause* clause = nullptr;
+  std::map<const ast::Expr*, ActionLayout> actions;  // keyed by the action's Call node
+  std::vector<ir::Action> orderedActions;
+  bool recordsData = false;  // writes a record (data actions, or empty clause)
+  bool hasActionMask = false;
+  uint32_t dataSize = 0;
+};
+
+struct Layout {
+  uint32_t globalsSize = kFirstGlobalOffset;
+  // Scratch value: [record | aggregation key | aggregation value | this-> vars | fault record]
+  uint32_t recordOffset = 0;
+  uint32_t keyOffset = 0;
+  uint32_t valueOffset = 0;
+  uint32_t localsOffset = 0;
+  uint32_t faultOffset = 0;
+  uint32_t scratchSize = 0;
+  std::vector<ClauseLayout> clauses;
+  std::vector<ir::Aggregation> aggregations;
+  std::vector<std::string> formats;
+};
+
+// Gives every global, clause-local variable, record field and aggregation
+// key its place. Variables' offsets are written into the symbol table.
+Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable& symbols,
+                     bool quiet);
+
+// The record field kind for a value of type t.
+ir::DataKind dataKindOf(const sema::Type* t);
+
+}  // namespace dtrace::codegen

@@ -1,0 +1,63 @@
+// The consumer: decodes records from the principal buffer by EPID and
+// prints them as dtrace(1M) does, reports faults, remembers exit(), and
+// prints aggregation snapshots. The driver feeds it records and flushes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "consume/aggregation_snapshot.h"
+#include "ir/program.h"
+#include "sema/printf_format.h"
+#include "util/result.h"
+
+namespace dtrace::consume {
+
+class Consumer {
+ public:
+  // `program` must outlive the consumer. Data goes to `out`; fault
+  // messages go to `err`.
+  Consumer(const ir::Program& program, FILE* out, bool quiet, FILE* err = stderr);
+
+  // One record: ir::RecordHeader then the ECB's data (a FaultRecord when
+  // the EPID is 0). Returns 0, or -EINVAL for a record that does not match
+  // the program (lastError() says why). Fits libbpf's ring buffer callback.
+  int handleRecord(const void* data, size_t size);
+
+  bool exitRequested() const { return exitRequested_; }
+  int exitStatus() const { return exitStatus_; }
+  uint64_t faultCount() const { return faults_; }
+  const std::string& lastError() const { return lastError_; }
+
+  // Every aggregation with data, in order of aggregation id, each sorted
+  // by value then key, one line per tuple (dtrace_aggregate_print).
+  Result<void> printAggregations(const std::vector<AggregationData>& aggregations);
+
+  // What dtrace(1M) prints once tracing has stopped: an empty line (even
+  // when quiet), then every aggregation.
+  Result<void> printFinal(const std::vector<AggregationData>& aggregations);
+
+  void flush();
+
+ private:
+  int malformed(std::string message);
+  Result<void> write(const std::string& text);
+
+  const ir::Program& program_;
+  FILE* out_;
+  FILE* err_;
+  bool quiet_;
+  bool headingPrinted_ = false;
+  bool exitRequested_ = false;
+  int exitStatus_ = 0;
+  uint64_t faults_ = 0;
+  std::string lastError_;
+  std::string buffer_;                                      // reused for every record
+  std::vector<std::optional<sema::PrintfFormat>> formats_;  // by Program::formats index
+};
+
+}  // namespace dtrace::consume

@@ -1,0 +1,409 @@
+#include "driver/session.h"
+
+#include <signal.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <map>
+#include <optional>
+
+#include "bpf/disasm.h"
+#include "bpf/ringbuf.h"
+#include "codegen/emitter.h"
+#include "consume/aggregation_reader.h"
+#include "consume/consumer.h"
+#include "consume/messages.h"
+#include "parse/parser.h"
+#include "proc/target.h"
+#include "types/kernel_btf.h"
+
+namespace dtrace::driver {
+
+using codegen::Activity;
+
+struct Session::Maps {
+  std::optional<bpf::Map> globals, scratch, counters, ringbuf;
+  std::vector<bpf::Map> aggregations;
+  volatile uint64_t* globalsValue = nullptr;
+};
+
+namespace {
+
+uint64_t nextPowerOfTwo(uint64_t v) {
+  uint64_t p = 1;
+  while (p < v) p <<= 1;
+  return p;
+}
+
+// "$target" and friends inside probe descriptions are replaced textually,
+// as DTrace's lexer does (pid$target::malloc:entry).
+std::string expandMacros(const std::string& field, const sema::MacroTable& macros) {
+  std::string out;
+  for (size_t i = 0; i < field.size(); i++) {
+    if (field[i] != '$') {
+      out += field[i];
+      continue;
+    }
+    size_t j = i + 1;
+    while (j < field.size() && (std::isalnum(static_cast<unsigned char>(field[j])) || field[j] == '_')) j++;
+    const std::string* value = macros.find(field.substr(i + 1, j - i - 1));
+    if (!value) {
+      out += field[i];
+      continue;
+    }
+    out += *value;
+    i = j - 1;
+  }
+  return out;
+}
+
+std::string fullDescription(const ast::ProbeSpec& s) {
+  return s.provider + ":" + s.module + ":" + s.function + ":" + s.name;
+}
+
+std::atomic_ref<uint64_t> stateRef(volatile uint64_t* globals) {
+  return std::atomic_ref<uint64_t>(*const_cast<uint64_t*>(globals + codegen::kStateOffset / 8));
+}
+
+}  // namespace
+
+Session::Session(SessionConfig config, const OptionTable& options)
+    : config_(std::move(config)),
+      options_(options),
+      types_(options.value("strsize") ? static_cast<uint32_t>(options.value("strsize")) : 256) {}
+
+Session::~Session() = default;
+
+std::string Session::compileError(const SourceUnit& unit, const Diagnostic& d) const {
+  if (unit.isScript) {
+    return "failed to compile script " + unit.name + ": " +
+           formatDiagnostic(d, config_.errtags, true);
+  }
+  return "invalid probe specifier " + unit.name + ": " + formatDiagnostic(d, config_.errtags, false);
+}
+
+Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
+  parse::ParseOptions po;
+  po.isTypeName = [this](std::string_view n) { return types_.isTypeName(n); };
+  po.allowBareProbeSpec = !unit.isScript;
+  parse::ParseResult parsed = parse::parseProgram(unit.text, po);
+  if (!parsed.diags.empty()) return makeError(compileError(unit, parsed.diags.first()));
+  auto program = std::make_unique<ast::Program>(std::move(parsed.program));
+
+  for (auto& item : program->items) {
+    auto* pragma = std::get_if<ast::Pragma>(&item);
+    if (!pragma || pragma->words.empty() || pragma->words[0] != "option") continue;
+    for (size_t i = 1; i < pragma->words.size(); i++) {
+      const std::string& w = pragma->words[i];
+      size_t eq = w.find('=');
+      std::string name = w.substr(0, eq);
+      std::string value = eq == std::string::npos ? "" : w.substr(eq + 1);
+      auto set = const_cast<OptionTable&>(options_).set(name, value);
+      if (!set) {
+        return makeError(compileError(
+            unit, {"D_PRAGMA_INVAL", pragma->loc,
+                   "failed to set option '" + name + "': " + set.error().message}));
+      }
+      if (name == "quiet") config_.quiet = true;
+      if (name == "errtags") config_.errtags = true;
+    }
+  }
+
+  Diagnostics diags;
+  sema::Checker checker(types_, symbols_, config_.macros, diags);
+  if (!checker.check(*program)) return makeError(compileError(unit, diags.first()));
+
+  size_t count = 0;
+  std::map<uint32_t, size_t> enablingIndex;
+  for (size_t i = 0; i < enablings_.size(); i++) enablingIndex[enablings_[i].probe->id] = i;
+  for (auto& item : program->items) {
+    auto* clause = std::get_if<ast::ProbeClause>(&item);
+    if (!clause) continue;
+    size_t clauseIndex = clauses_.size();
+    clauses_.push_back(clause);
+    for (ast::ProbeSpec spec : clause->probes) {
+      for (std::string* f : {&spec.provider, &spec.module, &spec.function, &spec.name}) {
+        *f = expandMacros(*f, config_.macros);
+      }
+      auto probes = catalog_.match(spec);
+      if (!probes) {
+        return makeError(compileError(unit, {"D_PDESC_INVAL", spec.loc, probes.error().message}));
+      }
+      if (probes->empty() && !config_.allowZeroMatches) {
+        return makeError(compileError(
+            unit, {"D_PDESC_ZERO", spec.loc,
+                   "probe description " + fullDescription(spec) + " does not match any probes"}));
+      }
+      for (const providers::Probe* probe : *probes) {
+        auto [it, added] = enablingIndex.emplace(probe->id, enablings_.size());
+        if (added) enablings_.push_back({probe, {}});
+        ir::Ecb ecb;
+        ecb.epid = static_cast<uint32_t>(ir_.ecbs.size() + 1);
+        ecb.probeId = probe->id;
+        ecb.clauseIndex = static_cast<uint32_t>(clauseIndex);
+        ecb.provider = probe->provider;
+        ecb.module = probe->module;
+        ecb.function = probe->function;
+        ecb.name = probe->name;
+        ir_.ecbs.push_back(ecb);
+        enablings_[it->second].clauses.push_back({clauseIndex, ecb.epid});
+        count++;
+      }
+    }
+  }
+  programs_.push_back(std::move(program));
+  if (matched) *matched = count;
+  return {};
+}
+
+Result<void> Session::createMaps() {
+  maps_ = std::make_unique<Maps>();
+  auto globals = bpf::Map::create(BPF_MAP_TYPE_ARRAY, "dt_globals", 4, layout_.globalsSize, 1,
+                                  BPF_F_MMAPABLE);
+  if (!globals) return makeError("cannot create globals map: " + globals.error().message);
+  maps_->globals.emplace(std::move(*globals));
+  auto mapped = maps_->globals->mmapValue();
+  if (!mapped) return makeError("cannot map globals: " + mapped.error().message);
+  maps_->globalsValue = static_cast<volatile uint64_t*>(*mapped);
+
+  auto scratch = bpf::Map::create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_scratch", 4,
+                                  (layout_.scratchSize + 7) / 8 * 8, 1);
+  if (!scratch) return makeError("cannot create scratch map: " + scratch.error().message);
+  maps_->scratch.emplace(std::move(*scratch));
+
+  auto counters = bpf::Map::create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_counters", 4,
+                                   sizeof(codegen::Counters), 1);
+  if (!counters) return makeError("cannot create counters map: " + counters.error().message);
+  maps_->counters.emplace(std::move(*counters));
+
+  uint64_t bufsize = options_.size("bufsize");
+  if (bufsize == 0) bufsize = 4 << 20;
+  uint64_t ringSize = nextPowerOfTwo(std::max<uint64_t>(bufsize * bpf::Map::possibleCpus(), 4096));
+  auto ringbuf = bpf::Map::create(BPF_MAP_TYPE_RINGBUF, "dt_buffer", 0, 0,
+                                  static_cast<uint32_t>(ringSize));
+  if (!ringbuf) return makeError("cannot create principal buffer: " + ringbuf.error().message);
+  maps_->ringbuf.emplace(std::move(*ringbuf));
+
+  for (const ir::Aggregation& agg : layout_.aggregations) {
+    uint32_t maxEntries = agg.maxEntries ? agg.maxEntries : 1u << 20;
+    auto map = bpf::Map::create(BPF_MAP_TYPE_PERCPU_HASH, "dt_agg", agg.keySize,
+                                sizeof(ir::AggValue), maxEntries, BPF_F_NO_PREALLOC);
+    if (!map) return makeError("cannot create aggregation map: " + map.error().message);
+    maps_->aggregations.push_back(std::move(*map));
+  }
+  return {};
+}
+
+Result<void> Session::load() {
+  layout_ = codegen::computeLayout(clauses_, symbols_, config_.quiet);
+  for (ir::Ecb& ecb : ir_.ecbs) {
+    const codegen::ClauseLayout& cl = layout_.clauses.at(ecb.clauseIndex);
+    ecb.actions = cl.orderedActions;
+    ecb.dataSize = cl.recordsData ? cl.dataSize : 0;
+    ecb.hasActionMask = cl.hasActionMask;
+  }
+  ir_.aggregations = layout_.aggregations;
+  ir_.formats = layout_.formats;
+
+  if (auto r = createMaps(); !r) return r;
+  for (ProbeEnabling& e : enablings_) {
+    if (auto r = loadProbe(e); !r) return r;
+  }
+  return {};
+}
+
+Result<void> Session::loadProbe(ProbeEnabling& enabling) {
+  const providers::Probe& probe = *enabling.probe;
+  // BEGIN, END and ERROR run in the consumer's own thread: their programs
+  // are fired directly (BPF_PROG_RUN), in order with everything else.
+  bool firedByConsumer = probe.provider == "dtrace";
+  providers::Probe probeView = probe;
+  if (firedByConsumer) {
+    probeView.progType = BPF_PROG_TYPE_RAW_TRACEPOINT;
+    probeView.args.clear();
+    for (int i = 0; i < 6; i++) {
+      probeView.args.push_back({.kind = providers::ArgSource::Kind::CtxField,
+                                .offset = static_cast<int16_t>(8 * i),
+                                .size = 8,
+                                .isSigned = true});
+    }
+  } else if (!probe.argsDescribed) {
+    if (auto r = catalog_.describeArgs(probe); !r) return r;
+    probeView = probe;
+  }
+  Activity expected = probe.provider == "dtrace" && probe.name == "BEGIN" ? Activity::Warmup
+                      : probe.provider == "dtrace" && probe.name == "END" ? Activity::Cooldown
+                                                                           : Activity::Active;
+  codegen::MapFds fds;
+  fds.globals = maps_->globals->fd();
+  fds.scratch = maps_->scratch->fd();
+  fds.counters = maps_->counters->fd();
+  fds.ringbuf = maps_->ringbuf->fd();
+  for (const auto& m : maps_->aggregations) fds.aggregations.push_back(m.fd());
+
+  std::vector<codegen::EnabledClause> clauses;
+  for (auto [clauseIndex, epid] : enabling.clauses) {
+    clauses.push_back({&layout_.clauses.at(clauseIndex), epid});
+  }
+  codegen::ProgramEmitter emitter(
+      probeView, expected, layout_, fds, types_,
+      [](const char* type, const char* member) {
+        return types::KernelBtf::instance().memberOffset(type, member);
+      });
+  std::string description =
+      probe.provider + ":" + probe.module + ":" + probe.function + ":" + probe.name;
+  auto insns = emitter.emit(clauses);
+  if (!insns) return makeError("failed to compile program for " + description + ": " + insns.error().message);
+  if (config_.showProgram) {
+    std::fprintf(stderr, "\n%s (probe ID %u): %zu instructions\n%s", description.c_str(), probe.id,
+                 insns->size(), bpf::disassemble(*insns).c_str());
+  }
+  std::string log;
+  auto program = bpf::Program::load(probeView.progType, "dt_" + std::to_string(probe.id), *insns,
+                                    &log, config_.showProgram);
+  if (!program) {
+    return makeError("failed to enable " + description + ": " + program.error().message);
+  }
+  if (config_.showProgram && !log.empty()) std::fprintf(stderr, "%s\n", log.c_str());
+  loaded_.push_back(std::move(*program));
+  const bpf::Program& loadedProgram = loaded_.back();
+  if (firedByConsumer) {
+    if (probe.name == "BEGIN") beginProgram_ = &loadedProgram;
+    if (probe.name == "END") endProgram_ = &loadedProgram;
+    return {};
+  }
+  auto links = catalog_.attach(probe, loadedProgram.fd());
+  if (!links) return makeError("failed to enable " + description + ": " + links.error().message);
+  for (auto& l : *links) links_.push_back(std::move(l));
+  return {};
+}
+
+void Session::reportCounters(bool final) {
+  (void)final;
+  int ncpu = bpf::Map::possibleCpus();
+  std::vector<codegen::Counters> values(ncpu);
+  uint32_t key = 0;
+  if (!maps_->counters->lookup(&key, values.data())) return;
+  reportedDrops_.resize(2 * ncpu, 0);
+  for (int cpu = 0; cpu < ncpu; cpu++) {
+    uint64_t& seenBuffer = reportedDrops_[2 * cpu];
+    uint64_t& seenAgg = reportedDrops_[2 * cpu + 1];
+    if (values[cpu].bufferDrops > seenBuffer) {
+      std::fprintf(stderr, "%s\n",
+                   consume::formatDrops(values[cpu].bufferDrops - seenBuffer, cpu).c_str());
+      seenBuffer = values[cpu].bufferDrops;
+    }
+    if (values[cpu].aggregationDrops > seenAgg) {
+      std::fprintf(stderr, "%s\n",
+                   consume::formatAggregationDrops(values[cpu].aggregationDrops - seenAgg, cpu)
+                       .c_str());
+      seenAgg = values[cpu].aggregationDrops;
+    }
+  }
+}
+
+Result<int> Session::run(std::vector<proc::Target>& targets) {
+  volatile uint64_t* globals = maps_->globalsValue;
+  timespec real{}, mono{};
+  clock_gettime(CLOCK_REALTIME, &real);
+  clock_gettime(CLOCK_MONOTONIC, &mono);
+  int64_t offset = (real.tv_sec - mono.tv_sec) * 1000000000LL + (real.tv_nsec - mono.tv_nsec);
+  globals[codegen::kWallClockOffset / 8] = static_cast<uint64_t>(offset);
+
+  consume::Consumer consumer(ir_, config_.out, config_.quiet);
+  auto ring = bpf::RingBuffer::open(maps_->ringbuf->fd(), [&](const void* data, size_t size) {
+    return consumer.handleRecord(data, size);
+  });
+  if (!ring) return ring.error();
+
+  sigset_t mask;
+  sigemptyset(&mask);
+  sigaddset(&mask, SIGINT);
+  sigaddset(&mask, SIGTERM);
+  sigaddset(&mask, SIGHUP);
+  sigaddset(&mask, SIGPIPE);
+  sigprocmask(SIG_BLOCK, &mask, nullptr);
+  int sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+
+  auto state = stateRef(globals);
+  state.store(static_cast<uint64_t>(Activity::Warmup));
+  if (beginProgram_) {
+    if (auto r = beginProgram_->run(); !r) return makeError("BEGIN failed: " + r.error().message);
+  }
+  uint64_t expected = static_cast<uint64_t>(Activity::Warmup);
+  state.compare_exchange_strong(expected, static_cast<uint64_t>(Activity::Active));
+  (void)ring->consume();
+  consumer.flush();
+
+  for (auto& t : targets) {
+    if (t.created()) {
+      if (auto r = t.start(); !r) return r.error();
+    }
+  }
+
+  int epfd = epoll_create1(EPOLL_CLOEXEC);
+  auto watch = [&](int fd, uint64_t tag) {
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.u64 = tag;
+    epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
+  };
+  watch(ring->epollFd(), 0);
+  if (sigfd >= 0) watch(sigfd, 1);
+  for (size_t i = 0; i < targets.size(); i++) watch(targets[i].exitFd(), 2 + i);
+
+  uint64_t switchNs = options_.timeNs("switchrate");
+  int timeoutMs = switchNs ? static_cast<int>(std::max<uint64_t>(switchNs / 1000000, 10)) : 1000;
+  size_t liveTargets = targets.size();
+  bool done = consumer.exitRequested();
+  while (!done) {
+    epoll_event events[8];
+    int n = epoll_wait(epfd, events, 8, timeoutMs);
+    if (n < 0 && errno != EINTR) break;
+    (void)ring->consume();
+    consumer.flush();
+    for (int i = 0; i < n; i++) {
+      uint64_t tag = events[i].data.u64;
+      if (tag == 1) {
+        signalfd_siginfo si;
+        while (read(sigfd, &si, sizeof si) == sizeof si) done = true;
+      } else if (tag >= 2) {
+        proc::Target& t = targets[tag - 2];
+        if (t.exited()) {
+          epoll_ctl(epfd, EPOLL_CTL_DEL, t.exitFd(), nullptr);
+          if (!config_.quiet) std::fprintf(stderr, "dtrace: %s\n", proc::exitNotice(t).c_str());
+          if (--liveTargets == 0) done = true;
+        }
+      }
+    }
+    reportCounters(false);
+    if (consumer.exitRequested()) done = true;
+  }
+
+  state.store(static_cast<uint64_t>(Activity::Cooldown));
+  (void)ring->consume();
+  if (endProgram_) (void)endProgram_->run();
+  (void)ring->consume();
+  state.store(static_cast<uint64_t>(Activity::Stopped));
+  links_.clear();  // detach before the (possibly long) aggregation printing
+  reportCounters(true);
+
+  std::vector<consume::AggregationData> aggs;
+  for (size_t i = 0; i < layout_.aggregations.size(); i++) {
+    auto data = consume::readAggregation(layout_.aggregations[i], maps_->aggregations[i].fd());
+    if (!data) return data.error();
+    aggs.push_back(std::move(*data));
+  }
+  if (auto r = consumer.printFinal(aggs); !r) return r.error();
+  consumer.flush();
+  close(epfd);
+  if (sigfd >= 0) close(sigfd);
+  return consumer.exitStatus();
+}
+
+}  // namespace dtrace::driver

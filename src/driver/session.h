@@ -1,0 +1,98 @@
+// One tracing session: the library's front door. Compiles D sources into
+// enablings, creates the maps and programs, attaches them, runs BEGIN,
+// consumes records until exit() or a signal, runs END, prints the
+// aggregations and detaches everything.
+#pragma once
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bpf/attach.h"
+#include "bpf/map.h"
+#include "bpf/program.h"
+#include "codegen/layout.h"
+#include "ir/program.h"
+#include "providers/catalog.h"
+#include "sema/checker.h"
+#include "sema/symbols.h"
+#include "sema/types.h"
+#include "util/option_table.h"
+#include "util/result.h"
+
+namespace dtrace::proc {
+class Target;
+}
+
+namespace dtrace::driver {
+
+// One -n description or -s script.
+struct SourceUnit {
+  bool isScript = false;
+  std::string name;  // the script's path, or the -n text
+  std::string text;  // the D source
+};
+
+struct SessionConfig {
+  bool quiet = false;
+  bool showProgram = false;      // -S
+  bool allowZeroMatches = false; // -Z
+  bool errtags = false;          // -x errtags
+  FILE* out = stdout;
+  sema::MacroTable macros;
+};
+
+class Session {
+ public:
+  Session(SessionConfig config, const OptionTable& options);
+  ~Session();
+
+  // Compiles one source. On failure the error reads as dtrace prints it
+  // after "dtrace: " ("failed to compile script x.d: line 3: ...").
+  // On success, *matched is the number of probes its clauses enabled.
+  Result<void> compile(const SourceUnit& unit, size_t* matched);
+
+  // Lays out storage, creates the maps, generates and loads one program per
+  // enabled probe, and attaches them (they stay idle until run()).
+  Result<void> load();
+
+  // Fires BEGIN, starts the targets, consumes until the end of tracing,
+  // fires END and prints the aggregations. Returns the exit status.
+  Result<int> run(std::vector<proc::Target>& targets);
+
+  providers::ProbeCatalog& catalog() { return catalog_; }
+
+ private:
+  struct ProbeEnabling {
+    const providers::Probe* probe;
+    std::vector<std::pair<size_t, uint32_t>> clauses;  // (clause index, epid)
+  };
+
+  Result<void> createMaps();
+  Result<void> loadProbe(ProbeEnabling& enabling);
+  std::string compileError(const SourceUnit& unit, const Diagnostic& d) const;
+  void reportCounters(bool final);
+
+  SessionConfig config_;
+  const OptionTable& options_;
+  sema::TypeTable types_;
+  sema::SymbolTable symbols_;
+  providers::ProbeCatalog catalog_;
+
+  std::vector<std::unique_ptr<ast::Program>> programs_;
+  std::vector<ast::ProbeClause*> clauses_;
+  std::vector<ProbeEnabling> enablings_;
+  codegen::Layout layout_;
+  ir::Program ir_;
+
+  struct Maps;
+  std::unique_ptr<Maps> maps_;
+  std::vector<bpf::Program> loaded_;
+  std::vector<bpf::Link> links_;
+  const bpf::Program* beginProgram_ = nullptr;
+  const bpf::Program* endProgram_ = nullptr;
+  std::vector<uint64_t> reportedDrops_;  // per CPU, buffer then aggregation drops
+};
+
+}  // namespace dtrace::driver

@@ -1,0 +1,249 @@
+// The D abstract syntax tree, as the parser builds it. Later stages annotate
+// expressions (type, constant value, resolved identifier) in place.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "util/diag.h"
+
+namespace dtrace::sema {
+struct Type;      // defined by src/sema; the parser never sets these
+struct Variable;
+}
+
+namespace dtrace::ast {
+
+struct Expr;
+struct Stmt;
+struct TypeName;
+using ExprPtr = std::unique_ptr<Expr>;
+using StmtPtr = std::unique_ptr<Stmt>;
+
+// ---- Declarations and types -------------------------------------------------
+
+enum class StorageClass { None, Typedef, Extern, Static, Register, Auto, Self, This };
+
+struct StructMember;
+struct EnumMember {
+  std::string name;
+  ExprPtr value;  // null when the enumerator has no "= expr"
+  SourceLoc loc;
+};
+
+// `struct tag { members }`, `union tag`, or `enum tag { ... }` as written in
+// a declaration specifier. hasBody distinguishes a definition from a use.
+struct StructSpec {
+  bool isUnion = false;
+  std::string tag;  // empty for an anonymous struct/union
+  bool hasBody = false;
+  std::vector<StructMember> members;
+  SourceLoc loc;
+};
+struct EnumSpec {
+  std::string tag;
+  bool hasBody = false;
+  std::vector<EnumMember> members;
+  SourceLoc loc;
+};
+
+struct DeclSpec {
+  StorageClass storage = StorageClass::None;
+  bool isConst = false, isVolatile = false, isRestrict = false;
+  // Basic type keywords in source order: "void", "char", "short", "int",
+  // "long" (twice for long long), "float", "double", "signed", "unsigned",
+  // "string" (D's built-in string type).
+  std::vector<std::string> basicWords;
+  // A typedef name, possibly module-scoped with backquotes (`vmlinux`u64 is
+  // stored as "vmlinux`u64").
+  std::string typedefName;
+  std::shared_ptr<StructSpec> structSpec;  // struct or union
+  std::shared_ptr<EnumSpec> enumSpec;
+  SourceLoc loc;
+};
+
+// One step that derives a type from the type before it. A declarator lists
+// its steps innermost first: for `int *a[4]` the steps are Pointer, then
+// Array(4), giving "array of 4 pointers to int".
+struct DeclaratorStep {
+  enum class Kind { Pointer, Array, Function } kind = Kind::Pointer;
+  // Pointer: qualifiers on the pointer itself (`int * const p`).
+  bool isConst = false, isVolatile = false, isRestrict = false;
+  // Array: a size expression (`[4]`), nothing (`[]`), or for D associative
+  // arrays a list of key types (`int a[string, int]`).
+  ExprPtr arraySize;
+  std::vector<std::shared_ptr<TypeName>> arrayKeys;
+  // Function: parameter types (with optional names), and `...`.
+  std::vector<std::shared_ptr<struct ParamDecl>> params;
+  bool varargs = false;
+};
+
+struct Declarator {
+  std::string name;  // empty for an abstract declarator
+  SourceLoc loc;
+  std::vector<DeclaratorStep> steps;
+};
+
+struct ParamDecl {
+  DeclSpec spec;
+  Declarator declarator;
+};
+
+struct StructMember {
+  DeclSpec spec;
+  Declarator declarator;
+  ExprPtr bitWidth;  // `int x : 3`; null when not a bit-field
+  SourceLoc loc;
+};
+
+// A type written in an expression: cast, sizeof(type), offsetof, xlate, and
+// translator headers.
+struct TypeName {
+  DeclSpec spec;
+  Declarator declarator;  // abstract
+  SourceLoc loc;
+};
+
+// ---- Expressions -------------------------------------------------------------
+
+enum class ExprKind {
+  IntLiteral,     // intValue, literal text in `text`, suffix flags
+  CharLiteral,    // intValue holds the character value(s), text the spelling
+  StringLiteral,  // text holds the decoded bytes
+  Identifier,     // text: name (may be module-scoped: "vmlinux`jiffies")
+  AggregationRef, // text: "@name" or "@" for the anonymous aggregation
+  MacroVar,       // text: "1", "target", "pid", ...; isStringMacro for $$1
+  Unary,          // op, operands[0]
+  Binary,         // op, operands[0..1]
+  Assign,         // op (Assign or compound), operands[0] = lvalue, [1] = value
+  Ternary,        // operands[0] ? operands[1] : operands[2]
+  Cast,           // (typeName) operands[0]
+  SizeofType,     // sizeof(typeName)
+  SizeofExpr,     // sizeof expr -> operands[0]
+  Offsetof,       // offsetof(typeName, text)  (text = member name, may be a.b)
+  Stringof,       // stringof(expr) / stringof expr -> operands[0]
+  Xlate,          // xlate<typeName>(operands[0])
+  Call,           // text: function name, operands: arguments
+  Index,          // operands[0][operands[1..]]  (arrays, assocs, aggregations)
+  Member,         // operands[0].text or operands[0]->text (isArrow)
+};
+
+enum class Op {
+  None,
+  // unary
+  Plus, Negate, LogicalNot, BitNot, Deref, AddressOf, PreInc, PreDec, PostInc, PostDec,
+  // binary
+  Mul, Div, Mod, Add, Sub, Shl, Shr, Lt, Le, Gt, Ge, Eq, Ne, BitAnd, BitXor, BitOr,
+  LogicalAnd, LogicalXor, LogicalOr, Comma,
+  // assignment
+  Assign, MulAssign, DivAssign, ModAssign, AddAssign, SubAssign, ShlAssign, ShrAssign,
+  AndAssign, XorAssign, OrAssign,
+};
+
+const char* opSpelling(Op op);  // "+", "<<=", "++", ...
+
+struct Expr {
+  ExprKind kind;
+  SourceLoc loc;
+  Op op = Op::None;
+  std::string text;
+  uint64_t intValue = 0;
+  // Integer literal suffixes and base, needed for C's literal typing rules.
+  bool suffixUnsigned = false;
+  int suffixLongs = 0;  // 0, 1 (l) or 2 (ll)
+  bool decimal = true;  // false for octal and hex literals
+  bool isArrow = false;
+  bool isStringMacro = false;
+  std::vector<ExprPtr> operands;
+  std::shared_ptr<TypeName> typeName;
+
+  // Annotations set by sema.
+  const sema::Type* type = nullptr;
+  std::optional<int64_t> constValue;
+  const sema::Variable* variable = nullptr;  // what an identifier, self->x, this->x or @a names
+
+  Expr(ExprKind k, SourceLoc l) : kind(k), loc(l) {}
+};
+
+// ---- Statements ---------------------------------------------------------------
+
+enum class StmtKind { Expr, If, Block, Empty };
+
+struct Stmt {
+  StmtKind kind;
+  SourceLoc loc;
+  ExprPtr expr;                  // Expr: the expression; If: the condition
+  std::vector<StmtPtr> body;     // Block: statements; If: the then-branch
+  std::vector<StmtPtr> elseBody; // If: the else-branch (empty when absent)
+  bool hasElse = false;
+
+  Stmt(StmtKind k, SourceLoc l) : kind(k), loc(l) {}
+};
+
+// ---- Top level ------------------------------------------------------------------
+
+// A probe description as written: "syscall::read:entry", "BEGIN", "tick-1s",
+// "fbt:vmlinux:*:entry". Fields are split on ':' with DTrace's rule that a
+// description with fewer than four fields fills from the right (name, then
+// function, module, provider); empty fields match anything.
+struct ProbeSpec {
+  std::string text;
+  std::string provider, module, function, name;
+  SourceLoc loc;
+};
+
+struct ProbeClause {
+  std::vector<ProbeSpec> probes;
+  ExprPtr predicate;  // null when absent
+  std::vector<StmtPtr> body;
+  SourceLoc loc;
+};
+
+// A declaration at file scope: `int x;`, `self int y;`, `typedef ...`,
+// `struct s { ... };`, `int a[string];`, `extern int k;`.
+struct Declaration {
+  DeclSpec spec;
+  std::vector<Declarator> declarators;  // may be empty (`struct s {...};`)
+  SourceLoc loc;
+};
+
+// `inline type name = expr;`
+struct InlineDecl {
+  DeclSpec spec;
+  Declarator declarator;
+  ExprPtr value;
+  SourceLoc loc;
+};
+
+// `translator out_type < in_type name > { member = expr; ... };`
+struct TranslatorDecl {
+  std::shared_ptr<TypeName> output;
+  std::shared_ptr<TypeName> input;
+  std::string inputName;
+  struct Member {
+    std::string name;
+    ExprPtr value;
+    SourceLoc loc;
+  };
+  std::vector<Member> members;
+  SourceLoc loc;
+};
+
+// `#pragma D option name[=value]` and the other #pragma D forms, kept as
+// words: {"option", "quiet"}, {"option", "bufsize=4m"}, {"depends_on", ...}.
+struct Pragma {
+  std::vector<std::string> words;
+  SourceLoc loc;
+};
+
+using TopLevel = std::variant<ProbeClause, Declaration, InlineDecl, TranslatorDecl, Pragma>;
+
+struct Program {
+  std::vector<TopLevel> items;
+};
+
+}  // namespace dtrace::ast

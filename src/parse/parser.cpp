@@ -1,0 +1,310 @@
+#include "parse/parser.h"
+
+#include <array>
+#include <utility>
+
+#include "parse/parser_impl.h"
+
+namespace dtrace::parse {
+
+ParseResult parseProgram(std::string_view source, const ParseOptions& options) {
+  Parser parser(source, options);
+  return parser.run();
+}
+
+Parser::Parser(std::string_view source, const ParseOptions& options)
+    : lexer_(source), options_(options) {}
+
+ParseResult Parser::run() {
+  while (!failed()) {
+    setMode(LexMode::Program);
+    const Token& t = tok();
+    flushPragmas();
+    if (t.kind == TokKind::End) break;
+    parseTopLevelItem();
+  }
+  if (!failed()) flushPragmas();
+  return std::move(result_);
+}
+
+// ---- tokens -------------------------------------------------------------------
+
+const Token& Parser::tok() {
+  if (failed_) return end_;
+  if (ahead_.empty()) {
+    ahead_.push_back(lexer_.next(mode_));
+    for (PragmaLine& p : lexer_.takePragmas()) pendingPragmas_.push_back(std::move(p));
+    const Token& t = ahead_.back();
+    if (t.kind == TokKind::Error) {
+      error(t.errTag, t.loc, t.errMessage);
+      return end_;
+    }
+  }
+  return ahead_.front();
+}
+
+const Token& Parser::peek() {
+  tok();
+  if (failed_) return end_;
+  if (ahead_.size() < 2) {
+    ahead_.push_back(lexer_.next(mode_));
+    for (PragmaLine& p : lexer_.takePragmas()) pendingPragmas_.push_back(std::move(p));
+    const Token& t = ahead_.back();
+    if (t.kind == TokKind::Error) {
+      error(t.errTag, t.loc, t.errMessage);
+      return end_;
+    }
+  }
+  return ahead_[1];
+}
+
+void Parser::advance() {
+  tok();
+  if (!ahead_.empty()) ahead_.pop_front();
+}
+
+// Tokens already read ahead in the other mode are read again from where the
+// first of them started.
+void Parser::setMode(LexMode mode) {
+  if (mode == mode_) return;
+  mode_ = mode;
+  if (!ahead_.empty()) {
+    lexer_.restore(ahead_.front().start);
+    ahead_.clear();
+  }
+}
+
+bool Parser::accept(std::string_view p) {
+  if (!atPunct(p)) return false;
+  advance();
+  return true;
+}
+
+bool Parser::expect(std::string_view p) {
+  if (accept(p)) return true;
+  return syntaxError();
+}
+
+bool Parser::syntaxError() {
+  const Token& t = tok();
+  if (failed_) return false;
+  if (t.kind == TokKind::End) {
+    error("D_SYNTAX", t.loc, "syntax error near end of input");
+  } else {
+    error("D_SYNTAX", t.loc, "syntax error near \"" + t.text + "\"");
+  }
+  return false;
+}
+
+void Parser::error(const std::string& tag, SourceLoc loc, std::string message) {
+  if (failed_) return;
+  failed_ = true;
+  end_.kind = TokKind::End;
+  end_.loc = loc;
+  result_.diags.error(tag, loc, std::move(message));
+}
+
+// ---- type names ----------------------------------------------------------------
+
+bool Parser::isTypeName(std::string_view name) const {
+  static constexpr std::array kBuiltin = {
+      "int8_t",  "int16_t",  "int32_t",   "int64_t", "uint8_t", "uint16_t",
+      "uint32_t", "uint64_t", "intptr_t", "uintptr_t", "size_t", "ssize_t",
+      "ptrdiff_t",
+  };
+  for (const char* b : kBuiltin) {
+    if (name == b) return true;
+  }
+  if (typedefs_.count(name) != 0) return true;
+  return options_.isTypeName && options_.isTypeName(name);
+}
+
+// An identifier names a type unless the program uses it as a variable; like
+// DTrace, a following ++, --, [ or = also makes it a variable.
+bool Parser::isTypeIdent(const Token& t) const {
+  return t.kind == TokKind::Ident && !t.looksAssigned && variables_.count(t.text) == 0 &&
+         isTypeName(t.text);
+}
+
+bool Parser::startsTypeName(const Token& t) const {
+  static constexpr std::array kTypeKeywords = {
+      "void",   "char",     "short",  "int",      "long",     "float",  "double", "signed",
+      "unsigned", "string", "const",  "volatile", "restrict", "struct", "union",  "enum",
+  };
+  if (t.kind == TokKind::Keyword) {
+    for (const char* k : kTypeKeywords) {
+      if (t.text == k) return true;
+    }
+    return false;
+  }
+  return isTypeIdent(t);
+}
+
+// ---- program structure ------------------------------------------------------------
+
+void Parser::flushPragmas() {
+  for (PragmaLine& p : pendingPragmas_) {
+    result_.program.items.emplace_back(ast::Pragma{std::move(p.words), p.loc});
+  }
+  pendingPragmas_.clear();
+}
+
+// Chooses between a declaration and a probe clause the way DTrace's outer
+// scope does: declaration keywords and type names start declarations,
+// everything else is a probe description.
+void Parser::parseTopLevelItem() {
+  const Token& t = tok();
+  if (t.kind == TokKind::Keyword) {
+    if (t.text == "inline") {
+      parseInline();
+    } else if (t.text == "translator") {
+      parseTranslator();
+    } else if (t.text == "provider") {
+      parseProvider();
+    } else if (t.text == "counter" || t.text == "import") {
+      syntaxError();
+    } else {
+      parseDeclaration();
+    }
+    return;
+  }
+  if (t.kind == TokKind::ProbeSpec && !options_.allowBareProbeSpec &&
+      t.text.find(':') == std::string::npos) {
+    // "foo_t*x;" is read as one probe-description word: if the part before
+    // the '*' names a type, it is a declaration after all.
+    size_t star = t.text.find('*');
+    std::string_view head(t.text);
+    if (star != std::string::npos && star > 0) head = head.substr(0, star);
+    Token word;
+    word.kind = isDKeyword(head) ? TokKind::Keyword : TokKind::Ident;
+    word.text = std::string(head);
+    if (startsTypeName(word)) {
+      parseDeclaration();
+      return;
+    }
+  }
+  if (t.kind == TokKind::ProbeSpec || t.kind == TokKind::Int) {
+    parseClause();
+    return;
+  }
+  syntaxError();
+}
+
+bool Parser::parseClause() {
+  ast::ProbeClause clause;
+  clause.loc = tok().loc;
+  for (;;) {
+    const Token& t = tok();
+    if (t.kind != TokKind::ProbeSpec && t.kind != TokKind::Int) return syntaxError();
+    clause.probes.push_back(splitProbeSpec(t.text, t.loc));
+    advance();
+    if (!accept(",")) break;
+  }
+  if (accept("/")) {
+    setMode(LexMode::Expr);
+    clause.predicate = parseExpression();
+    if (!clause.predicate) return false;
+    if (tok().kind != TokKind::PredEnd) return syntaxError();
+    advance();
+    if (!atPunct("{")) {
+      error("D_SYNTAX", clause.predicate->loc,
+            "expected actions { } following probe description and predicate");
+      return false;
+    }
+  } else if (!atPunct("{")) {
+    if (failed()) return false;
+    if (!options_.allowBareProbeSpec) {
+      error("D_SYNTAX", clause.probes.back().loc,
+            "expected predicate and/or actions following probe description");
+      return false;
+    }
+    result_.program.items.emplace_back(std::move(clause));
+    return true;
+  }
+  advance();  // '{'
+  setMode(LexMode::Expr);
+  if (!parseStatementList(clause.body) || !expect("}")) return false;
+  result_.program.items.emplace_back(std::move(clause));
+  return true;
+}
+
+// ---- statements ---------------------------------------------------------------------
+
+// Statements up to (not including) the closing '}'. The last expression
+// statement may omit its ';'.
+bool Parser::parseStatementList(std::vector<ast::StmtPtr>& out) {
+  while (!failed()) {
+    const Token& t = tok();
+    if (isPunct(t, "}")) return true;
+    if (t.kind == TokKind::End) return syntaxError();
+    if (isPunct(t, ";")) {
+      out.push_back(std::make_unique<ast::Stmt>(ast::StmtKind::Empty, t.loc));
+      advance();
+      continue;
+    }
+    if (isKeyword(t, "if")) {
+      ast::StmtPtr s = parseIf();
+      if (!s) return false;
+      out.push_back(std::move(s));
+      continue;
+    }
+    if (isPunct(t, "{")) {
+      auto block = std::make_unique<ast::Stmt>(ast::StmtKind::Block, t.loc);
+      advance();
+      if (!parseStatementList(block->body) || !expect("}")) return false;
+      out.push_back(std::move(block));
+      continue;
+    }
+    auto s = std::make_unique<ast::Stmt>(ast::StmtKind::Expr, t.loc);
+    s->expr = parseExpression();
+    if (!s->expr) return false;
+    out.push_back(std::move(s));
+    if (accept(";")) continue;
+    if (atPunct("}")) return true;
+    return syntaxError();
+  }
+  return false;
+}
+
+// The branch of an if: a braced statement list, or one statement that must
+// end with its ';'.
+bool Parser::parseStatementOrBlock(std::vector<ast::StmtPtr>& out) {
+  const Token& t = tok();
+  if (isPunct(t, "{")) {
+    advance();
+    return parseStatementList(out) && expect("}");
+  }
+  if (isPunct(t, ";")) {
+    out.push_back(std::make_unique<ast::Stmt>(ast::StmtKind::Empty, t.loc));
+    advance();
+    return true;
+  }
+  if (isKeyword(t, "if")) {
+    ast::StmtPtr s = parseIf();
+    if (!s) return false;
+    out.push_back(std::move(s));
+    return true;
+  }
+  auto s = std::make_unique<ast::Stmt>(ast::StmtKind::Expr, t.loc);
+  s->expr = parseExpression();
+  if (!s->expr || !expect(";")) return false;
+  out.push_back(std::move(s));
+  return true;
+}
+
+ast::StmtPtr Parser::parseIf() {
+  auto s = std::make_unique<ast::Stmt>(ast::StmtKind::If, tok().loc);
+  advance();  // if
+  if (!expect("(")) return nullptr;
+  s->expr = parseExpression();
+  if (!s->expr || !expect(")")) return nullptr;
+  if (!parseStatementOrBlock(s->body)) return nullptr;
+  if (atKeyword("else")) {
+    advance();
+    s->hasElse = true;
+    if (!parseStatementOrBlock(s->elseBody)) return nullptr;
+  }
+  return s;
+}
+
+}  // namespace dtrace::parse

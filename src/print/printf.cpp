@@ -1,0 +1,288 @@
+#include "print/printf.h"
+
+#include <arpa/inet.h>
+#include <netdb.h>
+
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+
+namespace dtrace::print {
+namespace {
+
+using sema::PrintfConversion;
+using sema::PrintfRender;
+
+// Appends snprintf(fmt, value) to out, whatever the length of the result.
+template <class T>
+void appendFormatted(std::string& out, const std::string& fmt, T value) {
+  char buf[256];
+  const int n = std::snprintf(buf, sizeof buf, fmt.c_str(), value);
+  if (n < 0) return;
+  if (static_cast<size_t>(n) < sizeof buf) {
+    out.append(buf, static_cast<size_t>(n));
+    return;
+  }
+  const size_t old = out.size();
+  out.resize(old + static_cast<size_t>(n) + 1);
+  std::snprintf(out.data() + old, static_cast<size_t>(n) + 1, fmt.c_str(), value);
+  out.resize(old + static_cast<size_t>(n));
+}
+
+// "%" + flags + width + precision, before the length modifier and conversion.
+std::string formatStem(const PrintfConversion& c, int width, int precision) {
+  std::string f = "%";
+  if (c.alt) f += '#';
+  if (c.zeroPad) f += '0';
+  if (width < 0 || c.left) f += '-';
+  if (c.plusSign) f += '+';
+  if (c.group) f += '\'';
+  if (c.space) f += ' ';
+  if (width != 0) f += std::to_string(width < 0 ? -width : width);
+  // DTrace drops an explicit zero precision, as it does an absent one.
+  if (precision > 0) f += "." + std::to_string(precision);
+  return f;
+}
+
+// Non-printable characters as C escapes, the way %S shows them.
+std::string escape(std::string_view s) {
+  std::string out;
+  for (unsigned char ch : s) {
+    switch (ch) {
+      case '\a':
+        out += "\\a";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\v':
+        out += "\\v";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '"':
+        out += "\\\"";
+        break;
+      default:
+        if (ch >= 0x20 && ch < 0x7f) {
+          out += static_cast<char>(ch);
+        } else {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\%03o", ch);
+          out += buf;
+        }
+    }
+  }
+  return out;
+}
+
+std::string formatTime(uint64_t nanoseconds, const char* pattern) {
+  const time_t seconds = static_cast<time_t>(nanoseconds / 1000000000ULL);
+  struct tm tm;
+  localtime_r(&seconds, &tm);
+  char buf[64];
+  const size_t n = std::strftime(buf, sizeof buf, pattern, &tm);
+  return std::string(buf, n);
+}
+
+std::string formatPort(uint16_t port) {
+  struct servent entry;
+  struct servent* found = nullptr;
+  char buf[1024];
+  if (getservbyport_r(htons(port), nullptr, &entry, buf, sizeof buf, &found) == 0 &&
+      found != nullptr) {
+    return found->s_name;
+  }
+  return std::to_string(port);
+}
+
+std::string hexAddress(uint64_t value) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(value));
+  return buf;
+}
+
+// Integers narrower than 64 bits go through int/unsigned, as in C varargs.
+void appendInteger(std::string& out, std::string stem, const std::string& conv, const ir::Field& f,
+                   const uint8_t* p, bool isSigned) {
+  if (conv == "c") {
+    appendFormatted(out, stem + "c", static_cast<int>(readSigned(p, f.size)));
+  } else if (f.size == 8) {
+    stem += "ll" + conv;
+    if (isSigned) {
+      appendFormatted(out, stem, static_cast<long long>(readSigned(p, f.size)));
+    } else {
+      appendFormatted(out, stem, static_cast<unsigned long long>(readUnsigned(p, f.size)));
+    }
+  } else if (isSigned) {
+    appendFormatted(out, stem + conv, static_cast<int32_t>(readSigned(p, f.size)));
+  } else {
+    appendFormatted(out, stem + conv, static_cast<uint32_t>(readUnsigned(p, f.size)));
+  }
+}
+
+}  // namespace
+
+int64_t readSigned(const uint8_t* p, uint32_t size) {
+  switch (size) {
+    case 1: {
+      int8_t v;
+      std::memcpy(&v, p, 1);
+      return v;
+    }
+    case 2: {
+      int16_t v;
+      std::memcpy(&v, p, 2);
+      return v;
+    }
+    case 4: {
+      int32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    case 8: {
+      int64_t v;
+      std::memcpy(&v, p, 8);
+      return v;
+    }
+    default:
+      return static_cast<int64_t>(readUnsigned(p, size));
+  }
+}
+
+uint64_t readUnsigned(const uint8_t* p, uint32_t size) {
+  uint64_t v = 0;
+  // Little-endian: the low bytes come first.
+  std::memcpy(&v, p, size < 8 ? size : 8);
+  return v;
+}
+
+std::string_view readString(const uint8_t* p, uint32_t size) {
+  const void* nul = std::memchr(p, 0, size);
+  const size_t len = nul ? static_cast<size_t>(static_cast<const uint8_t*>(nul) - p) : size;
+  return std::string_view(reinterpret_cast<const char*>(p), len);
+}
+
+Result<void> appendPrintf(std::string& out, const sema::PrintfFormat& format,
+                          std::span<const ir::Field> fields, const uint8_t* data, size_t size) {
+  size_t next = 0;
+  auto takeField = [&]() -> const ir::Field* {
+    if (next >= fields.size()) return nullptr;
+    const ir::Field* f = &fields[next++];
+    if (static_cast<size_t>(f->offset) + f->size > size) return nullptr;
+    return f;
+  };
+  auto mismatch = [&]() {
+    return makeError("printf( ) record does not match its format \"" + format.text() + "\"");
+  };
+
+  for (const auto& piece : format.pieces()) {
+    out += piece.prefix;
+    if (!piece.conversion) continue;
+    const PrintfConversion& c = *piece.conversion;
+    if (c.render == PrintfRender::Percent) {
+      out += '%';
+      continue;
+    }
+    if (c.aggregation) return mismatch();  // only printa() supplies %@ values
+
+    int width = c.width;
+    int precision = c.precision;
+    if (c.dynWidth) {
+      const ir::Field* f = takeField();
+      if (f == nullptr) return mismatch();
+      width = static_cast<int>(readSigned(data + f->offset, f->size));
+    }
+    if (c.dynPrecision) {
+      const ir::Field* f = takeField();
+      if (f == nullptr) return mismatch();
+      precision = static_cast<int>(readSigned(data + f->offset, f->size));
+    }
+    const ir::Field* f = takeField();
+    if (f == nullptr) return mismatch();
+    const uint8_t* p = data + f->offset;
+    std::string stem = formatStem(c, width, precision);
+
+    switch (c.render) {
+      case PrintfRender::SignedInt:
+        appendInteger(out, stem, c.outFormat, *f, p, true);
+        break;
+      case PrintfRender::UnsignedInt:
+        appendInteger(out, stem, c.outFormat, *f, p, false);
+        break;
+      case PrintfRender::DecimalInt: {
+        // %d follows the signedness of its argument's type.
+        const bool isSigned = f->kind != ir::DataKind::Unsigned;
+        appendInteger(out, stem, isSigned ? "d" : "u", *f, p, isSigned);
+        break;
+      }
+      case PrintfRender::Float:
+        if (f->size == 4) {
+          float v;
+          std::memcpy(&v, p, 4);
+          appendFormatted(out, stem + c.outFormat, static_cast<double>(v));
+        } else if (f->size == 8) {
+          double v;
+          std::memcpy(&v, p, 8);
+          appendFormatted(out, stem + c.outFormat, v);
+        } else if (f->size == sizeof(long double)) {
+          long double v;
+          std::memcpy(&v, p, sizeof v);
+          appendFormatted(out, stem + "L" + c.outFormat, v);
+        } else {
+          return mismatch();
+        }
+        break;
+      case PrintfRender::String:
+      case PrintfRender::InetAddr:
+      case PrintfRender::WideString:
+        appendFormatted(out, stem + "s", std::string(readString(p, f->size)).c_str());
+        break;
+      case PrintfRender::EscapedString:
+        appendFormatted(out, stem + "s", escape(readString(p, f->size)).c_str());
+        break;
+      case PrintfRender::EscapedChar: {
+        const char ch = static_cast<char>(readSigned(p, f->size));
+        appendFormatted(out, stem + "s", escape(std::string_view(&ch, 1)).c_str());
+        break;
+      }
+      case PrintfRender::KernelSymbol:
+      case PrintfRender::UserSymbol:
+        // Without a symbol table the address is what DTrace falls back to.
+        appendFormatted(out, stem + "s", hexAddress(readUnsigned(p, f->size)).c_str());
+        break;
+      case PrintfRender::Stack:
+        break;
+      case PrintfRender::Time:
+        appendFormatted(out, stem + "s",
+                        formatTime(readUnsigned(p, f->size), "%Y %b %e %H:%M:%S").c_str());
+        break;
+      case PrintfRender::Time822:
+        appendFormatted(out, stem + "s",
+                        formatTime(readUnsigned(p, f->size), "%a, %d %b %G %T %Z").c_str());
+        break;
+      case PrintfRender::Port:
+        appendFormatted(out, stem + "s",
+                        formatPort(static_cast<uint16_t>(readUnsigned(p, f->size))).c_str());
+        break;
+      case PrintfRender::Percent:
+        break;
+    }
+  }
+  return {};
+}
+
+}  // namespace dtrace::print

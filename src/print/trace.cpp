@@ -1,0 +1,110 @@
+#include "print/trace.h"
+
+#include <cstring>
+
+#include "print/appendf.h"
+#include "print/printf.h"
+
+namespace dtrace::print {
+namespace {
+
+// Printable for DTrace: isprint or isspace in the C locale, or one of the
+// two control characters terminals give meaning to (backspace and bell).
+bool printable(uint8_t c) {
+  return (c >= 0x20 && c < 0x7f) || c == ' ' || (c >= '\t' && c <= '\r') || c == '\b' || c == '\a';
+}
+
+void appendHexDump(std::string& out, const uint8_t* bytes, size_t n) {
+  constexpr int kMargin = 5;
+  appendf(out, "\n%*s      ", kMargin, "");
+  for (int i = 0; i < 16; i++) appendf(out, "  %c", "0123456789abcdef"[i]);
+  out += "  0123456789abcdef\n";
+
+  for (size_t i = 0; i < n; i += 16) {
+    appendf(out, "%*s%5zx:", kMargin, "", i);
+    size_t j;
+    for (j = i; j < i + 16 && j < n; j++) appendf(out, " %02x", bytes[j]);
+    for (; j % 16 != 0; j++) out += "   ";
+    out += "  ";
+    for (j = i; j < i + 16 && j < n; j++) {
+      const uint8_t c = bytes[j];
+      out += (c < ' ' || c > '~') ? '.' : static_cast<char>(c);
+    }
+    out += '\n';
+  }
+}
+
+}  // namespace
+
+void appendProbePrefix(std::string& out, uint32_t cpu, uint32_t probeId, std::string_view function,
+                       std::string_view name) {
+  std::string fn;
+  fn.reserve(function.size() + name.size() + 1);
+  fn.append(function).append(1, ':').append(name);
+  appendf(out, "%3u %6u %32s ", cpu, probeId, fn.c_str());
+}
+
+void appendBytes(std::string& out, const uint8_t* bytes, size_t n, int width, bool quiet,
+                 bool forceRaw) {
+  if (n == 0) return;
+  if (!forceRaw) {
+    size_t i = 0;
+    for (; i < n; i++) {
+      if (printable(bytes[i])) continue;
+      if (bytes[i] == '\0' && i > 0) {
+        // A string only if nothing but NULs follows its terminator.
+        size_t j = i + 1;
+        while (j < n && bytes[j] == '\0') j++;
+        if (j != n) break;
+        const std::string_view s(reinterpret_cast<const char*>(bytes), i);
+        if (quiet) {
+          out.append(s);
+        } else if (width < 0) {
+          out += "  ";
+          appendLeftJustified(out, s, -width);
+        } else {
+          out += ' ';
+          if (static_cast<size_t>(width) > s.size()) out.append(width - s.size(), ' ');
+          out.append(s);
+        }
+        return;
+      }
+      break;
+    }
+    if (i == n) {
+      // All printable with no terminator: still a string.
+      const std::string s(reinterpret_cast<const char*>(bytes), n);
+      appendf(out, "  %-*s", width, s.c_str());
+      return;
+    }
+  }
+  appendHexDump(out, bytes, n);
+}
+
+void appendTrace(std::string& out, const ir::Field& field, const uint8_t* data, bool quiet) {
+  const uint8_t* p = data + field.offset;
+  if (field.kind == ir::DataKind::String) {
+    appendBytes(out, p, field.size, -33, quiet, false);
+    return;
+  }
+  // As dtrace(1M) does: 8 and 4 bytes print signed, 2 and 1 bytes unsigned.
+  switch (field.size) {
+    case 8:
+      appendf(out, quiet ? "%lld" : " %16lld", static_cast<long long>(readSigned(p, 8)));
+      break;
+    case 4:
+      appendf(out, quiet ? "%d" : " %8d", static_cast<int>(readSigned(p, 4)));
+      break;
+    case 2:
+      appendf(out, quiet ? "%d" : " %5d", static_cast<int>(readUnsigned(p, 2)));
+      break;
+    case 1:
+      appendf(out, quiet ? "%d" : " %3d", static_cast<int>(readUnsigned(p, 1)));
+      break;
+    default:
+      appendBytes(out, p, field.size, -33, quiet, false);
+      break;
+  }
+}
+
+}  // namespace dtrace::print

@@ -1,0 +1,30 @@
+// dtrace(1M)'s default output: the probe heading, the per-record prefix
+// ("CPU ID FUNCTION:NAME") and trace() of integers, strings and raw bytes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "ir/program.h"
+
+namespace dtrace::print {
+
+// Printed once, before the first record, when not quiet.
+inline constexpr std::string_view kProbeHeading = "CPU     ID                    FUNCTION:NAME\n";
+
+// "  0    412                      read:entry " (BEGIN shows ":BEGIN").
+void appendProbePrefix(std::string& out, uint32_t cpu, uint32_t probeId, std::string_view function,
+                       std::string_view name);
+
+// trace() of one record field: integers by size, strings (and anything else)
+// as bytes. `data` is the record data the field's offset is relative to.
+void appendTrace(std::string& out, const ir::Field& field, const uint8_t* data, bool quiet);
+
+// Bytes that look like a string print as one (left-justified in |width|
+// columns when width < 0); anything else as a hex and ASCII dump.
+void appendBytes(std::string& out, const uint8_t* bytes, size_t n, int width, bool quiet,
+                 bool forceRaw);
+
+}  // namespace dtrace::print

@@ -1,0 +1,305 @@
+#include "proc/target.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+
+namespace dtrace::proc {
+namespace {
+
+constexpr std::string_view kWhitespace = " \t\n\r\f\v";
+
+// libproc's words for why a process could not be created or grabbed, which
+// dtrace prints after "failed to execute CMD: " / "failed to grab pid N: ".
+constexpr const char* kNoExecutable = "cannot find executable file";
+constexpr const char* kCannotExecute = "cannot execute file";
+constexpr const char* kNoProcess = "no such process";
+
+int openPidfd(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
+
+void closeFd(int& fd) {
+  if (fd >= 0) ::close(fd);
+  fd = -1;
+}
+
+bool isExecutableFile(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
+}
+
+bool exists(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+// Checks up front what execvp will find, so a mistyped -c command fails
+// before anything is compiled or enabled, as it does on illumos.
+const char* executableProblem(const std::string& name) {
+  if (name.empty()) return kNoExecutable;
+  if (name.find('/') != std::string::npos) {
+    if (isExecutableFile(name)) return nullptr;
+    return exists(name) ? kCannotExecute : kNoExecutable;
+  }
+  const char* path = std::getenv("PATH");
+  std::string_view dirs = path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";
+  bool sawFile = false;
+  size_t pos = 0;
+  while (pos <= dirs.size()) {
+    size_t colon = dirs.find(':', pos);
+    if (colon == std::string_view::npos) colon = dirs.size();
+    std::string dir(dirs.substr(pos, colon - pos));
+    std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + name;
+    if (isExecutableFile(candidate)) return nullptr;
+    sawFile = sawFile || exists(candidate);
+    pos = colon + 1;
+  }
+  return sawFile ? kCannotExecute : kNoExecutable;
+}
+
+const char* execErrorText(int error) {
+  return error == ENOENT || error == ENOTDIR ? kNoExecutable : kCannotExecute;
+}
+
+std::vector<std::string> splitCommand(const std::string& command) {
+  std::vector<std::string> words;
+  size_t pos = 0;
+  while (true) {
+    size_t begin = command.find_first_not_of(kWhitespace, pos);
+    if (begin == std::string::npos) break;
+    size_t end = command.find_first_of(kWhitespace, begin);
+    if (end == std::string::npos) end = command.size();
+    words.push_back(command.substr(begin, end - begin));
+    pos = end;
+  }
+  if (words.empty()) words.push_back(command);  // as dtrace's make_argv does
+  return words;
+}
+
+// Runs in the forked child: only async-signal-safe calls.
+[[noreturn]] void childWaitThenExec(int goRead, int execErrWrite, char* const* argv) {
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);
+  for (int sig : {SIGINT, SIGTERM, SIGQUIT, SIGPIPE, SIGCHLD, SIGHUP}) signal(sig, SIG_DFL);
+
+  char go = 0;
+  ssize_t n;
+  do {
+    n = ::read(goRead, &go, 1);
+  } while (n < 0 && errno == EINTR);
+  if (n != 1) ::_exit(127);  // dtrace went away before enabling: run nothing
+
+  ::execvp(argv[0], argv);
+  int error = errno;
+  ssize_t ignored = ::write(execErrWrite, &error, sizeof error);
+  (void)ignored;
+  ::_exit(127);
+}
+
+}  // namespace
+
+Result<Target> Target::spawn(const std::string& command) { return spawn(splitCommand(command)); }
+
+Result<Target> Target::spawn(const std::vector<std::string>& argv) {
+  if (argv.empty()) return Error{std::string("failed to execute : ") + kNoExecutable};
+  if (const char* problem = executableProblem(argv[0])) {
+    return Error{"failed to execute " + argv[0] + ": " + problem};
+  }
+
+  int go[2], execErr[2];
+  if (::pipe2(go, O_CLOEXEC) != 0) {
+    return Error{std::string("failed to execute ") + argv[0] + ": " + strerror(errno)};
+  }
+  if (::pipe2(execErr, O_CLOEXEC) != 0) {
+    int error = errno;
+    ::close(go[0]);
+    ::close(go[1]);
+    return Error{std::string("failed to execute ") + argv[0] + ": " + strerror(error)};
+  }
+
+  Target target;
+  target.created_ = true;
+  target.argv_ = argv;
+  std::vector<char*> args;
+  for (std::string& word : target.argv_) args.push_back(word.data());
+  args.push_back(nullptr);
+
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    int error = errno;
+    for (int fd : {go[0], go[1], execErr[0], execErr[1]}) ::close(fd);
+    return Error{std::string("failed to execute ") + argv[0] + ": " + strerror(error)};
+  }
+  if (pid == 0) {
+    ::close(go[1]);  // so the read sees EOF if dtrace dies
+    ::close(execErr[0]);
+    childWaitThenExec(go[0], execErr[1], args.data());
+  }
+  ::close(go[0]);
+  ::close(execErr[1]);
+  target.pid_ = pid;
+  target.goFd_ = go[1];
+  target.execErrFd_ = execErr[0];
+  target.pidfd_ = openPidfd(pid);
+  if (target.pidfd_ < 0) {
+    int error = errno;
+    target.kill();
+    return Error{std::string("failed to execute ") + argv[0] + ": " + strerror(error)};
+  }
+  return target;
+}
+
+Result<Target> Target::grab(int pid) {
+  std::string prefix = "failed to grab pid " + std::to_string(pid) + ": ";
+  if (pid <= 0) return Error{prefix + kNoProcess};
+  Target target;
+  target.pid_ = pid;
+  target.pidfd_ = openPidfd(pid);
+  if (target.pidfd_ < 0) {
+    return Error{prefix + (errno == ESRCH || errno == EINVAL ? kNoProcess : strerror(errno))};
+  }
+  target.started_ = true;
+  return target;
+}
+
+Target::Target(Target&& other) noexcept { *this = std::move(other); }
+
+Target& Target::operator=(Target&& other) noexcept {
+  if (this == &other) return *this;
+  close();
+  pid_ = std::exchange(other.pid_, -1);
+  pidfd_ = std::exchange(other.pidfd_, -1);
+  goFd_ = std::exchange(other.goFd_, -1);
+  execErrFd_ = std::exchange(other.execErrFd_, -1);
+  created_ = std::exchange(other.created_, false);
+  started_ = other.started_;
+  exited_ = other.exited_;
+  statusKnown_ = other.statusKnown_;
+  waitStatus_ = other.waitStatus_;
+  argv_ = std::move(other.argv_);
+  return *this;
+}
+
+Target::~Target() { close(); }
+
+void Target::close() {
+  if (created_ && pid_ > 0 && !exited_) {
+    if (!started_) {
+      closeFd(goFd_);  // the child sees EOF and exits without exec'ing
+      int status = 0;
+      while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+      }
+      exited_ = true;
+    } else {
+      kill();
+    }
+  }
+  closeFd(goFd_);
+  closeFd(execErrFd_);
+  closeFd(pidfd_);
+}
+
+Result<void> Target::start() {
+  if (!created_ || started_) return {};
+  started_ = true;
+  char go = 1;
+  ssize_t n;
+  do {
+    n = ::write(goFd_, &go, 1);
+  } while (n < 0 && errno == EINTR);
+  closeFd(goFd_);
+
+  // The error pipe closes on a successful exec; otherwise it carries errno.
+  int error = 0;
+  ssize_t got;
+  do {
+    got = ::read(execErrFd_, &error, sizeof error);
+  } while (got < 0 && errno == EINTR);
+  closeFd(execErrFd_);
+  if (got == static_cast<ssize_t>(sizeof error)) {
+    int status = 0;
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    exited_ = true;
+    statusKnown_ = true;
+    waitStatus_ = status;
+    return Error{"failed to execute " + argv_[0] + ": " + execErrorText(error)};
+  }
+  return {};
+}
+
+bool Target::exited() {
+  if (exited_) return true;
+  if (pid_ <= 0) return true;
+  if (created_) {
+    int status = 0;
+    pid_t r = ::waitpid(pid_, &status, WNOHANG);
+    if (r == pid_) {
+      exited_ = true;
+      statusKnown_ = true;
+      waitStatus_ = status;
+    } else if (r < 0 && errno == ECHILD) {
+      exited_ = true;  // reaped elsewhere
+    }
+    return exited_;
+  }
+  pollfd pfd = {pidfd_, POLLIN, 0};
+  if (::poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLIN | POLLHUP | POLLERR))) exited_ = true;
+  return exited_;
+}
+
+int Target::exitStatus() const {
+  return statusKnown_ && WIFEXITED(waitStatus_) ? WEXITSTATUS(waitStatus_) : -1;
+}
+
+int Target::termSignal() const {
+  return statusKnown_ && WIFSIGNALED(waitStatus_) ? WTERMSIG(waitStatus_) : 0;
+}
+
+void Target::kill() {
+  if (!created_ || pid_ <= 0 || exited_) return;
+  if (pidfd_ >= 0) {
+    ::syscall(SYS_pidfd_send_signal, pidfd_, SIGKILL, nullptr, 0);
+  } else {
+    ::kill(pid_, SIGKILL);
+  }
+  closeFd(goFd_);
+  int status = 0;
+  pid_t r;
+  while ((r = ::waitpid(pid_, &status, 0)) < 0 && errno == EINTR) {
+  }
+  exited_ = true;
+  if (r == pid_) {
+    statusKnown_ = true;
+    waitStatus_ = status;
+  }
+}
+
+std::string exitNotice(int pid, bool statusKnown, int waitStatus) {
+  std::string prefix = "pid " + std::to_string(pid);
+  if (statusKnown && WIFSIGNALED(waitStatus)) {
+    const char* abbrev = sigabbrev_np(WTERMSIG(waitStatus));
+    std::string name = abbrev != nullptr ? std::string("SIG") + abbrev
+                                         : "signal " + std::to_string(WTERMSIG(waitStatus));
+    return prefix + " terminated by " + name;
+  }
+  if (statusKnown && WIFEXITED(waitStatus) && WEXITSTATUS(waitStatus) != 0) {
+    return prefix + " exited with status " + std::to_string(WEXITSTATUS(waitStatus));
+  }
+  return prefix + " has exited";
+}
+
+std::string exitNotice(const Target& target) {
+  return exitNotice(target.pid(), target.statusKnown(), target.waitStatus());
+}
+
+}  // namespace dtrace::proc

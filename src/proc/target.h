@@ -1,0 +1,80 @@
+// Target processes: the command dtrace runs with -c (created, held before it
+// execs until tracing is enabled, so no event is missed) or the process it
+// grabs with -p (observed, never harmed).
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+#include "util/result.h"
+
+namespace dtrace::proc {
+
+class Target {
+ public:
+  // -c: forks a child that waits (blocked on a pipe) until start(), then
+  // execvp's `command` split on whitespace as dtrace does (no shell). The
+  // child shares dtrace's stdin, stdout and stderr. If dtrace goes away
+  // before start(), the child exits without running the command.
+  static Result<Target> spawn(const std::string& command);
+  static Result<Target> spawn(const std::vector<std::string>& argv);
+  // -p: the process must exist. We never signal it.
+  static Result<Target> grab(int pid);
+
+  Target(Target&& other) noexcept;
+  Target& operator=(Target&& other) noexcept;
+  Target(const Target&) = delete;
+  Target& operator=(const Target&) = delete;
+  // A spawned child that is still running is killed and reaped, as dtrace
+  // does with the processes it created; a grabbed process is left alone.
+  ~Target();
+
+  int pid() const { return pid_; }
+  bool created() const { return created_; }
+  // The command words of a spawned child (argv[0] first); empty for grab().
+  const std::vector<std::string>& argv() const { return argv_; }
+
+  // Lets a spawned child exec. Fails with dtrace's text if the exec failed
+  // ("failed to execute ./x: cannot execute file"); no-op for grab().
+  Result<void> start();
+
+  // A pidfd: poll it for POLLIN, which it reports once the process exits.
+  int exitFd() const { return pidfd_; }
+  // Non-blocking: has the process exited? Reaps a spawned child.
+  bool exited();
+  // After exited(): the exit status for a normal exit, -1 otherwise or when
+  // unknown (grabbed processes are not ours to reap).
+  int exitStatus() const;
+  // After exited(): the terminating signal, or 0.
+  int termSignal() const;
+  bool statusKnown() const { return statusKnown_; }
+  int waitStatus() const { return waitStatus_; }  // raw waitpid() status when known
+
+  // On error paths only: SIGKILL a spawned child and reap it.
+  void kill();
+
+ private:
+  Target() = default;
+  void close();
+
+  pid_t pid_ = -1;
+  int pidfd_ = -1;
+  int goFd_ = -1;       // write end of the pipe the unstarted child waits on
+  int execErrFd_ = -1;  // read end: EOF when the exec succeeded, else errno
+  bool created_ = false;
+  bool started_ = false;
+  bool exited_ = false;
+  bool statusKnown_ = false;
+  int waitStatus_ = 0;
+  std::vector<std::string> argv_;
+};
+
+// The notice dtrace prints (after "dtrace: ", and only when not quiet) when a
+// traced process goes away: "pid 1234 has exited", "pid 1234 exited with
+// status 3" or "pid 1234 terminated by SIGKILL".
+std::string exitNotice(int pid, bool statusKnown, int waitStatus);
+std::string exitNotice(const Target& target);
+
+}  // namespace dtrace::proc

@@ -1,0 +1,128 @@
+#include "providers/catalog.h"
+
+#include <algorithm>
+
+#include "providers/dtrace_provider.h"
+#include "providers/fbt_provider.h"
+#include "providers/glob.h"
+#include "providers/profile_provider.h"
+#include "providers/syscall_provider.h"
+
+namespace dtrace::providers {
+
+ProbeCatalog::ProbeCatalog() {
+  addProvider(makeDtraceProvider());
+  addProvider(makeProfileProvider());
+  addProvider(makeSyscallProvider());
+  addProvider(makeFbtProvider());
+}
+
+ProbeCatalog::~ProbeCatalog() = default;
+
+void ProbeCatalog::addProvider(std::unique_ptr<Provider> provider) {
+  entries_.push_back(Entry{std::move(provider), false, {}});
+}
+
+Provider* ProbeCatalog::provider(std::string_view name) const {
+  for (const Entry& e : entries_) {
+    if (e.provider->name() == name) return e.provider.get();
+  }
+  return nullptr;
+}
+
+ProbeCatalog::Entry* ProbeCatalog::entryFor(const Provider& provider) {
+  for (Entry& e : entries_) {
+    if (e.provider.get() == &provider) return &e;
+  }
+  return nullptr;
+}
+
+void ProbeCatalog::ensureEnumerated(Entry& entry) {
+  if (entry.enumerated) return;
+  entry.enumerated = true;  // first, so that a provider may call find() while enumerating
+  entry.provider->enumerate(*this);
+}
+
+bool ProbeCatalog::enumerated(std::string_view providerName) const {
+  for (const Entry& e : entries_) {
+    if (e.provider->name() == providerName) return e.enumerated;
+  }
+  return false;
+}
+
+Probe& ProbeCatalog::addProbe(Provider& owner, std::string module, std::string function,
+                              std::string name, bpf_prog_type progType, AttachKind attachKind) {
+  Probe& p = probes_.emplace_back();
+  p.id = static_cast<uint32_t>(probes_.size());
+  p.provider = owner.name();
+  p.module = std::move(module);
+  p.function = std::move(function);
+  p.name = std::move(name);
+  p.progType = progType;
+  p.attachKind = attachKind;
+  p.owner = &owner;
+  if (Entry* e = entryFor(owner)) e->probes.push_back(&p);
+  return p;
+}
+
+const Probe* ProbeCatalog::find(std::string_view provider, std::string_view module,
+                                std::string_view function, std::string_view name) const {
+  for (const Entry& e : entries_) {
+    if (e.provider->name() != provider) continue;
+    for (const Probe* p : e.probes) {
+      if (p->module == module && p->function == function && p->name == name) return p;
+    }
+  }
+  return nullptr;
+}
+
+Result<std::vector<const Probe*>> ProbeCatalog::match(const ast::ProbeSpec& spec) {
+  std::vector<const Probe*> out;
+  for (Entry& e : entries_) {
+    Provider& prov = *e.provider;
+    if (!fieldMatches(prov.name(), spec.provider) || !prov.mightMatch(spec)) continue;
+    ensureEnumerated(e);
+    Result<const Probe*> made = prov.create(*this, spec);
+    if (!made) return made.error();
+    for (const Probe* p : e.probes) {
+      if (fieldMatches(p->module, spec.module) && fieldMatches(p->function, spec.function) &&
+          fieldMatches(p->name, spec.name)) {
+        out.push_back(p);
+      }
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const Probe* a, const Probe* b) { return a->id < b->id; });
+  return out;
+}
+
+const Probe* ProbeCatalog::byId(uint32_t id) {
+  if (id == 0) return nullptr;
+  if (id > probes_.size()) {
+    for (Entry& e : entries_) ensureEnumerated(e);
+  }
+  return id <= probes_.size() ? &probes_[id - 1] : nullptr;
+}
+
+std::vector<const Probe*> ProbeCatalog::all() {
+  for (Entry& e : entries_) ensureEnumerated(e);
+  std::vector<const Probe*> out;
+  out.reserve(probes_.size());
+  for (const Probe& p : probes_) out.push_back(&p);
+  return out;
+}
+
+Result<void> ProbeCatalog::describeArgs(const Probe& probe) {
+  if (probe.argsDescribed) return {};
+  // The catalog owns every probe as a mutable object; callers only ever see
+  // them as const, so this is the one place that fills them in.
+  Probe& owned = const_cast<Probe&>(probe);
+  Result<void> r = owned.owner->describeArgs(owned);
+  if (r) owned.argsDescribed = true;
+  return r;
+}
+
+Result<std::vector<bpf::Link>> ProbeCatalog::attach(const Probe& probe, int progFd) {
+  return probe.owner->attach(probe, progFd);
+}
+
+}  // namespace dtrace::providers

@@ -1,0 +1,77 @@
+// The probe catalog: owns every provider and every probe, gives probes their
+// ids in order of creation, and matches probe descriptions against them.
+// Providers are enumerated only when a description could match them, so that
+// `dtrace -n BEGIN` never reads tracefs.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "parse/ast.h"
+#include "providers/probe.h"
+#include "providers/provider.h"
+#include "util/result.h"
+
+namespace dtrace::providers {
+
+class ProbeCatalog {
+ public:
+  // The standard providers, in the order that fixes their probe ids:
+  // dtrace (BEGIN = 1, END = 2, ERROR = 3), profile, syscall, fbt.
+  ProbeCatalog();
+  // An empty catalog, for tests that bring their own providers.
+  struct Empty {};
+  explicit ProbeCatalog(Empty) {}
+  ~ProbeCatalog();
+  ProbeCatalog(const ProbeCatalog&) = delete;
+  ProbeCatalog& operator=(const ProbeCatalog&) = delete;
+
+  void addProvider(std::unique_ptr<Provider> provider);
+  Provider* provider(std::string_view name) const;
+
+  // Every probe matching all four fields of `spec` (globs allowed, empty
+  // field = any), in id order. An error only when a provider refuses the
+  // description outright (e.g. fbt on this kernel); no match is an empty list.
+  Result<std::vector<const Probe*>> match(const ast::ProbeSpec& spec);
+
+  // The probe with this id, enumerating all providers if it is not yet known.
+  const Probe* byId(uint32_t id);
+
+  // Every probe of every provider, in id order.
+  std::vector<const Probe*> all();
+
+  // Whether the provider has listed its probes yet (for tests of laziness).
+  bool enumerated(std::string_view providerName) const;
+
+  // Fills probe.args through its provider, once.
+  Result<void> describeArgs(const Probe& probe);
+
+  // Attaches a loaded program to the probe through its provider.
+  Result<std::vector<bpf::Link>> attach(const Probe& probe, int progFd);
+
+  // For providers: adds a probe and gives it the next id. The returned
+  // reference stays valid for the catalog's lifetime.
+  Probe& addProbe(Provider& owner, std::string module, std::string function, std::string name,
+                  bpf_prog_type progType, AttachKind attachKind);
+
+  // For providers: the probe with exactly these fields, or null.
+  const Probe* find(std::string_view provider, std::string_view module, std::string_view function,
+                    std::string_view name) const;
+
+ private:
+  struct Entry {
+    std::unique_ptr<Provider> provider;
+    bool enumerated = false;
+    std::vector<Probe*> probes;
+  };
+  Entry* entryFor(const Provider& provider);
+  void ensureEnumerated(Entry& entry);
+
+  std::vector<Entry> entries_;
+  std::deque<Probe> probes_;  // index = id - 1; deque keeps addresses stable
+};
+
+}  // namespace dtrace::providers

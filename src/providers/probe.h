@@ -1,0 +1,49 @@
+// A probe as the catalog holds it: its four-part name, its id, how its
+// arguments are read from the BPF context, and what the provider needs to
+// attach a program to it.
+#pragma once
+
+#include <linux/bpf.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dtrace::providers {
+
+class Provider;
+
+// How the BPF program reads one probe argument from its context pointer.
+struct ArgSource {
+  enum class Kind {
+    None,           // argument not available: reads as 0
+    CtxField,       // load `size` bytes at ctx+offset (sign-extend if isSigned)
+    SyscallReturn,  // syscall return value at ctx+offset: -4095..-1 means failure -> arg is -1
+                    // and errno = -value (illumos semantics); otherwise the value and errno 0
+    KernelPc,       // profile: the interrupted kernel PC, or 0 in user mode
+    UserPc,         // profile: the interrupted user PC, or 0 in kernel mode
+  } kind = Kind::None;
+  int16_t offset = 0;
+  uint8_t size = 8;
+  bool isSigned = false;
+  std::string typeName;  // native C type for args[N] and `dtrace -lv`, e.g. "char *", "size_t"
+};
+
+enum class AttachKind { Tracepoint, PerfEvent, Uprobe, Marker /*BEGIN/END/ERROR*/ };
+
+struct Probe {
+  uint32_t id = 0;
+  std::string provider, module, function, name;
+  bpf_prog_type progType = BPF_PROG_TYPE_UNSPEC;  // TRACEPOINT, PERF_EVENT, KPROBE (uprobes)
+  AttachKind attachKind = AttachKind::Tracepoint;
+  std::vector<ArgSource> args;  // filled by Provider::describeArgs (lazily)
+  bool argsDescribed = false;
+  Provider* owner = nullptr;
+  // Provider-private data: tracepoint category/event (syscall), firing
+  // interval (profile), whether it fires on every CPU (profile-N) or one (tick-N).
+  std::string tpCategory, tpEvent;
+  uint64_t periodNs = 0;
+  bool perCpu = false;
+};
+
+}  // namespace dtrace::providers

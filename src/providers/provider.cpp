@@ -1,0 +1,52 @@
+#include "providers/provider.h"
+
+#include <algorithm>
+
+namespace dtrace::providers {
+
+const char* stabilityName(Stability s) {
+  switch (s) {
+    case Stability::Internal:
+      return "Internal";
+    case Stability::Private:
+      return "Private";
+    case Stability::Obsolete:
+      return "Obsolete";
+    case Stability::External:
+      return "External";
+    case Stability::Unstable:
+      return "Unstable";
+    case Stability::Evolving:
+      return "Evolving";
+    case Stability::Stable:
+      return "Stable";
+    case Stability::Standard:
+      return "Standard";
+  }
+  return "Unknown";
+}
+
+const char* dependencyClassName(DependencyClass c) {
+  switch (c) {
+    case DependencyClass::Unknown:
+      return "Unknown";
+    case DependencyClass::Cpu:
+      return "CPU";
+    case DependencyClass::Platform:
+      return "Platform";
+    case DependencyClass::Group:
+      return "Group";
+    case DependencyClass::Isa:
+      return "ISA";
+    case DependencyClass::Common:
+      return "Common";
+  }
+  return "Unknown";
+}
+
+Attribute minAttribute(const Attribute& a, const Attribute& b) {
+  return Attribute{std::min(a.name, b.name), std::min(a.data, b.data),
+                   std::min(a.dependency, b.dependency)};
+}
+
+}  // namespace dtrace::providers

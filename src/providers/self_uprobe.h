@@ -1,0 +1,19 @@
+// Where a function of this very process lives on disk, so that a uprobe can
+// be placed on it (BEGIN/END/ERROR markers, tick timers).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "util/result.h"
+
+namespace dtrace::providers {
+
+struct UprobeTarget {
+  std::string path;     // the mapped file holding the function
+  uint64_t fileOffset;  // address - mapping start + mapping file offset
+};
+
+Result<UprobeTarget> locateOwnFunction(const void* function);
+
+}  // namespace dtrace::providers

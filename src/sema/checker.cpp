@@ -1,0 +1,859 @@
+#include "sema/checker.h"
+
+#include <cctype>
+#include <limits>
+
+#include "sema/printf_format.h"
+
+namespace dtrace::sema {
+
+using ast::Expr;
+using ast::ExprKind;
+using ast::Op;
+
+namespace {
+
+bool isIntegerText(std::string_view s) {
+  if (s.empty()) return false;
+  size_t i = (s[0] == '-' || s[0] == '+') ? 1 : 0;
+  if (i == s.size()) return false;
+  for (; i < s.size(); i++) {
+    if (!std::isalnum(static_cast<unsigned char>(s[i]))) return false;
+  }
+  char* end = nullptr;
+  errno = 0;
+  std::strtoull(std::string(s).c_str(), &end, 0);
+  return errno == 0 && *end == '\0';
+}
+
+bool isComparison(Op op) {
+  return op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge || op == Op::Eq ||
+         op == Op::Ne;
+}
+bool isLogical(Op op) { return op == Op::LogicalAnd || op == Op::LogicalOr || op == Op::LogicalXor; }
+bool needsIntegers(Op op) {
+  return op == Op::Mod || op == Op::Shl || op == Op::Shr || op == Op::BitAnd ||
+         op == Op::BitOr || op == Op::BitXor;
+}
+
+// The binary operator a compound assignment applies.
+Op compoundBase(Op op) {
+  switch (op) {
+    case Op::MulAssign: return Op::Mul;
+    case Op::DivAssign: return Op::Div;
+    case Op::ModAssign: return Op::Mod;
+    case Op::AddAssign: return Op::Add;
+    case Op::SubAssign: return Op::Sub;
+    case Op::ShlAssign: return Op::Shl;
+    case Op::ShrAssign: return Op::Shr;
+    case Op::AndAssign: return Op::BitAnd;
+    case Op::XorAssign: return Op::BitXor;
+    case Op::OrAssign: return Op::BitOr;
+    default: return Op::None;
+  }
+}
+
+// Truncates v to the width and signedness of t, as a C conversion does.
+int64_t convert(int64_t v, const Type* t) {
+  if (!t->isInteger() || t->size >= 8) return v;
+  uint64_t mask = (uint64_t{1} << (t->size * 8)) - 1;
+  uint64_t u = static_cast<uint64_t>(v) & mask;
+  if (t->isSigned && (u >> (t->size * 8 - 1)) & 1) u |= ~mask;
+  return static_cast<int64_t>(u);
+}
+
+std::string quoted(const Type* t) { return "\"" + t->name + "\""; }
+
+}  // namespace
+
+bool isActionName(std::string_view name) {
+  return name == "trace" || name == "printf" || name == "exit";
+}
+
+bool isAggregatingFunction(std::string_view name, ir::AggFunc* func) {
+  static const std::pair<const char*, ir::AggFunc> kFuncs[] = {
+      {"count", ir::AggFunc::Count}, {"sum", ir::AggFunc::Sum}, {"min", ir::AggFunc::Min},
+      {"max", ir::AggFunc::Max},     {"avg", ir::AggFunc::Avg},
+  };
+  for (const auto& [n, f] : kFuncs) {
+    if (name == n) {
+      if (func) *func = f;
+      return true;
+    }
+  }
+  return false;
+}
+
+const std::string* MacroTable::find(std::string_view name) const {
+  if (!name.empty() && std::isdigit(static_cast<unsigned char>(name[0]))) {
+    size_t index = std::stoul(std::string(name));
+    return index < args.size() ? &args[index] : nullptr;
+  }
+  auto it = named.find(std::string(name));
+  return it == named.end() ? nullptr : &it->second;
+}
+
+Checker::Checker(TypeTable& types, SymbolTable& symbols, const MacroTable& macros,
+                 Diagnostics& diags)
+    : types_(types), symbols_(symbols), macros_(macros), diags_(diags) {}
+
+bool Checker::error(const char* tag, SourceLoc loc, std::string message) {
+  diags_.error(tag, loc, std::move(message));
+  return false;
+}
+
+bool Checker::check(ast::Program& program) {
+  for (auto& item : program.items) {
+    bool ok = true;
+    if (auto* clause = std::get_if<ast::ProbeClause>(&item)) {
+      ok = checkClause(*clause);
+    } else if (auto* decl = std::get_if<ast::Declaration>(&item)) {
+      ok = checkDeclaration(*decl);
+    } else if (std::holds_alternative<ast::InlineDecl>(item) ||
+               std::holds_alternative<ast::TranslatorDecl>(item)) {
+      const SourceLoc loc = std::holds_alternative<ast::InlineDecl>(item)
+                                ? std::get<ast::InlineDecl>(item).loc
+                                : std::get<ast::TranslatorDecl>(item).loc;
+      ok = error("D_UNSUPPORTED", loc, "inline and translator declarations are not supported yet");
+    }
+    if (!ok) return false;
+  }
+  return true;
+}
+
+bool Checker::checkClause(ast::ProbeClause& clause) {
+  if (clause.predicate) {
+    const Type* t = expr(*clause.predicate);
+    if (!t) return false;
+    if (!t->isScalar() && !t->isString()) {
+      return error("D_PRED_SCALAR", clause.predicate->loc,
+                   "predicate result must be of scalar type");
+    }
+  }
+  return checkStatements(clause.body);
+}
+
+bool Checker::checkStatements(std::vector<ast::StmtPtr>& stmts) {
+  for (auto& s : stmts) {
+    if (!checkStatement(*s)) return false;
+  }
+  return true;
+}
+
+bool Checker::checkStatement(ast::Stmt& stmt) {
+  switch (stmt.kind) {
+    case ast::StmtKind::Empty: return true;
+    case ast::StmtKind::Block: return checkStatements(stmt.body);
+    case ast::StmtKind::If: {
+      const Type* t = expr(*stmt.expr);
+      if (!t) return false;
+      if (!t->isScalar()) {
+        return error("D_IF_SCALAR", stmt.expr->loc,
+                     "if-statement condition must be of scalar type");
+      }
+      return checkStatements(stmt.body) && checkStatements(stmt.elseBody);
+    }
+    case ast::StmtKind::Expr: break;
+  }
+  Expr& e = *stmt.expr;
+  if (e.kind == ExprKind::Call && isActionName(e.text)) return checkAction(e);
+  if (e.kind == ExprKind::Assign) {
+    const Expr& target = *e.operands[0];
+    bool toAggregation = target.kind == ExprKind::AggregationRef ||
+                         (target.kind == ExprKind::Index &&
+                          target.operands[0]->kind == ExprKind::AggregationRef);
+    if (toAggregation) return checkAggregationAssign(e);
+  }
+  return expr(e) != nullptr;
+}
+
+bool Checker::checkAction(Expr& call) {
+  const std::string& name = call.text;
+  auto& args = call.operands;
+  auto argCountError = [&](const char* expected) {
+    return error("D_PROTO_LEN", call.loc,
+                 name + "( ) prototype mismatch: " + std::to_string(args.size()) + " arg" +
+                     (args.size() == 1 ? "" : "s") + " passed, " + expected + " expected");
+  };
+  for (auto& a : args) {
+    if (!expr(*a)) return false;
+  }
+  if (name == "trace") {
+    if (args.size() != 1) return argCountError("1");
+    const Type* t = args[0]->type;
+    if (t->isVoid()) return error("D_TRACE_VOID", call.loc, "trace( ) may not be applied to a void expression");
+    return true;
+  }
+  if (name == "exit") {
+    if (args.size() != 1) return argCountError("1");
+    if (!args[0]->type->isInteger()) {
+      return error("D_PROTO_ARG", args[0]->loc,
+                   "exit( ) argument #1 is incompatible with prototype:\n\tprototype: int\n\t"
+                   " argument: " + args[0]->type->name);
+    }
+    return true;
+  }
+  // printf
+  if (args.empty()) return argCountError("at least 1");
+  if (args[0]->kind != ExprKind::StringLiteral) {
+    return error("D_PRINTF_FMT", args[0]->loc,
+                 "printf( ) argument #1 is incompatible with prototype:\n\tprototype: string "
+                 "constant\n\t argument: " + args[0]->type->name);
+  }
+  auto parsed = PrintfFormat::parse(args[0]->text);
+  if (auto* err = std::get_if<PrintfError>(&parsed)) return error(err->tag.c_str(), call.loc, err->message);
+  std::vector<PrintfArg> described;
+  for (size_t i = 1; i < args.size(); i++) {
+    const Type* t = args[i]->type;
+    PrintfArg a;
+    a.cls = t->isString()    ? PrintfArg::Class::String
+            : t->isPointer() ? PrintfArg::Class::Pointer
+            : t->isInteger() ? PrintfArg::Class::Integer
+                             : PrintfArg::Class::Other;
+    a.size = t->size;
+    a.isSigned = t->isSigned;
+    a.typeName = t->name;
+    described.push_back(a);
+  }
+  if (auto err = std::get<PrintfFormat>(parsed).check(described, "printf")) {
+    return error(err->tag.c_str(), call.loc, err->message);
+  }
+  return true;
+}
+
+bool Checker::checkAggregationAssign(Expr& assign) {
+  Expr& target = *assign.operands[0];
+  Expr& value = *assign.operands[1];
+  if (assign.op != Op::Assign) {
+    return error("D_OP_INCOMPAT", assign.loc,
+                 std::string("operator ") + ast::opSpelling(assign.op) +
+                     " may not be applied to an aggregation");
+  }
+  Expr& ref = target.kind == ExprKind::Index ? *target.operands[0] : target;
+  ir::AggFunc func;
+  if (value.kind != ExprKind::Call || !isAggregatingFunction(value.text, &func)) {
+    return error("D_AGG_FUNC", value.loc,
+                 "expression must be an aggregating function to assign to " + ref.text);
+  }
+  std::vector<const Type*> keyTypes;
+  if (target.kind == ExprKind::Index) {
+    for (size_t i = 1; i < target.operands.size(); i++) {
+      const Type* t = expr(*target.operands[i]);
+      if (!t) return false;
+      if (t->isVoid()) return error("D_KEY_TYPE", target.operands[i]->loc, "invalid key type: void");
+      keyTypes.push_back(t);
+    }
+  }
+  size_t wantArgs = func == ir::AggFunc::Count ? 0 : 1;
+  if (value.operands.size() != wantArgs) {
+    return error("D_PROTO_LEN", value.loc,
+                 value.text + "( ) prototype mismatch: " + std::to_string(value.operands.size()) +
+                     " arg" + (value.operands.size() == 1 ? "" : "s") + " passed, " +
+                     std::to_string(wantArgs) + " expected");
+  }
+  for (auto& a : value.operands) {
+    const Type* t = expr(*a);
+    if (!t) return false;
+    if (!t->isScalar()) {
+      return error("D_PROTO_ARG", a->loc,
+                   value.text + "( ) argument #1 is incompatible with prototype:\n\tprototype: "
+                   "uint64_t\n\t argument: " + t->name);
+    }
+  }
+  std::string name = ref.text.size() > 1 ? ref.text.substr(1) : "";
+  Variable* agg = symbols_.findAggregation(name);
+  if (!agg) {
+    agg = symbols_.addAggregation(name, ref.loc);
+    agg->aggFunc = func;
+    agg->aggFuncName = value.text;
+    agg->keyTypes = keyTypes;
+    agg->type = value.operands.empty() ? types_.uint64() : value.operands[0]->type;
+  } else {
+    if (agg->aggFunc != func) {
+      return error("D_AGG_REDEF", assign.loc,
+                   "aggregation redefined: " + ref.text + "\n\t current: " + value.text +
+                       "( )\n\tprevious: " + agg->aggFuncName + "( )");
+    }
+    if (agg->keyTypes.size() != keyTypes.size()) {
+      return error("D_ARR_BADREF", assign.loc,
+                   ref.text + "[ ] prototype mismatch: " + std::to_string(keyTypes.size()) +
+                       " key" + (keyTypes.size() == 1 ? "" : "s") + " passed, " +
+                       std::to_string(agg->keyTypes.size()) + " expected");
+    }
+    for (size_t i = 0; i < keyTypes.size(); i++) {
+      const Type* a = agg->keyTypes[i];
+      const Type* b = keyTypes[i];
+      if (a->isString() != b->isString()) {
+        return error("D_AGG_KEYS", target.operands[i + 1]->loc,
+                     "aggregation key #" + std::to_string(i + 1) + " is incompatible with "
+                     "previous use: " + a->name + " vs " + b->name);
+      }
+      if (a->isString() && b->size > a->size) agg->keyTypes[i] = b;
+      if (a->isInteger() && b->isInteger() && b->size > a->size) agg->keyTypes[i] = b;
+    }
+  }
+  ref.variable = agg;
+  assign.type = types_.voidType();
+  return true;
+}
+
+bool Checker::checkDeclaration(ast::Declaration& decl) {
+  for (auto& d : decl.declarators) {
+    const Type* type = resolveDeclared(decl.spec, d);
+    if (!type) return false;
+    if (decl.spec.storage == ast::StorageClass::Typedef) {
+      types_.addTypedef(d.name, type);
+      continue;
+    }
+    if (decl.spec.storage == ast::StorageClass::Self) {
+      return error("D_UNSUPPORTED", d.loc, "thread-local variables are not supported yet");
+    }
+    if (decl.spec.storage == ast::StorageClass::This) {
+      if (symbols_.findClauseLocal(d.name)) {
+        return error("D_DECL_IDRED", d.loc, "identifier redeclared: " + d.name);
+      }
+      Variable* v = symbols_.addClauseLocal(d.name, d.loc);
+      v->type = type;
+      v->declared = true;
+      continue;
+    }
+    if (symbols_.findBuiltin(d.name, types_)) {
+      return error("D_DECL_IDRED", d.loc, "identifier redeclared: " + d.name);
+    }
+    if (Variable* old = symbols_.findGlobal(d.name)) {
+      if (old->type != type) {
+        return error("D_DECL_IDRED", d.loc, "identifier redeclared: " + d.name);
+      }
+      continue;
+    }
+    Variable* v = symbols_.addGlobal(d.name, d.loc);
+    v->type = type;
+    v->declared = true;
+  }
+  return true;
+}
+
+const Type* Checker::resolveDeclared(const ast::DeclSpec& spec, const ast::Declarator& d) {
+  const Type* base = nullptr;
+  if (!spec.typedefName.empty()) {
+    base = types_.lookup(spec.typedefName);
+    if (!base) {
+      error("D_TYPE_ERR", spec.loc, "failed to resolve type " + spec.typedefName);
+      return nullptr;
+    }
+  } else if (spec.structSpec || spec.enumSpec) {
+    error("D_UNSUPPORTED", spec.loc, "struct, union and enum types are not supported yet");
+    return nullptr;
+  } else {
+    // Canonical keyword order: signedness, then size words, then the base.
+    std::string sign, size, basic;
+    int longs = 0;
+    for (const auto& w : spec.basicWords) {
+      if (w == "signed" || w == "unsigned") sign = w;
+      else if (w == "long") longs++;
+      else if (w == "short") size = "short";
+      else basic = w;
+    }
+    if (longs == 1) size = "long";
+    if (longs == 2) size = "long long";
+    if (longs > 2) {
+      error("D_TYPE_ERR", spec.loc, "too many long keywords in declaration");
+      return nullptr;
+    }
+    std::string name;
+    for (const std::string& part : {sign, size, basic}) {
+      if (part.empty()) continue;
+      if (!name.empty()) name += ' ';
+      name += part;
+    }
+    if (name.empty()) name = "int";  // `unsigned x;`-style implicit int
+    base = types_.lookup(name);
+    if (!base) {
+      error("D_DECL_COMBO", spec.loc, "invalid type combination: " + name);
+      return nullptr;
+    }
+  }
+  const Type* t = base;
+  for (const auto& step : d.steps) {
+    switch (step.kind) {
+      case ast::DeclaratorStep::Kind::Pointer: t = types_.pointerTo(t); break;
+      case ast::DeclaratorStep::Kind::Array:
+        if (!step.arrayKeys.empty() || !step.arraySize) {
+          error("D_UNSUPPORTED", d.loc, "associative arrays are not supported yet");
+          return nullptr;
+        }
+        if (!expr(*step.arraySize) || !step.arraySize->constValue) {
+          error("D_DECL_ARRSUB", d.loc, "array dimension must be an integer constant");
+          return nullptr;
+        }
+        t = types_.arrayOf(t, static_cast<uint32_t>(*step.arraySize->constValue));
+        break;
+      case ast::DeclaratorStep::Kind::Function:
+        error("D_UNSUPPORTED", d.loc, "function declarations are not supported yet");
+        return nullptr;
+    }
+  }
+  return t;
+}
+
+const Type* Checker::resolveTypeName(const ast::TypeName& tn) {
+  return resolveDeclared(tn.spec, tn.declarator);
+}
+
+bool Checker::assignable(const Type* to, const Type* from) const {
+  if (to->isString() || from->isString()) return to->isString() && from->isString();
+  if (to->isInteger() && from->isInteger()) return true;
+  if (to->isPointer() && (from->isPointer() || from->isInteger())) return true;
+  if (to->isInteger() && from->isPointer()) return true;
+  return to == from;
+}
+
+// ---- expressions ----------------------------------------------------------
+
+const Type* Checker::expr(Expr& e) {
+  const Type* t = nullptr;
+  switch (e.kind) {
+    case ExprKind::IntLiteral: t = intLiteral(e); break;
+    case ExprKind::CharLiteral:
+      t = types_.charType();
+      if (e.text.size() > 3) t = types_.intType();  // multi-character constant
+      e.constValue = static_cast<int64_t>(e.intValue);
+      break;
+    case ExprKind::StringLiteral:
+      t = types_.boundedString(static_cast<uint32_t>(e.text.size() + 1));
+      break;
+    case ExprKind::Identifier: t = identifier(e, false); break;
+    case ExprKind::MacroVar: t = macro(e); break;
+    case ExprKind::AggregationRef:
+      error("D_AGG_SCALAR", e.loc, "aggregation " + e.text + " may not be used in an expression");
+      return nullptr;
+    case ExprKind::Unary: t = unary(e); break;
+    case ExprKind::Binary: t = binary(e); break;
+    case ExprKind::Assign: t = assign(e); break;
+    case ExprKind::Ternary: t = ternary(e); break;
+    case ExprKind::Cast: t = cast(e); break;
+    case ExprKind::SizeofType: {
+      const Type* of = resolveTypeName(*e.typeName);
+      if (!of) return nullptr;
+      e.constValue = of->size;
+      t = types_.lookup("size_t");
+      break;
+    }
+    case ExprKind::SizeofExpr: {
+      const Type* of = expr(*e.operands[0]);
+      if (!of) return nullptr;
+      e.constValue = of->size;
+      t = types_.lookup("size_t");
+      break;
+    }
+    case ExprKind::Member: t = member(e, false); break;
+    case ExprKind::Call: t = call(e); break;
+    case ExprKind::Index:
+      if (e.operands[0]->kind == ExprKind::AggregationRef) {
+        error("D_AGG_SCALAR", e.loc,
+              "aggregation " + e.operands[0]->text + " may not be used in an expression");
+        return nullptr;
+      }
+      error("D_UNSUPPORTED", e.loc, "arrays are not supported yet");
+      return nullptr;
+    case ExprKind::Offsetof:
+    case ExprKind::Stringof:
+    case ExprKind::Xlate:
+      error("D_UNSUPPORTED", e.loc, "this expression is not supported yet");
+      return nullptr;
+  }
+  e.type = t;
+  return t;
+}
+
+const Type* Checker::intLiteral(Expr& e) {
+  // C's rules: the first type in the list that can represent the value.
+  uint64_t v = e.intValue;
+  auto fitsSigned = [&](uint32_t size) {
+    return v <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max() >> (64 - size * 8));
+  };
+  auto fitsUnsigned = [&](uint32_t size) { return size >= 8 || v < (uint64_t{1} << (size * 8)); };
+  const Type* t = nullptr;
+  struct Candidate {
+    const Type* type;
+    bool allowedDecimal;
+  };
+  const Candidate candidates[] = {
+      {types_.intType(), true},   {types_.uintType(), false}, {types_.longType(), true},
+      {types_.ulongType(), false}, {types_.int64(), true},    {types_.uint64(), true},
+  };
+  for (const auto& c : candidates) {
+    if (c.type->rank < (e.suffixLongs == 0 ? 3 : e.suffixLongs == 1 ? 4 : 5)) continue;
+    if (e.suffixUnsigned && c.type->isSigned) continue;
+    if (e.decimal && !e.suffixUnsigned && !c.allowedDecimal) continue;
+    if (c.type->isSigned ? fitsSigned(c.type->size) : fitsUnsigned(c.type->size)) {
+      t = c.type;
+      break;
+    }
+  }
+  if (!t) t = types_.uint64();
+  e.constValue = static_cast<int64_t>(v);
+  return t;
+}
+
+const Type* Checker::identifier(Expr& e, bool forAssignment) {
+  if (const Variable* b = symbols_.findBuiltin(e.text, types_)) {
+    if (forAssignment) {
+      error("D_OP_WRITE", e.loc, "operator = can only be applied to a writable variable");
+      return nullptr;
+    }
+    e.variable = b;
+    return b->type;
+  }
+  if (Variable* g = symbols_.findGlobal(e.text)) {
+    e.variable = g;
+    return g->type;
+  }
+  error("D_IDENT_UNDEF", e.loc, "failed to resolve " + e.text + ": Unknown variable name");
+  return nullptr;
+}
+
+const Type* Checker::macro(Expr& e) {
+  const std::string* value = macros_.find(e.text);
+  if (!value) {
+    error("D_MACRO_UNDEF", e.loc,
+          std::string("macro argument $") + (e.isStringMacro ? "$" : "") + e.text +
+              " is not defined");
+    return nullptr;
+  }
+  if (e.isStringMacro || !isIntegerText(*value)) {
+    if (!e.isStringMacro) {
+      error("D_MACRO_UNDEF", e.loc,
+            "macro argument $" + e.text + " is not an integer; use $$" + e.text +
+                " for a string");
+      return nullptr;
+    }
+    e.kind = ExprKind::StringLiteral;
+    e.text = *value;
+    return types_.boundedString(static_cast<uint32_t>(e.text.size() + 1));
+  }
+  e.kind = ExprKind::IntLiteral;
+  e.intValue = std::strtoull(value->c_str(), nullptr, 0);
+  e.decimal = true;
+  if ((*value)[0] == '-') e.intValue = static_cast<uint64_t>(std::strtoll(value->c_str(), nullptr, 0));
+  return intLiteral(e);
+}
+
+const Type* Checker::unary(Expr& e) {
+  Expr& operand = *e.operands[0];
+  std::string opName = ast::opSpelling(e.op);
+  switch (e.op) {
+    case Op::PreInc:
+    case Op::PreDec:
+    case Op::PostInc:
+    case Op::PostDec: {
+      // ++ on a variable not yet seen declares it as an int, as DTrace does.
+      Variable* v = lvalueVariable(operand, types_.intType());
+      if (!v) return nullptr;
+      if (!v->type->isScalar()) {
+        error("D_OP_SCALAR", e.loc, "operator " + opName + " requires an operand of scalar type");
+        return nullptr;
+      }
+      return v->type;
+    }
+    default: break;
+  }
+  const Type* t = expr(operand);
+  if (!t) return nullptr;
+  switch (e.op) {
+    case Op::Plus:
+    case Op::Negate:
+    case Op::BitNot:
+      if (!t->isInteger()) {
+        error(e.op == Op::BitNot ? "D_OP_INT" : "D_OP_ARITH", e.loc,
+              "operator " + opName + " requires an operand of " +
+                  (e.op == Op::BitNot ? "integral" : "arithmetic") + " type");
+        return nullptr;
+      }
+      t = types_.promote(t);
+      break;
+    case Op::LogicalNot:
+      if (!t->isScalar()) {
+        error("D_OP_SCALAR", e.loc, "operator ! requires an operand of scalar type");
+        return nullptr;
+      }
+      t = types_.intType();
+      break;
+    case Op::Deref:
+    case Op::AddressOf:
+      error("D_UNSUPPORTED", e.loc, "pointer operators are not supported yet");
+      return nullptr;
+    default:
+      error("D_SYNTAX", e.loc, "unexpected operator " + opName);
+      return nullptr;
+  }
+  e.type = t;
+  fold(e);
+  return t;
+}
+
+const Type* Checker::binary(Expr& e) {
+  const Type* a = expr(*e.operands[0]);
+  if (!a) return nullptr;
+  const Type* b = expr(*e.operands[1]);
+  if (!b) return nullptr;
+  std::string opName = ast::opSpelling(e.op);
+  const Type* t = nullptr;
+  if (e.op == Op::Comma) {
+    t = b;
+  } else if (isLogical(e.op)) {
+    if (!a->isScalar() || !b->isScalar()) {
+      error("D_OP_SCALAR", e.loc, "operator " + opName + " requires operands of scalar type");
+      return nullptr;
+    }
+    t = types_.intType();
+  } else if (isComparison(e.op)) {
+    bool ok = (a->isScalar() && b->isScalar()) || (a->isString() && b->isString());
+    if (!ok) {
+      error("D_OP_INCOMPAT", e.loc,
+            "operands have incompatible types: " + quoted(a) + " " + opName + " " + quoted(b));
+      return nullptr;
+    }
+    t = types_.intType();
+  } else {
+    bool integral = needsIntegers(e.op);
+    if (!a->isInteger() || !b->isInteger()) {
+      if (a->isString() || b->isString() || integral) {
+        error(integral ? "D_OP_INT" : "D_OP_ARITH", e.loc,
+              "operator " + opName + " requires operands of " +
+                  (integral ? "integral" : "arithmetic") + " type");
+        return nullptr;
+      }
+      error("D_UNSUPPORTED", e.loc, "pointer arithmetic is not supported yet");
+      return nullptr;
+    }
+    t = (e.op == Op::Shl || e.op == Op::Shr) ? types_.promote(a) : types_.arithmeticResult(a, b);
+  }
+  e.type = t;
+  fold(e);
+  return t;
+}
+
+Variable* Checker::lvalueVariable(Expr& target, const Type* valueType) {
+  if (target.kind == ExprKind::Identifier) {
+    if (symbols_.findBuiltin(target.text, types_)) {
+      error("D_OP_WRITE", target.loc, "operator = can only be applied to a writable variable");
+      return nullptr;
+    }
+    Variable* v = symbols_.findGlobal(target.text);
+    if (!v) {
+      v = symbols_.addGlobal(target.text, target.loc);
+      v->type = valueType->isString() ? types_.stringType() : valueType;
+    }
+    target.variable = v;
+    target.type = v->type;
+    return v;
+  }
+  if (target.kind == ExprKind::Member && target.operands[0]->kind == ExprKind::Identifier &&
+      target.operands[0]->text == "this" && target.isArrow) {
+    Variable* v = symbols_.findClauseLocal(target.text);
+    if (!v) {
+      v = symbols_.addClauseLocal(target.text, target.loc);
+      v->type = valueType->isString() ? types_.stringType() : valueType;
+    }
+    target.variable = v;
+    target.type = v->type;
+    return v;
+  }
+  if (target.kind == ExprKind::Member && target.operands[0]->kind == ExprKind::Identifier &&
+      target.operands[0]->text == "self") {
+    error("D_UNSUPPORTED", target.loc, "thread-local variables are not supported yet");
+    return nullptr;
+  }
+  error("D_OP_LVAL", target.loc, "operator = requires lvalue as left operand");
+  return nullptr;
+}
+
+const Type* Checker::assign(Expr& e) {
+  Expr& target = *e.operands[0];
+  Expr& value = *e.operands[1];
+  const Type* vt = expr(value);
+  if (!vt) return nullptr;
+  if (vt->isVoid()) {
+    error("D_OP_VOID", value.loc, "operator = requires an operand of non-void type");
+    return nullptr;
+  }
+  Variable* v = lvalueVariable(target, vt);
+  if (!v) return nullptr;
+  std::string opName = ast::opSpelling(e.op);
+  if (e.op != Op::Assign) {
+    Op base = compoundBase(e.op);
+    if (!v->type->isInteger() || !vt->isInteger()) {
+      error(needsIntegers(base) ? "D_OP_INT" : "D_OP_ARITH", e.loc,
+            "operator " + opName + " requires operands of " +
+                (needsIntegers(base) ? "integral" : "arithmetic") + " type");
+      return nullptr;
+    }
+  } else if (!assignable(v->type, vt)) {
+    error("D_OP_INCOMPAT", e.loc,
+          "operands have incompatible types: " + quoted(v->type) + " = " + quoted(vt));
+    return nullptr;
+  }
+  return v->type;
+}
+
+const Type* Checker::ternary(Expr& e) {
+  const Type* c = expr(*e.operands[0]);
+  if (!c) return nullptr;
+  if (!c->isScalar()) {
+    error("D_OP_SCALAR", e.loc, "operator ?: requires an operand of scalar type");
+    return nullptr;
+  }
+  const Type* a = expr(*e.operands[1]);
+  if (!a) return nullptr;
+  const Type* b = expr(*e.operands[2]);
+  if (!b) return nullptr;
+  const Type* t = nullptr;
+  if (a->isInteger() && b->isInteger()) {
+    t = types_.arithmeticResult(a, b);
+  } else if (a->isString() && b->isString()) {
+    t = a->size >= b->size ? a : b;
+  } else if (a == b) {
+    t = a;
+  } else {
+    error("D_OP_INCOMPAT", e.loc,
+          "operator ?: operands must have compatible types: " + quoted(a) + " and " + quoted(b));
+    return nullptr;
+  }
+  e.type = t;
+  fold(e);
+  return t;
+}
+
+const Type* Checker::cast(Expr& e) {
+  const Type* to = resolveTypeName(*e.typeName);
+  if (!to) return nullptr;
+  const Type* from = expr(*e.operands[0]);
+  if (!from) return nullptr;
+  bool ok = (to->isScalar() && from->isScalar()) || to->isVoid() ||
+            (to->isString() && from->isString());
+  if (!ok) {
+    error("D_CAST_INVAL", e.loc, "invalid cast expression: " + quoted(from) + " to " + quoted(to));
+    return nullptr;
+  }
+  e.type = to;
+  fold(e);
+  return to;
+}
+
+const Type* Checker::member(Expr& e, bool forAssignment) {
+  (void)forAssignment;
+  Expr& base = *e.operands[0];
+  if (base.kind == ExprKind::Identifier && base.text == "this" && e.isArrow) {
+    Variable* v = symbols_.findClauseLocal(e.text);
+    if (!v) {
+      error("D_IDENT_UNDEF", e.loc, "failed to resolve this->" + e.text + ": Unknown variable name");
+      return nullptr;
+    }
+    e.variable = v;
+    return v->type;
+  }
+  if (base.kind == ExprKind::Identifier && base.text == "self") {
+    error("D_UNSUPPORTED", e.loc, "thread-local variables are not supported yet");
+    return nullptr;
+  }
+  error("D_UNSUPPORTED", e.loc, "struct and union members are not supported yet");
+  return nullptr;
+}
+
+const Type* Checker::call(Expr& e) {
+  if (isActionName(e.text)) {
+    error("D_ACT_SPEC", e.loc,
+          e.text + "( ) may not be called from a D expression (D program context required)");
+    return nullptr;
+  }
+  if (isAggregatingFunction(e.text)) {
+    error("D_AGG_FUNC", e.loc,
+          e.text + "( ) may not be called from a D expression (D program context required)");
+    return nullptr;
+  }
+  error("D_IDENT_UNDEF", e.loc, "failed to resolve " + e.text + ": Unknown function name");
+  return nullptr;
+}
+
+// Computes constValue when every operand is a constant, with C semantics at
+// the width of the expression's type.
+void Checker::fold(Expr& e) {
+  auto c = [&](size_t i) { return e.operands[i]->constValue; };
+  for (size_t i = 0; i < e.operands.size(); i++) {
+    if (!c(i)) return;
+  }
+  const Type* t = e.type;
+  if (!t || !t->isInteger()) return;
+  auto operand = [&](size_t i) {
+    const Type* ot = e.operands[i]->type;
+    int64_t v = *c(i);
+    // Values are held sign- or zero-extended to 64 bits by their own type.
+    return ot && ot->isInteger() && !ot->isSigned && ot->size < 8
+               ? static_cast<int64_t>(static_cast<uint64_t>(v) & ((uint64_t{1} << (ot->size * 8)) - 1))
+               : v;
+  };
+  int64_t r = 0;
+  switch (e.kind) {
+    case ExprKind::Cast: r = convert(operand(0), t); break;
+    case ExprKind::Ternary: r = convert(operand(0) ? operand(1) : operand(2), t); break;
+    case ExprKind::Unary:
+      switch (e.op) {
+        case Op::Plus: r = operand(0); break;
+        case Op::Negate: r = static_cast<int64_t>(0 - static_cast<uint64_t>(operand(0))); break;
+        case Op::BitNot: r = ~operand(0); break;
+        case Op::LogicalNot: r = !operand(0); break;
+        default: return;
+      }
+      break;
+    case ExprKind::Binary: {
+      int64_t a = operand(0), b = operand(1);
+      const Type* at = e.operands[0]->type;
+      const Type* bt = e.operands[1]->type;
+      bool unsignedCompare = isComparison(e.op) && at && bt && at->isInteger() &&
+                             !types_.arithmeticResult(at, bt)->isSigned;
+      bool unsignedOp = !t->isSigned || unsignedCompare;
+      uint64_t ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
+      switch (e.op) {
+        case Op::Add: r = static_cast<int64_t>(ua + ub); break;
+        case Op::Sub: r = static_cast<int64_t>(ua - ub); break;
+        case Op::Mul: r = static_cast<int64_t>(ua * ub); break;
+        case Op::Div:
+        case Op::Mod:
+          if (b == 0) {
+            error("D_DIV_ZERO", e.loc, std::string("expression contains division by zero"));
+            return;
+          }
+          if (unsignedOp) {
+            r = static_cast<int64_t>(e.op == Op::Div ? ua / ub : ua % ub);
+          } else if (a == std::numeric_limits<int64_t>::min() && b == -1) {
+            r = e.op == Op::Div ? a : 0;
+          } else {
+            r = e.op == Op::Div ? a / b : a % b;
+          }
+          break;
+        case Op::Shl: r = static_cast<int64_t>(ua << (ub & 63)); break;
+        case Op::Shr: r = unsignedOp ? static_cast<int64_t>(ua >> (ub & 63)) : a >> (ub & 63); break;
+        case Op::BitAnd: r = a & b; break;
+        case Op::BitOr: r = a | b; break;
+        case Op::BitXor: r = a ^ b; break;
+        case Op::LogicalAnd: r = a && b; break;
+        case Op::LogicalOr: r = a || b; break;
+        case Op::LogicalXor: r = !a != !b; break;
+        case Op::Lt: r = unsignedOp ? ua < ub : a < b; break;
+        case Op::Le: r = unsignedOp ? ua <= ub : a <= b; break;
+        case Op::Gt: r = unsignedOp ? ua > ub : a > b; break;
+        case Op::Ge: r = unsignedOp ? ua >= ub : a >= b; break;
+        case Op::Eq: r = a == b; break;
+        case Op::Ne: r = a != b; break;
+        case Op::Comma: r = b; break;
+        default: return;
+      }
+      break;
+    }
+    default: return;
+  }
+  e.constValue = convert(r, t);
+}
+
+}  // namespace dtrace::sema

@@ -1,0 +1,142 @@
+#include "sema/types.h"
+
+namespace dtrace::sema {
+
+namespace {
+constexpr uint32_t kPointerCountKey = 0xffffffffu;  // derived_ key for "pointer to"
+}
+
+TypeTable::TypeTable(uint32_t strsize) : strsize_(strsize) {
+  void_ = make({.kind = Type::Kind::Void, .name = "void"});
+  char_ = makeInt("char", 1, true, 1);
+  schar_ = makeInt("signed char", 1, true, 1);
+  uchar_ = makeInt("unsigned char", 1, false, 1);
+  short_ = makeInt("short", 2, true, 2);
+  ushort_ = makeInt("unsigned short", 2, false, 2);
+  int_ = makeInt("int", 4, true, 3);
+  uint_ = makeInt("unsigned int", 4, false, 3);
+  long_ = makeInt("long", 8, true, 4);
+  ulong_ = makeInt("unsigned long", 8, false, 4);
+  llong_ = makeInt("long long", 8, true, 5);
+  ullong_ = makeInt("unsigned long long", 8, false, 5);
+  string_ = make({.kind = Type::Kind::String, .name = "string", .size = strsize});
+
+  // Other spellings of the C keyword types.
+  const std::pair<const char*, const Type*> aliases[] = {
+      {"signed", int_},
+      {"unsigned", uint_},
+      {"signed int", int_},
+      {"short int", short_},
+      {"signed short", short_},
+      {"signed short int", short_},
+      {"unsigned short int", ushort_},
+      {"long int", long_},
+      {"signed long", long_},
+      {"signed long int", long_},
+      {"unsigned long int", ulong_},
+      {"long long int", llong_},
+      {"signed long long", llong_},
+      {"signed long long int", llong_},
+      {"unsigned long long int", ullong_},
+  };
+  for (const auto& [name, type] : aliases) names_.emplace(name, type);
+
+  // D's built-in typedefs (the Guide's "Type and Constant Definitions").
+  const std::pair<const char*, const Type*> typedefs[] = {
+      {"int8_t", schar_},     {"int16_t", short_},     {"int32_t", int_},
+      {"int64_t", llong_},    {"uint8_t", uchar_},     {"uint16_t", ushort_},
+      {"uint32_t", uint_},    {"uint64_t", ullong_},   {"intptr_t", long_},
+      {"uintptr_t", ulong_},  {"size_t", ulong_},      {"ssize_t", long_},
+      {"ptrdiff_t", long_},   {"off_t", long_},        {"pid_t", int_},
+      {"id_t", int_},         {"uid_t", uint_},        {"gid_t", uint_},
+      {"processorid_t", int_}, {"hrtime_t", llong_},   {"time_t", long_},
+      {"uchar_t", uchar_},    {"ushort_t", ushort_},   {"uint_t", uint_},
+      {"ulong_t", ulong_},    {"u_longlong_t", ullong_}, {"longlong_t", llong_},
+      {"dev_t", ulong_},      {"ino_t", ulong_},       {"mode_t", uint_},
+      {"caddr_t", nullptr},   {"bool", nullptr},       {"boolean_t", int_},
+  };
+  for (const auto& [name, type] : typedefs) {
+    if (type) names_.emplace(name, type);
+  }
+  names_.emplace("caddr_t", pointerTo(char_));
+  names_.emplace("uintptr_t", ulong_);
+}
+
+const Type* TypeTable::make(Type t) {
+  storage_.push_back(std::move(t));
+  const Type* type = &storage_.back();
+  if (!type->name.empty()) names_.emplace(type->name, type);
+  return type;
+}
+
+const Type* TypeTable::makeInt(const char* name, uint32_t size, bool isSigned, int rank) {
+  return make({.kind = Type::Kind::Integer,
+               .name = name,
+               .size = size,
+               .isSigned = isSigned,
+               .rank = rank});
+}
+
+const Type* TypeTable::integer(uint32_t size, bool isSigned) const {
+  switch (size) {
+    case 1: return isSigned ? char_ : uchar_;
+    case 2: return isSigned ? short_ : ushort_;
+    case 4: return isSigned ? int_ : uint_;
+    default: return isSigned ? long_ : ulong_;
+  }
+}
+
+const Type* TypeTable::pointerTo(const Type* target) {
+  auto key = std::make_pair(target, kPointerCountKey);
+  if (auto it = derived_.find(key); it != derived_.end()) return it->second;
+  std::string name = target->name;
+  name += name.ends_with('*') ? "*" : " *";
+  storage_.push_back({.kind = Type::Kind::Pointer, .name = name, .size = 8, .target = target});
+  return derived_[key] = &storage_.back();
+}
+
+const Type* TypeTable::boundedString(uint32_t size) {
+  if (size >= strsize_) return string_;
+  auto key = std::make_pair(string_, size);
+  if (auto it = derived_.find(key); it != derived_.end()) return it->second;
+  storage_.push_back({.kind = Type::Kind::String, .name = "string", .size = size});
+  return derived_[key] = &storage_.back();
+}
+
+const Type* TypeTable::arrayOf(const Type* element, uint32_t count) {
+  auto key = std::make_pair(element, count);
+  if (auto it = derived_.find(key); it != derived_.end()) return it->second;
+  storage_.push_back({.kind = Type::Kind::Array,
+                      .name = element->name + " [" + std::to_string(count) + "]",
+                      .size = element->size * count,
+                      .target = element,
+                      .count = count});
+  return derived_[key] = &storage_.back();
+}
+
+const Type* TypeTable::lookup(std::string_view name) const {
+  auto it = names_.find(name);
+  return it == names_.end() ? nullptr : it->second;
+}
+
+void TypeTable::addTypedef(const std::string& name, const Type* type) { names_[name] = type; }
+
+const Type* TypeTable::promote(const Type* t) const {
+  if (t->kind == Type::Kind::Enum) return int_;
+  if (t->isInteger() && t->rank < int_->rank) return int_;
+  return t;
+}
+
+const Type* TypeTable::arithmeticResult(const Type* a, const Type* b) const {
+  a = promote(a);
+  b = promote(b);
+  if (a == b) return a;
+  if (a->isSigned == b->isSigned) return a->rank >= b->rank ? a : b;
+  const Type* u = a->isSigned ? b : a;
+  const Type* s = a->isSigned ? a : b;
+  if (u->rank >= s->rank) return u;
+  if (s->size > u->size) return s;
+  return integer(s->size, false);
+}
+
+}  // namespace dtrace::sema

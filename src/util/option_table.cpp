@@ -1,0 +1,293 @@
+#include "util/option_table.h"
+
+#include <cctype>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+
+namespace dtrace {
+namespace {
+
+constexpr uint64_t kNanosPerSecond = 1000000000ULL;
+
+Error badValue() { return Error{OptionTable::kBadValueMessage}; }
+
+// strtoull with base 0 (so 0x10 and 010 work as in libdtrace) over a
+// string_view; returns the number of characters consumed, 0 for none.
+size_t parseLeadingNumber(std::string_view text, uint64_t& number) {
+  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) return 0;
+  std::string copy(text);
+  errno = 0;
+  char* end = nullptr;
+  number = std::strtoull(copy.c_str(), &end, 0);
+  if (errno != 0) return 0;
+  return static_cast<size_t>(end - copy.c_str());
+}
+
+Result<uint64_t> parseInteger(std::string_view text) {
+  uint64_t number = 0;
+  size_t used = parseLeadingNumber(text, number);
+  if (used == 0 || used != text.size()) return badValue();
+  return number;
+}
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); i++) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i])))
+      return false;
+  }
+  return true;
+}
+
+bool isChoice(std::string_view choices, std::string_view word) {
+  size_t pos = 0;
+  while (pos <= choices.size()) {
+    size_t bar = choices.find('|', pos);
+    if (bar == std::string_view::npos) bar = choices.size();
+    if (choices.substr(pos, bar - pos) == word) return true;
+    pos = bar + 1;
+  }
+  return false;
+}
+
+// Sorted by name. Defaults are illumos's (the kernel's for run-time options,
+// and dtrace(1M)'s 4m for bufsize and aggsize).
+const std::vector<OptionSpec> kSpecs = {
+    {"agghist", OptionKind::Runtime, true, "", ""},
+    {"aggpack", OptionKind::Runtime, true, "", ""},
+    {"aggpercpu", OptionKind::Flag, false, "", ""},
+    {"aggrate", OptionKind::Time, true, "1hz", ""},
+    {"aggsize", OptionKind::Size, true, "4m", ""},
+    {"aggsortkey", OptionKind::Runtime, true, "", ""},
+    {"aggsortkeypos", OptionKind::Runtime, true, "", ""},
+    {"aggsortpos", OptionKind::Runtime, true, "", ""},
+    {"aggsortrev", OptionKind::Runtime, true, "", ""},
+    {"aggzoom", OptionKind::Runtime, true, "", ""},
+    {"amin", OptionKind::Text, false, "", ""},
+    {"argref", OptionKind::Flag, false, "", ""},
+    {"bufpolicy", OptionKind::Choice, true, "switch", "ring|fill|switch"},
+    {"bufresize", OptionKind::Choice, true, "auto", "auto|manual"},
+    {"bufsize", OptionKind::Size, true, "4m", ""},
+    {"cleanrate", OptionKind::Time, true, "101hz", ""},
+    {"core", OptionKind::Flag, false, "", ""},
+    {"cpp", OptionKind::Flag, false, "", ""},
+    {"cpphdrs", OptionKind::Flag, false, "", ""},
+    {"cpppath", OptionKind::Text, false, "cpp", ""},
+    {"cpu", OptionKind::Runtime, true, "", ""},
+    {"ctypes", OptionKind::Text, false, "", ""},
+    {"debug", OptionKind::Flag, false, "", ""},
+    {"defaultargs", OptionKind::Flag, false, "", ""},
+    {"define", OptionKind::CppArg, false, "", "-D"},
+    {"destructive", OptionKind::Runtime, true, "", ""},
+    {"droptags", OptionKind::Flag, false, "", ""},
+    {"dtypes", OptionKind::Text, false, "", ""},
+    {"dynvarsize", OptionKind::Size, true, "1m", ""},
+    {"empty", OptionKind::Flag, false, "", ""},
+    {"errtags", OptionKind::Flag, false, "", ""},
+    {"evaltime", OptionKind::Choice, false, "", "exec|preinit|postinit|main"},
+    {"flowindent", OptionKind::Runtime, true, "", ""},
+    {"grabanon", OptionKind::Runtime, true, "", ""},
+    {"incdir", OptionKind::CppArg, false, "", "-I"},
+    {"iregs", OptionKind::Count, false, "", ""},
+    {"jstackframes", OptionKind::Runtime, true, "50", ""},
+    {"jstackstrsize", OptionKind::Size, true, "512", ""},
+    {"kdefs", OptionKind::Flag, false, "", ""},
+    {"knodefs", OptionKind::Flag, false, "", ""},
+    {"late", OptionKind::Choice, false, "", "dynamic|static"},
+    {"lazyload", OptionKind::Runtime, false, "", ""},
+    {"ldpath", OptionKind::Text, false, "", ""},
+    {"libdir", OptionKind::Text, false, "", ""},
+    {"linkmode", OptionKind::Choice, false, "", "kernel|primary|dynamic|static"},
+    {"linktype", OptionKind::Choice, false, "", "elf|dof"},
+    {"nolibs", OptionKind::Flag, false, "", ""},
+    {"nspec", OptionKind::Runtime, true, "1", ""},
+    {"pgmax", OptionKind::Count, false, "", ""},
+    {"pspec", OptionKind::Flag, false, "", ""},
+    {"quiet", OptionKind::Runtime, true, "", ""},
+    {"rawbytes", OptionKind::Runtime, true, "", ""},
+    {"specsize", OptionKind::Size, true, "32k", ""},
+    {"stackframes", OptionKind::Runtime, true, "20", ""},
+    {"stackindent", OptionKind::Runtime, true, "14", ""},
+    {"statusrate", OptionKind::Time, true, "1hz", ""},
+    {"stdc", OptionKind::Choice, false, "", "a|c|s|t"},
+    {"strip", OptionKind::Flag, false, "", ""},
+    {"strsize", OptionKind::Size, true, "256", ""},
+    {"switchrate", OptionKind::Time, true, "1hz", ""},
+    {"syslibdir", OptionKind::Text, false, "", ""},
+    {"temporal", OptionKind::Runtime, true, "", ""},
+    {"tree", OptionKind::Count, false, "", ""},
+    {"tregs", OptionKind::Count, false, "", ""},
+    {"udefs", OptionKind::Flag, false, "", ""},
+    {"undef", OptionKind::CppArg, false, "", "-U"},
+    {"unodefs", OptionKind::Flag, false, "", ""},
+    {"ustackframes", OptionKind::Runtime, true, "20", ""},
+    {"verbose", OptionKind::Flag, false, "", ""},
+    {"version", OptionKind::Text, false, "", ""},
+    {"zdefs", OptionKind::Flag, false, "", ""},
+};
+
+}  // namespace
+
+Result<uint64_t> parseOptionSize(std::string_view text) {
+  if (text.empty()) return badValue();
+  uint64_t multiplier = 1;
+  switch (std::tolower(static_cast<unsigned char>(text.back()))) {
+    case 't':
+      multiplier <<= 10;
+      [[fallthrough]];
+    case 'g':
+      multiplier <<= 10;
+      [[fallthrough]];
+    case 'm':
+      multiplier <<= 10;
+      [[fallthrough]];
+    case 'k':
+      multiplier <<= 10;
+      break;
+    default:
+      break;
+  }
+  std::string_view digits = multiplier > 1 ? text.substr(0, text.size() - 1) : text;
+  Result<uint64_t> number = parseInteger(digits);
+  if (!number.ok()) return number;
+  if (*number > UINT64_MAX / multiplier || *number * multiplier > static_cast<uint64_t>(INT64_MAX))
+    return badValue();
+  return *number * multiplier;
+}
+
+Result<uint64_t> parseOptionTime(std::string_view text) {
+  struct Suffix {
+    std::string_view name;
+    uint64_t nanos;  // 0 means a frequency (per second)
+  };
+  static constexpr Suffix kSuffixes[] = {
+      {"ns", 1},
+      {"nsec", 1},
+      {"us", 1000},
+      {"usec", 1000},
+      {"ms", 1000000},
+      {"msec", 1000000},
+      {"s", kNanosPerSecond},
+      {"sec", kNanosPerSecond},
+      {"m", kNanosPerSecond * 60},
+      {"min", kNanosPerSecond * 60},
+      {"h", kNanosPerSecond * 3600},
+      {"hour", kNanosPerSecond * 3600},
+      {"d", kNanosPerSecond * 86400},
+      {"day", kNanosPerSecond * 86400},
+      {"hz", 0},
+  };
+  uint64_t number = 0;
+  size_t used = parseLeadingNumber(text, number);
+  if (used == 0) return badValue();
+  std::string_view suffix = text.substr(used);
+  if (suffix.empty()) return number;  // a bare number is nanoseconds
+  for (const Suffix& s : kSuffixes) {
+    if (!equalsIgnoreCase(s.name, suffix)) continue;
+    if (s.nanos == 0) return number == 0 ? 0 : kNanosPerSecond / number;
+    if (number > UINT64_MAX / s.nanos) return badValue();
+    return number * s.nanos;
+  }
+  return badValue();
+}
+
+OptionTable::OptionTable() : values_(kSpecs.size()) {
+  for (const OptionSpec& spec : kSpecs) {
+    if (!spec.defaultValue.empty()) (void)set(spec.name, spec.defaultValue);
+  }
+}
+
+const std::vector<OptionSpec>& OptionTable::specs() { return kSpecs; }
+
+const OptionSpec* OptionTable::find(std::string_view name) {
+  for (const OptionSpec& spec : kSpecs) {
+    if (spec.name == name) return &spec;
+  }
+  return nullptr;
+}
+
+const OptionTable::Value* OptionTable::lookup(std::string_view name) const {
+  const OptionSpec* spec = find(name);
+  return spec == nullptr ? nullptr : &values_[spec - kSpecs.data()];
+}
+
+Result<void> OptionTable::set(std::string_view name, std::string_view value) {
+  const OptionSpec* spec = find(name);
+  if (spec == nullptr) return Error{kBadNameMessage};
+  Value& slot = values_[spec - kSpecs.data()];
+  Value next;
+  next.set = true;
+  switch (spec->kind) {
+    case OptionKind::Flag:
+      if (!value.empty()) return badValue();
+      break;
+    case OptionKind::Runtime:
+      if (!value.empty()) {
+        Result<uint64_t> number = parseInteger(value);
+        if (!number.ok()) return number.error();
+        next.number = *number;
+      }
+      break;
+    case OptionKind::Size:
+      if (!value.empty()) {
+        Result<uint64_t> number = parseOptionSize(value);
+        if (!number.ok()) return number.error();
+        if (name == "strsize" && *number > UINT_MAX) return badValue();
+        next.number = *number;
+      }
+      break;
+    case OptionKind::Time:
+      if (!value.empty()) {
+        Result<uint64_t> number = parseOptionTime(value);
+        if (!number.ok()) return number.error();
+        next.number = *number;
+      }
+      break;
+    case OptionKind::Count: {
+      Result<uint64_t> number = parseInteger(value);
+      if (!number.ok() || *number > INT_MAX || (name != "pgmax" && *number == 0)) return badValue();
+      next.number = *number;
+      break;
+    }
+    case OptionKind::Choice: {
+      std::string word(value);
+      if (name == "linktype") {
+        for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      }
+      if (!isChoice(spec->choices, word)) return badValue();
+      next.text = word;
+      break;
+    }
+    case OptionKind::Text:
+      if (value.empty()) return badValue();
+      next.text = std::string(value);
+      if (name == "libdir") libDirs_.push_back(next.text);
+      break;
+    case OptionKind::CppArg:
+      if (value.empty()) return badValue();
+      next.text = std::string(value);
+      cppArgs_.push_back(std::string(spec->choices) + next.text);
+      break;
+  }
+  slot = std::move(next);
+  return {};
+}
+
+bool OptionTable::isSet(std::string_view name) const {
+  const Value* v = lookup(name);
+  return v != nullptr && v->set;
+}
+
+uint64_t OptionTable::value(std::string_view name) const {
+  const Value* v = lookup(name);
+  return v != nullptr && v->set ? v->number : 0;
+}
+
+std::string OptionTable::text(std::string_view name) const {
+  const Value* v = lookup(name);
+  return v != nullptr && v->set ? v->text : std::string();
+}
+
+}  // namespace dtrace

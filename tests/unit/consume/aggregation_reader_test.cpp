@@ -1,0 +1,89 @@
+#include "consume/aggregation_reader.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <map>
+
+namespace dtrace::consume {
+namespace {
+
+// A per-CPU hash map laid out as an aggregation's; skips without BPF rights.
+class AggregationMap {
+ public:
+  AggregationMap(uint32_t keySize, uint32_t maxEntries) {
+    fd_ = bpf_map_create(BPF_MAP_TYPE_PERCPU_HASH, "test_agg", keySize, sizeof(ir::AggValue),
+                         maxEntries, nullptr);
+  }
+  ~AggregationMap() {
+    if (fd_ >= 0) close(fd_);
+  }
+  int fd() const { return fd_; }
+
+ private:
+  int fd_ = -1;
+};
+
+TEST(AggregationReader, ReadsEveryKeyAndEveryCpu) {
+  constexpr uint32_t kKeys = 10000;
+  AggregationMap map(8, kKeys);
+  if (map.fd() < 0) GTEST_SKIP() << "cannot create BPF maps here";
+  const int ncpus = libbpf_num_possible_cpus();
+  ASSERT_GT(ncpus, 0);
+
+  std::vector<ir::AggValue> values(static_cast<size_t>(ncpus));
+  for (uint64_t k = 0; k < kKeys; k++) {
+    for (int cpu = 0; cpu < ncpus; cpu++) {
+      values[static_cast<size_t>(cpu)] = {static_cast<uint64_t>(cpu + 1),
+                                          static_cast<int64_t>(k * 10 + cpu)};
+    }
+    ASSERT_EQ(bpf_map_update_elem(map.fd(), &k, values.data(), BPF_ANY), 0);
+  }
+
+  ir::Aggregation agg;
+  agg.name = "test";
+  agg.func = ir::AggFunc::Sum;
+  agg.keySize = 8;
+  auto read = readAggregation(agg, map.fd());
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  ASSERT_EQ(read->entries.size(), kKeys);
+  EXPECT_EQ(read->aggregation, &agg);
+
+  std::map<uint64_t, const AggregationEntry*> byKey;
+  for (const auto& e : read->entries) {
+    uint64_t k;
+    ASSERT_EQ(e.key.size(), 8u);
+    std::memcpy(&k, e.key.data(), 8);
+    byKey[k] = &e;
+  }
+  ASSERT_EQ(byKey.size(), kKeys);
+  const AggregationEntry& e = *byKey.at(1234);
+  ASSERT_EQ(e.perCpu.size(), static_cast<size_t>(ncpus));
+  for (int cpu = 0; cpu < ncpus; cpu++) {
+    EXPECT_EQ(e.perCpu[static_cast<size_t>(cpu)].count, static_cast<uint64_t>(cpu + 1));
+    EXPECT_EQ(e.perCpu[static_cast<size_t>(cpu)].value, 12340 + cpu);
+  }
+}
+
+TEST(AggregationReader, EmptyMapGivesNoEntries) {
+  AggregationMap map(16, 64);
+  if (map.fd() < 0) GTEST_SKIP() << "cannot create BPF maps here";
+  ir::Aggregation agg;
+  agg.keySize = 16;
+  auto read = readAggregation(agg, map.fd());
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  EXPECT_TRUE(read->entries.empty());
+}
+
+TEST(AggregationReader, BadFdIsAnError) {
+  ir::Aggregation agg;
+  agg.name = "x";
+  auto read = readAggregation(agg, -1);
+  EXPECT_FALSE(read.ok());
+}
+
+}  // namespace
+}  // namespace dtrace::consume

@@ -1,0 +1,151 @@
+#include "util/option_table.h"
+
+#include <gtest/gtest.h>
+
+namespace dtrace {
+namespace {
+
+TEST(OptionTable, Defaults) {
+  OptionTable o;
+  EXPECT_EQ(o.size("bufsize"), 4u << 20);
+  EXPECT_EQ(o.size("aggsize"), 4u << 20);
+  EXPECT_EQ(o.size("strsize"), 256u);
+  EXPECT_EQ(o.size("dynvarsize"), 1u << 20);
+  EXPECT_EQ(o.value("nspec"), 1u);
+  EXPECT_EQ(o.value("stackframes"), 20u);
+  EXPECT_EQ(o.value("ustackframes"), 20u);
+  EXPECT_EQ(o.timeNs("switchrate"), 1000000000u);
+  EXPECT_EQ(o.timeNs("aggrate"), 1000000000u);
+  EXPECT_EQ(o.timeNs("cleanrate"), 1000000000u / 101);
+  EXPECT_EQ(o.text("bufpolicy"), "switch");
+  EXPECT_EQ(o.text("bufresize"), "auto");
+  EXPECT_FALSE(o.flag("quiet"));
+  EXPECT_FALSE(o.isSet("cpu"));
+}
+
+TEST(OptionTable, Sizes) {
+  OptionTable o;
+  ASSERT_TRUE(o.set("bufsize", "16k").ok());
+  EXPECT_EQ(o.size("bufsize"), 16u << 10);
+  ASSERT_TRUE(o.set("bufsize", "2M").ok());
+  EXPECT_EQ(o.size("bufsize"), 2u << 20);
+  ASSERT_TRUE(o.set("bufsize", "1g").ok());
+  EXPECT_EQ(o.size("bufsize"), 1ull << 30);
+  ASSERT_TRUE(o.set("bufsize", "1t").ok());
+  EXPECT_EQ(o.size("bufsize"), 1ull << 40);
+  ASSERT_TRUE(o.set("bufsize", "4096").ok());
+  EXPECT_EQ(o.size("bufsize"), 4096u);
+  ASSERT_TRUE(o.set("bufsize", "0x1000").ok());
+  EXPECT_EQ(o.size("bufsize"), 4096u);
+  ASSERT_TRUE(o.set("strsize", "1k").ok());
+  EXPECT_EQ(o.size("strsize"), 1024u);
+}
+
+TEST(OptionTable, BadSizes) {
+  OptionTable o;
+  for (const char* bad : {"4q", "m", "-1", "4mm", "1.5m", "k4"}) {
+    Result<void> r = o.set("bufsize", bad);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.error().message, "Invalid value for specified option");
+  }
+  EXPECT_EQ(o.size("bufsize"), 4u << 20);  // unchanged
+}
+
+TEST(OptionTable, Times) {
+  OptionTable o;
+  ASSERT_TRUE(o.set("switchrate", "10hz").ok());
+  EXPECT_EQ(o.timeNs("switchrate"), 100000000u);
+  ASSERT_TRUE(o.set("switchrate", "10Hz").ok());
+  EXPECT_EQ(o.timeNs("switchrate"), 100000000u);
+  ASSERT_TRUE(o.set("aggrate", "500ms").ok());
+  EXPECT_EQ(o.timeNs("aggrate"), 500000000u);
+  ASSERT_TRUE(o.set("aggrate", "250us").ok());
+  EXPECT_EQ(o.timeNs("aggrate"), 250000u);
+  ASSERT_TRUE(o.set("aggrate", "2s").ok());
+  EXPECT_EQ(o.timeNs("aggrate"), 2000000000u);
+  ASSERT_TRUE(o.set("aggrate", "1min").ok());
+  EXPECT_EQ(o.timeNs("aggrate"), 60000000000u);
+  ASSERT_TRUE(o.set("aggrate", "75ns").ok());
+  EXPECT_EQ(o.timeNs("aggrate"), 75u);
+  ASSERT_TRUE(o.set("aggrate", "12345").ok());  // bare numbers are nanoseconds
+  EXPECT_EQ(o.timeNs("aggrate"), 12345u);
+  EXPECT_FALSE(o.set("aggrate", "10parsecs").ok());
+  EXPECT_FALSE(o.set("aggrate", "hz").ok());
+}
+
+TEST(OptionTable, RuntimeFlagsTakeNoValueOrANumber) {
+  OptionTable o;
+  ASSERT_TRUE(o.set("quiet", "").ok());
+  EXPECT_TRUE(o.flag("quiet"));
+  ASSERT_TRUE(o.set("flowindent", "1").ok());
+  EXPECT_TRUE(o.flag("flowindent"));
+  Result<void> r = o.set("destructive", "yes");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "Invalid value for specified option");
+  ASSERT_TRUE(o.set("nspec", "4").ok());
+  EXPECT_EQ(o.value("nspec"), 4u);
+  ASSERT_TRUE(o.set("cpu", "1").ok());
+  EXPECT_TRUE(o.isSet("cpu"));
+  EXPECT_EQ(o.value("cpu"), 1u);
+}
+
+TEST(OptionTable, CompileTimeFlagsRefuseValues) {
+  OptionTable o;
+  ASSERT_TRUE(o.set("errtags", "").ok());
+  EXPECT_TRUE(o.flag("errtags"));
+  EXPECT_FALSE(o.set("zdefs", "1").ok());
+  ASSERT_TRUE(o.set("defaultargs", "").ok());
+  EXPECT_TRUE(o.flag("defaultargs"));
+}
+
+TEST(OptionTable, Choices) {
+  OptionTable o;
+  ASSERT_TRUE(o.set("bufpolicy", "ring").ok());
+  EXPECT_EQ(o.text("bufpolicy"), "ring");
+  ASSERT_TRUE(o.set("bufpolicy", "fill").ok());
+  EXPECT_FALSE(o.set("bufpolicy", "circular").ok());
+  EXPECT_FALSE(o.set("bufpolicy", "").ok());
+  EXPECT_EQ(o.text("bufpolicy"), "fill");
+  ASSERT_TRUE(o.set("bufresize", "manual").ok());
+  ASSERT_TRUE(o.set("linktype", "ELF").ok());
+  EXPECT_EQ(o.text("linktype"), "elf");
+}
+
+TEST(OptionTable, CppArgsAccumulate) {
+  OptionTable o;
+  ASSERT_TRUE(o.set("define", "X=1").ok());
+  ASSERT_TRUE(o.set("undef", "Y").ok());
+  ASSERT_TRUE(o.set("incdir", "/inc").ok());
+  EXPECT_EQ(o.cppArgs(), (std::vector<std::string>{"-DX=1", "-UY", "-I/inc"}));
+  EXPECT_FALSE(o.set("define", "").ok());
+}
+
+TEST(OptionTable, UnknownOption) {
+  OptionTable o;
+  Result<void> r = o.set("nosuchoption", "1");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "Invalid option name");
+  EXPECT_FALSE(o.flag("nosuchoption"));
+  EXPECT_EQ(OptionTable::find("nosuchoption"), nullptr);
+}
+
+TEST(OptionTable, TableIsSortedAndDefaultsParse) {
+  const auto& specs = OptionTable::specs();
+  for (size_t i = 1; i < specs.size(); i++) EXPECT_LT(specs[i - 1].name, specs[i].name);
+  OptionTable o;
+  for (const OptionSpec& spec : specs) {
+    if (!spec.defaultValue.empty()) {
+      EXPECT_TRUE(o.isSet(spec.name)) << spec.name;
+    }
+  }
+}
+
+TEST(OptionParsers, SharedParsers) {
+  EXPECT_EQ(*parseOptionSize("8k"), 8192u);
+  EXPECT_FALSE(parseOptionSize("").ok());
+  EXPECT_EQ(*parseOptionTime("10ms"), 10000000u);
+  EXPECT_EQ(*parseOptionTime("4hz"), 250000000u);
+}
+
+}  // namespace
+}  // namespace dtrace
