@@ -213,7 +213,7 @@ int main(int argc, char** argv) {
   }
   if (cl.compileOnly) return 0;
   if (auto r = session.load(); !r) return fail("could not enable tracing: " + r.error().message);
-  if (!cl.quiet) {
+  if (!session.quiet()) {
     for (size_t i = 0; i < units.size(); i++) {
       std::fprintf(stderr, "dtrace: %s '%s' matched %zu probe%s\n",
                    units[i].isScript ? "script" : "description", [&] {

@@ -90,6 +90,10 @@ void ProgramEmitter::value(const Expr& e) {
     constant(*e.constValue);
     return;
   }
+  if (e.type && e.type->isString() && e.kind == ExprKind::Assign) {
+    assign(e);  // a string assignment as a statement: its value is unused
+    return;
+  }
   if (e.type && e.type->isString()) {
     fail("string value used where an integer is required");
     return;
@@ -398,7 +402,7 @@ void ProgramEmitter::compare(const Expr& e) {
   const Expr& a = *e.operands[0];
   const Expr& b = *e.operands[1];
   if (a.type->isString() || b.type->isString()) {
-    fail("string comparison is not supported yet");
+    compareStrings(e);
     return;
   }
   const sema::Type* ct = a.type->isInteger() && b.type->isInteger()
@@ -420,6 +424,58 @@ void ProgramEmitter::compare(const Expr& e) {
   as_.bind(yes);
   as_.emit(mov64(R6, 1));
   as_.bind(done);
+}
+
+// Both strings are written zero-padded into the scratch temporaries, so
+// whole 8-byte words can be compared: the first unequal word, byte-swapped
+// to big-endian, orders the strings as strcmp does, and a word holding a
+// NUL ends an equal comparison.
+void ProgramEmitter::compareStrings(const Expr& e) {
+  const Expr& a = *e.operands[0];
+  const Expr& b = *e.operands[1];
+  const uint32_t n = std::min(layout_.stringTempSize,
+                              (std::max(a.type->size, b.type->size) + 7) / 8 * 8);
+  const int32_t ta = static_cast<int32_t>(layout_.stringTempOffset);
+  const int32_t tb = ta + static_cast<int32_t>(layout_.stringTempSize);
+  for (uint32_t off = 0; off < n; off += 8) {
+    as_.emit(st(Size::DW, R9, static_cast<int16_t>(ta + off), 0));
+    as_.emit(st(Size::DW, R9, static_cast<int16_t>(tb + off), 0));
+  }
+  stringInto(a, R9, ta, std::min(n, a.type->size));
+  stringInto(b, R9, tb, std::min(n, b.type->size));
+  Label equal = as_.newLabel(), differ = as_.newLabel(), done = as_.newLabel();
+  as_.emit(ldImm64(R4, 0x0101010101010101ull));
+  as_.emit(ldImm64(R5, 0x8080808080808080ull));
+  for (uint32_t off = 0; off < n; off += 8) {
+    as_.emit(ldx(Size::DW, R1, R9, static_cast<int16_t>(ta + off)));
+    as_.emit(ldx(Size::DW, R2, R9, static_cast<int16_t>(tb + off)));
+    as_.jumpIf(BPF_JNE, R1, R2, differ);
+    // (w - 0x01..) & ~w & 0x80..: non-zero when a byte of w is NUL.
+    as_.emit(mov64(R3, R1));
+    as_.emit(alu64(BPF_SUB, R3, R4));
+    as_.emit(mov64(R0, R1));
+    as_.emit(alu64(BPF_XOR, R0, -1));
+    as_.emit(alu64(BPF_AND, R3, R0));
+    as_.emit(alu64(BPF_AND, R3, R5));
+    as_.jumpIf(BPF_JNE, R3, 0, equal);
+  }
+  as_.bind(equal);
+  as_.emit(mov64(R6, 0));
+  as_.jump(done);
+  as_.bind(differ);
+  as_.emit(toBigEndian(R1, 64));
+  as_.emit(toBigEndian(R2, 64));
+  as_.emit(mov64(R6, 1));
+  as_.jumpIf(BPF_JGT, R1, R2, done);
+  as_.emit(mov64(R6, -1));
+  as_.bind(done);
+  Label yes = as_.newLabel(), end = as_.newLabel();
+  as_.jumpIf(jumpFor(e.op, true), R6, 0, yes);
+  as_.emit(mov64(R6, 0));
+  as_.jump(end);
+  as_.bind(yes);
+  as_.emit(mov64(R6, 1));
+  as_.bind(end);
 }
 
 void ProgramEmitter::logical(const Expr& e) {

@@ -72,6 +72,7 @@ class ProgramEmitter {
   void binary(const ast::Expr& e);
   void arithmetic(ast::Op op, const sema::Type* type, bool rightIsConstant, int64_t rightConst);
   void compare(const ast::Expr& e);
+  void compareStrings(const ast::Expr& e);  // r6 = strcmp(a, b) <op> 0
   void logical(const ast::Expr& e);
   void assign(const ast::Expr& e);
   void increment(const ast::Expr& e);

@@ -93,7 +93,7 @@ ir::DataKind dataKindOf(const sema::Type* t) {
 }
 
 Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable& symbols,
-                     bool quiet) {
+                     bool quiet, uint32_t strsize) {
   Layout layout;
 
   for (sema::Variable& v : symbols.globals()) {
@@ -144,8 +144,10 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
   layout.valueOffset = layout.keyOffset + maxKey;
   layout.localsOffset = layout.valueOffset + sizeof(ir::AggValue);
   layout.faultOffset = alignUp(layout.localsOffset + localsSize, 8);
-  layout.scratchSize =
-      layout.faultOffset + sizeof(ir::RecordHeader) + sizeof(ir::FaultRecord);
+  layout.stringTempOffset =
+      alignUp(layout.faultOffset + sizeof(ir::RecordHeader) + sizeof(ir::FaultRecord), 8);
+  layout.stringTempSize = alignUp(strsize, 8);
+  layout.scratchSize = layout.stringTempOffset + 2 * layout.stringTempSize;
   // Relocate the locals into the scratch value.
   for (sema::Variable& v : symbols.clauseLocals()) {
     v.offset += layout.localsOffset;

@@ -60,6 +60,8 @@ struct Layout {
   uint32_t valueOffset = 0;
   uint32_t localsOffset = 0;
   uint32_t faultOffset = 0;
+  uint32_t stringTempOffset = 0;  // two zero-padded strings being compared
+  uint32_t stringTempSize = 0;    // bytes of each
   uint32_t scratchSize = 0;
   std::vector<ClauseLayout> clauses;
   std::vector<ir::Aggregation> aggregations;
@@ -69,7 +71,7 @@ struct Layout {
 // Gives every global, clause-local variable, record field and aggregation
 // key its place. Variables' offsets are written into the symbol table.
 Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable& symbols,
-                     bool quiet);
+                     bool quiet, uint32_t strsize);
 
 // The record field kind for a value of type t.
 ir::DataKind dataKindOf(const sema::Type* t);

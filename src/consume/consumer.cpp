@@ -73,7 +73,11 @@ int Consumer::handleRecord(const void* data, size_t size) {
   headingPrinted_ = true;
 
   int rc = 0;
-  for (const ir::Action& action : ecb.actions) {
+  uint64_t ran = ~uint64_t{0};  // actions under an `if` say whether they ran
+  if (ecb.hasActionMask && available >= sizeof ran) std::memcpy(&ran, payload, sizeof ran);
+  for (size_t i = 0; i < ecb.actions.size(); i++) {
+    const ir::Action& action = ecb.actions[i];
+    if (i < 64 && !((ran >> i) & 1)) continue;
     switch (action.kind) {
       case ir::ActionKind::Trace:
         if (action.fields.empty() || !fieldFits(action.fields[0], available)) {

@@ -200,7 +200,7 @@ Result<void> Session::createMaps() {
 }
 
 Result<void> Session::load() {
-  layout_ = codegen::computeLayout(clauses_, symbols_, config_.quiet);
+  layout_ = codegen::computeLayout(clauses_, symbols_, config_.quiet, types_.strsize());
   for (ir::Ecb& ecb : ir_.ecbs) {
     const codegen::ClauseLayout& cl = layout_.clauses.at(ecb.clauseIndex);
     ecb.actions = cl.orderedActions;

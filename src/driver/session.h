@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdio>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -62,6 +63,8 @@ class Session {
   Result<int> run(std::vector<proc::Target>& targets);
 
   providers::ProbeCatalog& catalog() { return catalog_; }
+  // -q, or `#pragma D option quiet` in a compiled script.
+  bool quiet() const { return config_.quiet; }
 
  private:
   struct ProbeEnabling {
@@ -88,7 +91,7 @@ class Session {
 
   struct Maps;
   std::unique_ptr<Maps> maps_;
-  std::vector<bpf::Program> loaded_;
+  std::deque<bpf::Program> loaded_;  // deque: BEGIN/END keep pointers into it
   std::vector<bpf::Link> links_;
   const bpf::Program* beginProgram_ = nullptr;
   const bpf::Program* endProgram_ = nullptr;

@@ -10,10 +10,18 @@ std::string quote(const std::string& s) {
   std::string out = "\"";
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (c < 0x20 || c >= 0x7f) {
           char buf[8];
@@ -29,14 +37,22 @@ std::string quote(const std::string& s) {
 
 const char* storageName(StorageClass s) {
   switch (s) {
-    case StorageClass::None: return "";
-    case StorageClass::Typedef: return "typedef";
-    case StorageClass::Extern: return "extern";
-    case StorageClass::Static: return "static";
-    case StorageClass::Register: return "register";
-    case StorageClass::Auto: return "auto";
-    case StorageClass::Self: return "self";
-    case StorageClass::This: return "this";
+    case StorageClass::None:
+      return "";
+    case StorageClass::Typedef:
+      return "typedef";
+    case StorageClass::Extern:
+      return "extern";
+    case StorageClass::Static:
+      return "static";
+    case StorageClass::Register:
+      return "register";
+    case StorageClass::Auto:
+      return "auto";
+    case StorageClass::Self:
+      return "self";
+    case StorageClass::This:
+      return "this";
   }
   return "";
 }
@@ -152,29 +168,43 @@ std::string dumpExpr(const Expr& e) {
     return out + ")";
   };
   switch (e.kind) {
-    case ExprKind::IntLiteral: return std::to_string(e.intValue);
-    case ExprKind::CharLiteral: return "(char " + std::to_string(e.intValue) + ")";
-    case ExprKind::StringLiteral: return quote(e.text);
+    case ExprKind::IntLiteral:
+      return std::to_string(e.intValue);
+    case ExprKind::CharLiteral:
+      return "(char " + std::to_string(e.intValue) + ")";
+    case ExprKind::StringLiteral:
+      return quote(e.text);
     case ExprKind::Identifier:
-    case ExprKind::AggregationRef: return e.text;
-    case ExprKind::MacroVar: return (e.isStringMacro ? "$$" : "$") + e.text;
+    case ExprKind::AggregationRef:
+      return e.text;
+    case ExprKind::MacroVar:
+      return (e.isStringMacro ? "$$" : "$") + e.text;
     case ExprKind::Unary: {
       std::string op = opSpelling(e.op);
       if (e.op == Op::PostInc || e.op == Op::PostDec) op = "post" + op;
       return operands("(" + op);
     }
     case ExprKind::Binary:
-    case ExprKind::Assign: return operands(std::string("(") + opSpelling(e.op));
-    case ExprKind::Ternary: return operands("(?");
-    case ExprKind::Cast: return operands("(cast " + dumpTypeName(*e.typeName));
-    case ExprKind::SizeofType: return "(sizeof " + dumpTypeName(*e.typeName) + ")";
-    case ExprKind::SizeofExpr: return operands("(sizeof");
+    case ExprKind::Assign:
+      return operands(std::string("(") + opSpelling(e.op));
+    case ExprKind::Ternary:
+      return operands("(?");
+    case ExprKind::Cast:
+      return operands("(cast " + dumpTypeName(*e.typeName));
+    case ExprKind::SizeofType:
+      return "(sizeof " + dumpTypeName(*e.typeName) + ")";
+    case ExprKind::SizeofExpr:
+      return operands("(sizeof");
     case ExprKind::Offsetof:
       return "(offsetof " + dumpTypeName(*e.typeName) + " " + e.text + ")";
-    case ExprKind::Stringof: return operands("(stringof");
-    case ExprKind::Xlate: return operands("(xlate " + dumpTypeName(*e.typeName));
-    case ExprKind::Call: return operands("(call " + e.text);
-    case ExprKind::Index: return operands("(index");
+    case ExprKind::Stringof:
+      return operands("(stringof");
+    case ExprKind::Xlate:
+      return operands("(xlate " + dumpTypeName(*e.typeName));
+    case ExprKind::Call:
+      return operands("(call " + e.text);
+    case ExprKind::Index:
+      return operands("(index");
     case ExprKind::Member: {
       std::string out = std::string("(") + (e.isArrow ? "->" : ".");
       return out + " " + dumpExpr(*e.operands[0]) + " " + e.text + ")";
@@ -185,9 +215,12 @@ std::string dumpExpr(const Expr& e) {
 
 std::string dumpStmt(const Stmt& s) {
   switch (s.kind) {
-    case StmtKind::Expr: return dumpExpr(*s.expr);
-    case StmtKind::Empty: return "(empty)";
-    case StmtKind::Block: return dumpBody("block", s.body);
+    case StmtKind::Expr:
+      return dumpExpr(*s.expr);
+    case StmtKind::Empty:
+      return "(empty)";
+    case StmtKind::Block:
+      return dumpBody("block", s.body);
     case StmtKind::If: {
       std::string out = "(if " + dumpExpr(*s.expr) + " " + dumpBody("then", s.body);
       if (s.hasElse) out += " " + dumpBody("else", s.elseBody);
@@ -215,8 +248,8 @@ std::string dumpTopLevel(const TopLevel& item) {
            dumpExpr(*in->value) + ")";
   }
   if (const auto* x = std::get_if<TranslatorDecl>(&item)) {
-    std::string out = "(translator " + dumpTypeName(*x->output) + " " +
-                      dumpTypeName(*x->input) + " " + x->inputName;
+    std::string out = "(translator " + dumpTypeName(*x->output) + " " + dumpTypeName(*x->input) +
+                      " " + x->inputName;
     for (const auto& m : x->members) out += " (" + m.name + " " + dumpExpr(*m.value) + ")";
     return out + ")";
   }

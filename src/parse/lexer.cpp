@@ -9,22 +9,21 @@ namespace dtrace::parse {
 namespace {
 
 constexpr std::array kExprKeywords = {
-    "auto",     "break",    "case",   "char",     "const",      "continue", "counter",
-    "default",  "do",       "double", "else",     "enum",       "extern",   "float",
-    "for",      "goto",     "if",     "import",   "inline",     "int",      "long",
-    "offsetof", "probe",    "provider", "register", "restrict", "return",   "self",
-    "short",    "signed",   "sizeof", "static",   "string",     "stringof", "struct",
-    "switch",   "this",     "translator", "typedef", "union",   "unsigned", "void",
-    "volatile", "while",    "xlate",
+    "auto",     "break",    "case",     "char",   "const",  "continue",   "counter", "default",
+    "do",       "double",   "else",     "enum",   "extern", "float",      "for",     "goto",
+    "if",       "import",   "inline",   "int",    "long",   "offsetof",   "probe",   "provider",
+    "register", "restrict", "return",   "self",   "short",  "signed",     "sizeof",  "static",
+    "string",   "stringof", "struct",   "switch", "this",   "translator", "typedef", "union",
+    "unsigned", "void",     "volatile", "while",  "xlate",
 };
 
 // The keywords DTrace recognises at the outer scope, where anything else is a
 // probe description.
 constexpr std::array kProgramKeywords = {
-    "auto",     "char",     "const",   "counter",    "double",  "enum",     "extern",
-    "float",    "import",   "inline",  "int",        "long",    "provider", "register",
-    "restrict", "self",     "short",   "signed",     "static",  "string",   "struct",
-    "this",     "translator", "typedef", "union",    "unsigned", "void",    "volatile",
+    "auto",     "char",       "const",   "counter", "double",   "enum",     "extern",
+    "float",    "import",     "inline",  "int",     "long",     "provider", "register",
+    "restrict", "self",       "short",   "signed",  "static",   "string",   "struct",
+    "this",     "translator", "typedef", "union",   "unsigned", "void",     "volatile",
 };
 
 template <size_t N>
@@ -36,9 +35,7 @@ bool contains(const std::array<const char*, N>& list, std::string_view word) {
 }
 
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
-bool isHexDigit(char c) {
-  return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
+bool isHexDigit(char c) { return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 bool isAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool isIdentStart(char c) { return isAlpha(c) || c == '_' || c == '`'; }
 bool isIdentChar(char c) { return isIdentStart(c) || isDigit(c); }
@@ -46,12 +43,8 @@ bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\v' ||
 bool isSpace(char c) { return isBlank(c) || c == '\n'; }
 
 // Characters of a probe description word at the outer scope.
-bool isProbeSpecStart(char c) {
-  return isAlpha(c) || std::strchr("_-$:.?*\\[]!", c) != nullptr;
-}
-bool isProbeSpecChar(char c) {
-  return isProbeSpecStart(c) || isDigit(c) || c == '`' || c == '+';
-}
+bool isProbeSpecStart(char c) { return isAlpha(c) || std::strchr("_-$:.?*\\[]!", c) != nullptr; }
+bool isProbeSpecChar(char c) { return isProbeSpecStart(c) || isDigit(c) || c == '`' || c == '+'; }
 
 int hexValue(char c) {
   if (isDigit(c)) return c - '0';
@@ -99,16 +92,32 @@ std::string decodeEscapes(std::string_view raw) {
       continue;
     }
     switch (c) {
-      case 'a': out += '\a'; break;
-      case 'b': out += '\b'; break;
-      case 'f': out += '\f'; break;
-      case 'n': out += '\n'; break;
-      case 'r': out += '\r'; break;
-      case 't': out += '\t'; break;
-      case 'v': out += '\v'; break;
+      case 'a':
+        out += '\a';
+        break;
+      case 'b':
+        out += '\b';
+        break;
+      case 'f':
+        out += '\f';
+        break;
+      case 'n':
+        out += '\n';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 't':
+        out += '\t';
+        break;
+      case 'v':
+        out += '\v';
+        break;
       case '"':
       case '\'':
-      case '\\': out += c; break;
+      case '\\':
+        out += c;
+        break;
       case 'x': {
         int v = 0;
         while (i + 1 < raw.size() && isHexDigit(raw[i + 1])) v = v * 16 + hexValue(raw[++i]);
@@ -527,10 +536,10 @@ Token Lexer::lexChar(Token t) {
 
 Token Lexer::lexPunct(Token t) {
   static constexpr const char* kPuncts[] = {
-      "...", "<<=", ">>=", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
-      "^^",  "+=",  "-=",  "*=", "/=", "%=", "&=", "^=", "|=", "(",  ")",  "[",  "]",  "{",
-      "}",   ".",   ",",   ";",  ":",  "?",  "=",  "<",  ">",  "+",  "-",  "*",  "/",  "%",
-      "&",   "|",   "^",   "!",  "~",
+      "...", "<<=", ">>=", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=",
+      "&&",  "||",  "^^",  "+=", "-=", "*=", "/=", "%=", "&=", "^=", "|=", "(",
+      ")",   "[",   "]",   "{",  "}",  ".",  ",",  ";",  ":",  "?",  "=",  "<",
+      ">",   "+",   "-",   "*",  "/",  "%",  "&",  "|",  "^",  "!",  "~",
   };
   std::string_view rest = src_.substr(st_.pos);
   const char* match = nullptr;
@@ -548,9 +557,15 @@ Token Lexer::lexPunct(Token t) {
   t.text = match;
   st_.pos += t.text.size();
   switch (t.text.size() == 1 ? t.text[0] : '\0') {
-    case '(': ++st_.parens; break;
-    case '[': ++st_.brackets; break;
-    case '{': ++st_.braces; break;
+    case '(':
+      ++st_.parens;
+      break;
+    case '[':
+      ++st_.brackets;
+      break;
+    case '{':
+      ++st_.braces;
+      break;
     case ')':
       if (--st_.parens < 0) return error(t, "D_SYNTAX", "extra ) in input stream");
       break;
@@ -577,7 +592,8 @@ Token Lexer::lexPunct(Token t) {
       }
       break;
     }
-    default: break;
+    default:
+      break;
   }
   return t;
 }

@@ -11,13 +11,12 @@ namespace dtrace::parse {
 namespace {
 
 bool hasTypeSpecifier(const ast::DeclSpec& spec) {
-  return !spec.basicWords.empty() || !spec.typedefName.empty() || spec.structSpec ||
-         spec.enumSpec;
+  return !spec.basicWords.empty() || !spec.typedefName.empty() || spec.structSpec || spec.enumSpec;
 }
 
 bool isBasicTypeWord(std::string_view w) {
-  static constexpr std::array kWords = {"void",   "char",   "short",    "int",   "long",
-                                        "float",  "double", "signed",   "unsigned", "string"};
+  static constexpr std::array kWords = {"void",  "char",   "short",  "int",      "long",
+                                        "float", "double", "signed", "unsigned", "string"};
   return std::find(kWords.begin(), kWords.end(), w) != kWords.end();
 }
 
@@ -279,10 +278,10 @@ bool Parser::parseDeclarator(ast::Declarator& d, DeclaratorKind kind) {
     // '(' opens a nested declarator, unless (in an abstract declarator) it
     // is a function's parameter list.
     const Token& next = peek();
-    bool nested = kind == DeclaratorKind::Named || isPunct(next, "*") || isPunct(next, "(") ||
-                  isPunct(next, "[") ||
-                  (kind == DeclaratorKind::Either && next.kind == TokKind::Ident &&
-                   !isTypeIdent(next));
+    bool nested =
+        kind == DeclaratorKind::Named || isPunct(next, "*") || isPunct(next, "(") ||
+        isPunct(next, "[") ||
+        (kind == DeclaratorKind::Either && next.kind == TokKind::Ident && !isTypeIdent(next));
     if (nested) {
       advance();
       if (!parseDeclarator(inner, kind) || !expect(")")) return false;

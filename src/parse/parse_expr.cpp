@@ -46,15 +46,14 @@ constexpr BinaryOp kBinaryOps[] = {
 };
 
 constexpr std::pair<const char*, Op> kAssignOps[] = {
-    {"=", Op::Assign},      {"*=", Op::MulAssign},  {"/=", Op::DivAssign},
-    {"%=", Op::ModAssign},  {"+=", Op::AddAssign},  {"-=", Op::SubAssign},
-    {"<<=", Op::ShlAssign}, {">>=", Op::ShrAssign}, {"&=", Op::AndAssign},
-    {"^=", Op::XorAssign},  {"|=", Op::OrAssign},
+    {"=", Op::Assign},     {"*=", Op::MulAssign}, {"/=", Op::DivAssign},  {"%=", Op::ModAssign},
+    {"+=", Op::AddAssign}, {"-=", Op::SubAssign}, {"<<=", Op::ShlAssign}, {">>=", Op::ShrAssign},
+    {"&=", Op::AndAssign}, {"^=", Op::XorAssign}, {"|=", Op::OrAssign},
 };
 
 constexpr std::pair<const char*, Op> kUnaryOps[] = {
-    {"&", Op::AddressOf}, {"*", Op::Deref},   {"+", Op::Plus},
-    {"-", Op::Negate},    {"~", Op::BitNot},  {"!", Op::LogicalNot},
+    {"&", Op::AddressOf}, {"*", Op::Deref},  {"+", Op::Plus},
+    {"-", Op::Negate},    {"~", Op::BitNot}, {"!", Op::LogicalNot},
 };
 
 // Keywords DTrace also accepts as member names after "." and "->".

@@ -108,9 +108,8 @@ void Parser::error(const std::string& tag, SourceLoc loc, std::string message) {
 
 bool Parser::isTypeName(std::string_view name) const {
   static constexpr std::array kBuiltin = {
-      "int8_t",  "int16_t",  "int32_t",   "int64_t", "uint8_t", "uint16_t",
-      "uint32_t", "uint64_t", "intptr_t", "uintptr_t", "size_t", "ssize_t",
-      "ptrdiff_t",
+      "int8_t",   "int16_t",  "int32_t",   "int64_t", "uint8_t", "uint16_t",  "uint32_t",
+      "uint64_t", "intptr_t", "uintptr_t", "size_t",  "ssize_t", "ptrdiff_t",
   };
   for (const char* b : kBuiltin) {
     if (name == b) return true;
@@ -128,8 +127,8 @@ bool Parser::isTypeIdent(const Token& t) const {
 
 bool Parser::startsTypeName(const Token& t) const {
   static constexpr std::array kTypeKeywords = {
-      "void",   "char",     "short",  "int",      "long",     "float",  "double", "signed",
-      "unsigned", "string", "const",  "volatile", "restrict", "struct", "union",  "enum",
+      "void",     "char",   "short", "int",      "long",     "float",  "double", "signed",
+      "unsigned", "string", "const", "volatile", "restrict", "struct", "union",  "enum",
   };
   if (t.kind == TokKind::Keyword) {
     for (const char* k : kTypeKeywords) {
@@ -175,10 +174,14 @@ void Parser::parseTopLevelItem() {
     size_t star = t.text.find('*');
     std::string_view head(t.text);
     if (star != std::string::npos && star > 0) head = head.substr(0, star);
+    // Only identifier-shaped words are looked up ("tick-1s" never is).
+    bool identShaped = head.find_first_not_of(
+                           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_`") ==
+                       std::string_view::npos;
     Token word;
     word.kind = isDKeyword(head) ? TokKind::Keyword : TokKind::Ident;
     word.text = std::string(head);
-    if (startsTypeName(word)) {
+    if (identShaped && startsTypeName(word)) {
       parseDeclaration();
       return;
     }

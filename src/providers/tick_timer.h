@@ -1,7 +1,7 @@
 // Timer threads that fire tick-N probes. On this VM a perf cpu-clock event
 // bound to an idle CPU barely fires (measured below), so tick-N does not use
-// one: a thread sleeps until each absolute deadline on CLOCK_MONOTONIC and
-// calls a marker function that carries the probe's uprobe. One marker per
+// one: a thread waits on a periodic CLOCK_MONOTONIC timerfd and calls a
+// marker function that carries the probe's uprobe. One marker per
 // slot, so each tick probe has its own uprobe target.
 //
 // Measured on this 2-vCPU Firecracker guest (Linux 6.18, idle), 2 s per run,
@@ -11,7 +11,7 @@
 //   period 10 ms, pid=-1 cpu=1: 0-1 firings (expected 200); 200 when cpu 1 is busy
 //   period 1 ms, cpu=0: 2000; cpu=1: 6; both CPUs at once: 1437 (expected 4000)
 // A timer thread calling a uprobed marker fires at its rate whether or not
-// any CPU is busy: over 2 s idle, tick-10ms 199, tick-1000 1996, tick-5000
+// any CPU is busy: over 2 s idle, tick-10ms 200, tick-1000 2000, tick-5000
 // 10000, tick-1s 2 (the unit test checks tick-10ms over one second).
 #pragma once
 

@@ -24,8 +24,7 @@ TEST(ParseDecl, SelfAndThisStorage) {
   EXPECT_EQ(dump("self uint64_t ts[int];"), "(declaration self uint64_t (decl ts [(type int)]))\n");
   auto r = parse("self int x;");
   ASSERT_TRUE(r.diags.empty());
-  EXPECT_EQ(std::get<ast::Declaration>(r.program.items[0]).spec.storage,
-            ast::StorageClass::Self);
+  EXPECT_EQ(std::get<ast::Declaration>(r.program.items[0]).spec.storage, ast::StorageClass::Self);
 }
 
 TEST(ParseDecl, Pointers) {
@@ -137,8 +136,9 @@ TEST(ParseDecl, ModuleScopedTypeNames) {
   opts.isTypeName = [](std::string_view n) { return n == "vmlinux`u64"; };
   EXPECT_EQ(dump("BEGIN { x = (vmlinux`u64)y; }", opts),
             "(clause (probes \"BEGIN\") (body (= x (cast (type vmlinux`u64) y))))\n");
-  EXPECT_EQ(dump("BEGIN { x = (struct vmlinux`task_struct *)y; }"),
-            "(clause (probes \"BEGIN\") (body (= x (cast (type struct vmlinux`task_struct *) y))))\n");
+  EXPECT_EQ(
+      dump("BEGIN { x = (struct vmlinux`task_struct *)y; }"),
+      "(clause (probes \"BEGIN\") (body (= x (cast (type struct vmlinux`task_struct *) y))))\n");
 }
 
 TEST(ParseDecl, DeclarationLocations) {

@@ -9,11 +9,14 @@ namespace {
 TEST(ParseErrors, SyntaxErrorNearToken) {
   EXPECT_EQ(firstError("BEGIN\n{\n x = ;\n}"), "[D_SYNTAX] line 3: syntax error near \";\"");
   EXPECT_EQ(firstError("BEGIN { x = 1 + ; }"), "[D_SYNTAX] line 1: syntax error near \";\"");
-  EXPECT_EQ(firstError("BEGIN\n{\n\n  trace(1 2);\n}"), "[D_SYNTAX] line 4: syntax error near \"2\"");
+  EXPECT_EQ(firstError("BEGIN\n{\n\n  trace(1 2);\n}"),
+            "[D_SYNTAX] line 4: syntax error near \"2\"");
   EXPECT_EQ(firstError("BEGIN { x = a b; }"), "[D_SYNTAX] line 1: syntax error near \"b\"");
   EXPECT_EQ(firstError("BEGIN { x == ; }"), "[D_SYNTAX] line 1: syntax error near \";\"");
-  EXPECT_EQ(firstError("BEGIN { x = \"s\" \"t\"; }"), "[D_SYNTAX] line 1: syntax error near \"\"t\"\"");
-  EXPECT_EQ(firstError("BEGIN { while (1) { } }"), "[D_SYNTAX] line 1: syntax error near \"while\"");
+  EXPECT_EQ(firstError("BEGIN { x = \"s\" \"t\"; }"),
+            "[D_SYNTAX] line 1: syntax error near \"\"t\"\"");
+  EXPECT_EQ(firstError("BEGIN { while (1) { } }"),
+            "[D_SYNTAX] line 1: syntax error near \"while\"");
   EXPECT_EQ(firstError("BEGIN { x = a[]; }"), "[D_SYNTAX] line 1: syntax error near \"]\"");
   EXPECT_EQ(firstError("BEGIN { x = @a + ; }"), "[D_SYNTAX] line 1: syntax error near \";\"");
 }

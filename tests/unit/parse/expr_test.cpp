@@ -152,13 +152,11 @@ TEST(ParseExpr, MacroVariables) {
 TEST(ParseExpr, StringofOffsetofXlate) {
   EXPECT_EQ(stmt("x = stringof(y)"), "(= x (stringof y))");
   EXPECT_EQ(stmt("x = stringof y->z"), "(= x (stringof (-> y z)))");
-  EXPECT_EQ(stmt("x = offsetof(struct foo, bar)"),
-            "(= x (offsetof (type struct foo) bar))");
+  EXPECT_EQ(stmt("x = offsetof(struct foo, bar)"), "(= x (offsetof (type struct foo) bar))");
   EXPECT_EQ(stmt("x = offsetof(struct foo, a.b)"), "(= x (offsetof (type struct foo) a.b))");
   EXPECT_EQ(stmt("x = xlate<struct psinfo *>(curthread)"),
             "(= x (xlate (type struct psinfo *) curthread))");
-  EXPECT_EQ(stmt("x = xlate<struct foo>(a)->b"),
-            "(= x (-> (xlate (type struct foo) a) b))");
+  EXPECT_EQ(stmt("x = xlate<struct foo>(a)->b"), "(= x (-> (xlate (type struct foo) a) b))");
   EXPECT_EQ(stmt("x = a > b"), "(= x (> a b))");
 }
 

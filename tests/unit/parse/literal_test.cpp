@@ -69,9 +69,9 @@ TEST(ParseLiteral, CharacterConstants) {
     const char* text;
     uint64_t value;
   } cases[] = {
-      {"'a'", 'a'},       {"'\\n'", '\n'},    {"'\\0'", 0},     {"'\\x41'", 0x41},
-      {"'\\101'", 0101},  {"'\\''", '\''},    {"'\\\\'", '\\'}, {"'ab'", ('a' << 8) | 'b'},
-      {"'\\t'", '\t'},    {"'\"'", '"'},      {"'\\377'", 0xff},
+      {"'a'", 'a'},      {"'\\n'", '\n'}, {"'\\0'", 0},      {"'\\x41'", 0x41},
+      {"'\\101'", 0101}, {"'\\''", '\''}, {"'\\\\'", '\\'},  {"'ab'", ('a' << 8) | 'b'},
+      {"'\\t'", '\t'},   {"'\"'", '"'},   {"'\\377'", 0xff},
   };
   for (const auto& c : cases) {
     auto r = parse(std::string("BEGIN { ") + c.text + "; }");
@@ -137,7 +137,8 @@ TEST(ParseLexer, Comments) {
 }
 
 TEST(ParseLexer, LineContinuationInClauses) {
-  EXPECT_EQ(dump("BEGIN { x = a \\\n + b; }"), "(clause (probes \"BEGIN\") (body (= x (+ a b))))\n");
+  EXPECT_EQ(dump("BEGIN { x = a \\\n + b; }"),
+            "(clause (probes \"BEGIN\") (body (= x (+ a b))))\n");
 }
 
 TEST(ParseLexer, UnbalancedBrackets) {

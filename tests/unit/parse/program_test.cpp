@@ -96,7 +96,8 @@ TEST(ParseProgram, PredicateWithoutActions) {
 TEST(ParseProgram, BareProbeDescriptions) {
   ParseOptions bare;
   bare.allowBareProbeSpec = true;
-  EXPECT_EQ(dump("syscall::read:entry", bare), "(clause (probes \"syscall::read:entry\") (body))\n");
+  EXPECT_EQ(dump("syscall::read:entry", bare),
+            "(clause (probes \"syscall::read:entry\") (body))\n");
   EXPECT_EQ(dump("syscall::read:entry,syscall::write:entry", bare),
             "(clause (probes \"syscall::read:entry\" \"syscall::write:entry\") (body))\n");
   EXPECT_EQ(dump("BEGIN", bare), "(clause (probes \"BEGIN\") (body))\n");
@@ -129,8 +130,7 @@ TEST(ParseProgram, ClauseLocation) {
 }
 
 TEST(ParseStatements, LastStatementMayOmitSemicolon) {
-  EXPECT_EQ(dump("BEGIN { x = 1; y = 2 }"),
-            "(clause (probes \"BEGIN\") (body (= x 1) (= y 2)))\n");
+  EXPECT_EQ(dump("BEGIN { x = 1; y = 2 }"), "(clause (probes \"BEGIN\") (body (= x 1) (= y 2)))\n");
   EXPECT_EQ(dump("BEGIN { trace(1) }"), "(clause (probes \"BEGIN\") (body (call trace 1)))\n");
   EXPECT_EQ(firstError("BEGIN { x = 1 y = 2 }"), "[D_SYNTAX] line 1: syntax error near \"y\"");
 }
@@ -143,8 +143,7 @@ TEST(ParseStatements, EmptyStatements) {
 TEST(ParseStatements, IfElse) {
   EXPECT_EQ(stmt("if (x) y = 1"), "(if x (then (= y 1)))");
   EXPECT_EQ(stmt("if (x) y = 1; else y = 2"), "(if x (then (= y 1)) (else (= y 2)))");
-  EXPECT_EQ(stmt("if (x) { y = 1; z = 2 } else { }"),
-            "(if x (then (= y 1) (= z 2)) (else))");
+  EXPECT_EQ(stmt("if (x) { y = 1; z = 2 } else { }"), "(if x (then (= y 1) (= z 2)) (else))");
   EXPECT_EQ(stmt("if (a) if (b) x = 1; else x = 2"),
             "(if a (then (if b (then (= x 1)) (else (= x 2)))))");
   EXPECT_EQ(stmt("if (a) x = 1; else if (b) x = 2; else x = 3"),
@@ -201,7 +200,8 @@ TEST(ParsePragmas, IgnoredDirectives) {
 TEST(ParsePragmas, Errors) {
   EXPECT_EQ(firstError("BEGIN { }\n#include <stdio.h>\n"),
             "[D_PRAGCTL_INVAL] line 2: invalid control directive: #include");
-  EXPECT_EQ(firstError("#pragma D frobnicate\n"), "[D_PRAGMA_INVAL] line 1: invalid D pragma: frobnicate");
+  EXPECT_EQ(firstError("#pragma D frobnicate\n"),
+            "[D_PRAGMA_INVAL] line 1: invalid D pragma: frobnicate");
   EXPECT_EQ(firstError("#pragma D option\n"),
             "[D_PRAGMA_MALFORM] line 1: malformed #pragma option <option>=<val>");
   EXPECT_EQ(firstError("#pragma D option a b\n"),
@@ -220,6 +220,69 @@ TEST(ParsePragmas, LineMarkersResetLineNumbers) {
   EXPECT_EQ(firstError("#line 30\nBEGIN { x = ; }"), "[D_SYNTAX] line 30: syntax error near \";\"");
   EXPECT_EQ(firstError("BEGIN\n{\n#line 100 \"f.d\"\n x = ;\n}"),
             "[D_SYNTAX] line 100: syntax error near \";\"");
+}
+
+}  // namespace
+}  // namespace dtrace::parse::testing
+
+namespace dtrace::parse::testing {
+namespace {
+
+TEST(ParseProgram, TypeCallbackOnlySeesIdentifierShapedWords) {
+  std::vector<std::string> asked;
+  ParseOptions opts;
+  opts.isTypeName = [&](std::string_view n) {
+    asked.emplace_back(n);
+    return false;
+  };
+  EXPECT_EQ(dump("tick-1s { } syscall::read:entry { }", opts),
+            "(clause (probes \"tick-1s\") (body))\n"
+            "(clause (probes \"syscall::read:entry\") (body))\n");
+  EXPECT_TRUE(asked.empty());
+}
+
+TEST(ParseProgram, RealisticScript) {
+  const char* script = R"(#!/usr/sbin/dtrace -s
+#pragma D option quiet
+
+/* Count reads per process. */
+inline int LIMIT = 10;
+self uint64_t ts;
+
+syscall::read:entry
+/execname != "dtrace" && pid != $pid/
+{
+	self->ts = timestamp;
+}
+
+syscall::read:return
+/self->ts/
+{
+	@lat[execname] = quantize(timestamp - self->ts);
+	@bytes[execname, pid] = sum(arg0 > 0 ? arg0 : 0);
+	self->ts = 0;
+}
+
+tick-1s
+/i++ >= LIMIT/
+{
+	printa("%-16s %@d\n", @bytes);
+	trunc(@bytes, 5);
+	exit(0)
+}
+)";
+  EXPECT_EQ(dump(script),
+            "(pragma option quiet)\n"
+            "(inline int (decl LIMIT) 10)\n"
+            "(declaration self uint64_t (decl ts))\n"
+            "(clause (probes \"syscall::read:entry\") (pred (&& (!= execname \"dtrace\") "
+            "(!= pid $pid))) (body (= (-> self ts) timestamp)))\n"
+            "(clause (probes \"syscall::read:return\") (pred (-> self ts)) (body "
+            "(= (index @lat execname) (call quantize (- timestamp (-> self ts)))) "
+            "(= (index @bytes execname pid) (call sum (? (> arg0 0) arg0 0))) "
+            "(= (-> self ts) 0)))\n"
+            "(clause (probes \"tick-1s\") (pred (>= (post++ i) LIMIT)) (body "
+            "(call printa \"%-16s %@d\\n\" @bytes) (call trunc @bytes 5) (call exit 0)))\n");
 }
 
 }  // namespace

@@ -113,19 +113,6 @@ TEST_F(ProviderAttach, TickFiresAtItsRateOnAnIdleMachine) {
   EXPECT_EQ(runCount(prog.get()), after);
 }
 
-TEST_F(ProviderAttach, TickSlotsAreReusedAfterDetach) {
-  const Probe* p = probe("profile:::tick-5000");
-  ASSERT_NE(p, nullptr);
-  bpf::Fd prog = loadTrivial(p->progType);
-  ASSERT_TRUE(prog.valid());
-  for (int i = 0; i < 40; ++i) {  // more than there are slots
-    Result<std::vector<bpf::Link>> links = catalog_.attach(*p, prog.get());
-    ASSERT_TRUE(links.ok()) << i << ": " << links.error().message;
-    links->clear();
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-}
-
 TEST_F(ProviderAttach, ProfileOpensOneEventPerCpu) {
   const Probe* p = probe("profile:::profile-997");
   ASSERT_NE(p, nullptr);

@@ -1,0 +1,1 @@
+$DTRACE -n 'tick-1foo { exit(0); }'
