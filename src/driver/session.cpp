@@ -183,7 +183,9 @@ Result<void> Session::createMaps() {
 
   uint64_t bufsize = options_.size("bufsize");
   if (bufsize == 0) bufsize = 4 << 20;
-  uint64_t ringSize = nextPowerOfTwo(std::max<uint64_t>(bufsize * bpf::Map::possibleCpus(), 4096));
+  // One ring buffer shared by all CPUs serves as the principal buffer; it
+  // is `bufsize` bytes (DTrace sizes one buffer per CPU): see docs/DIFFERENCES.md.
+  uint64_t ringSize = nextPowerOfTwo(std::max<uint64_t>(bufsize, 4096));
   auto ringbuf = bpf::Map::create(BPF_MAP_TYPE_RINGBUF, "dt_buffer", 0, 0,
                                   static_cast<uint32_t>(ringSize));
   if (!ringbuf) return makeError("cannot create principal buffer: " + ringbuf.error().message);

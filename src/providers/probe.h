@@ -22,6 +22,9 @@ struct ArgSource {
                     // and errno = -value (illumos semantics); otherwise the value and errno 0
     KernelPc,       // profile: the interrupted kernel PC, or 0 in user mode
     UserPc,         // profile: the interrupted user PC, or 0 in kernel mode
+    SyscallArg,     // syscall entry: ctx[0] is the caller's saved `struct pt_regs *`; read
+                    // (bpf_probe_read_kernel) the low `size` bytes of the register at that
+                    // offset, sign-extending if isSigned
   } kind = Kind::None;
   int16_t offset = 0;
   uint8_t size = 8;
@@ -29,19 +32,29 @@ struct ArgSource {
   std::string typeName;  // native C type for args[N] and `dtrace -lv`, e.g. "char *", "size_t"
 };
 
-enum class AttachKind { Tracepoint, PerfEvent, Uprobe, Marker /*BEGIN/END/ERROR*/ };
+enum class AttachKind {
+  Tracepoint,
+  PerfEvent,
+  Uprobe,
+  SyscallDispatch,  // syscall: a tail call from the provider's raw-tracepoint dispatcher
+  Timer,            // tick-N: run (BPF_PROG_RUN) by a timer thread
+  Consumer,         // BEGIN/END/ERROR: run (BPF_PROG_RUN) by the consumer itself
+};
 
 struct Probe {
   uint32_t id = 0;
   std::string provider, module, function, name;
-  bpf_prog_type progType = BPF_PROG_TYPE_UNSPEC;  // TRACEPOINT, PERF_EVENT, KPROBE (uprobes)
+  // RAW_TRACEPOINT (syscall, tick-N, BEGIN/END/ERROR), PERF_EVENT (profile-N), KPROBE (uprobes)
+  bpf_prog_type progType = BPF_PROG_TYPE_UNSPEC;
   AttachKind attachKind = AttachKind::Tracepoint;
   std::vector<ArgSource> args;  // filled by Provider::describeArgs (lazily)
   bool argsDescribed = false;
   Provider* owner = nullptr;
-  // Provider-private data: tracepoint category/event (syscall), firing
-  // interval (profile), whether it fires on every CPU (profile-N) or one (tick-N).
+  // Provider-private data: tracepoint category/event whose format file types
+  // the arguments and system call number (syscall), firing interval
+  // (profile), whether it fires on every CPU (profile-N) or one (tick-N).
   std::string tpCategory, tpEvent;
+  int syscallNumber = -1;
   uint64_t periodNs = 0;
   bool perCpu = false;
 };

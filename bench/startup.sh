@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Start-up wall time and peak RSS of the smallest complete dtrace run,
+# side by side with bpftrace when it is installed. Needs root.
+#   bench/startup.sh [path/to/dtrace]
+set -euo pipefail
+dtrace=${1:-$(dirname "$0")/../build/dtrace}
+runs=${RUNS:-20}
+
+stats=$(mktemp)
+trap 'rm -f "$stats"' EXIT
+measure() {  # prints the median wall time and the largest peak RSS over $runs runs
+  local walls=() rss=0
+  for _ in $(seq "$runs"); do
+    local t0 t1 r
+    t0=$(date +%s%N)
+    /usr/bin/time -o "$stats" -f '%M' "$@" >/dev/null 2>&1
+    t1=$(date +%s%N)
+    walls+=("$(( (t1 - t0) / 1000 ))")
+    r=$(tail -1 "$stats")
+    (( r > rss )) && rss=$r
+  done
+  printf '%s\n' "${walls[@]}" | sort -n |
+    awk -v rss="$rss" '{a[NR]=$1} END {printf "%.1f ms wall, %.1f MB peak RSS\n", a[int((NR+1)/2)] / 1000, rss / 1024}'
+}
+
+echo "dtrace   -qn 'BEGIN { exit(0); }':   $(measure "$dtrace" -qn 'BEGIN { exit(0); }')"
+if command -v bpftrace >/dev/null; then
+  echo "bpftrace -e 'BEGIN { exit(); }':     $(measure bpftrace -e 'BEGIN { exit(); }')"
+fi

@@ -1,0 +1,136 @@
+#include "providers/syscall_dispatch.h"
+
+#include <bpf/bpf.h>
+#include <fcntl.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+#include "bpf/assembler.h"
+
+namespace dtrace::providers {
+
+using namespace bpf;
+
+std::vector<Insn> syscallDispatcherProgram(SyscallDirection direction, int progArrayFd,
+                                           int maxNumber) {
+  Assembler a;
+  Label out = a.newLabel();
+  Label dispatch = a.newLabel();
+  a.emit(mov64(R6, R1));  // ctx
+  if (direction == SyscallDirection::Entry) {
+    a.emit(ldx(Size::DW, R7, R6, 8));  // ctx[1]: the system call number
+  } else {
+    // sys_exit passes the return value instead: the number is regs->orig_ax.
+    a.emit(ldx(Size::DW, R3, R6, 0));
+    a.emit(alu64(BPF_ADD, R3, syscallabi::kOrigAx));
+    a.emit(mov64(R1, R10));
+    a.emit(alu64(BPF_ADD, R1, -8));
+    a.emit(mov64(R2, 8));
+    a.emit(call(BPF_FUNC_probe_read_kernel));
+    a.jumpIf(BPF_JNE, R0, 0, out);
+    a.emit(ldx(Size::DW, R7, R10, -8));
+  }
+  // Unsigned: -1 (no system call) and x32-style high bits fall out here too.
+  a.jumpIf(BPF_JGT, R7, maxNumber, out);
+  // An ia32 system call numbers its calls differently: ftrace's syscall
+  // events skip them, and so do we (TS_COMPAT in current's thread_info).
+  a.emit(call(BPF_FUNC_get_current_task));
+  a.emit(mov64(R3, R0));
+  a.emit(alu64(BPF_ADD, R3, syscallabi::kThreadStatus));
+  a.emit(mov64(R1, R10));
+  a.emit(alu64(BPF_ADD, R1, -16));
+  a.emit(mov64(R2, 4));
+  a.emit(call(BPF_FUNC_probe_read_kernel));
+  a.jumpIf(BPF_JNE, R0, 0, dispatch);  // unreadable: assume a native call
+  a.emit(ldx(Size::W, R1, R10, -16));
+  a.jumpIf(BPF_JSET, R1, syscallabi::kTsCompat, out);
+  a.bind(dispatch);
+  a.emit(mov64(R1, R6));
+  a.emit(ldMapFd(R2, progArrayFd));
+  a.emit(mov64(R3, R7));
+  a.emit(call(BPF_FUNC_tail_call));  // returns only if the slot is empty
+  a.bind(out);
+  a.emit(mov64(R0, 0));
+  a.emit(exit());
+  return a.finish().value();
+}
+
+namespace {
+
+const char* tracepointName(SyscallDirection d) {
+  return d == SyscallDirection::Entry ? "sys_enter" : "sys_exit";
+}
+
+std::string errnoMessage(int err) { return strerror(err); }
+
+}  // namespace
+
+bpf::Fd SyscallDispatcher::currentLink() {
+  if (!generation_) return bpf::Fd();
+  // Our own references to the link are the callers' Links; the kernel
+  // frees the link (and its id) once they are all closed.
+  bpf::Fd fd(bpf_link_get_fd_by_id(generation_->linkId));
+  if (!fd) return fd;
+  bpf_link_info info{};
+  uint32_t len = sizeof info;
+  if (bpf_obj_get_info_by_fd(fd.get(), &info, &len) != 0 ||
+      info.prog_id != generation_->programId) {
+    return bpf::Fd();  // the id was reused by someone else's link
+  }
+  return fd;
+}
+
+bool SyscallDispatcher::attached() { return currentLink().valid(); }
+
+Result<SyscallDispatcher::Generation> SyscallDispatcher::startGeneration(bpf::Fd& link) {
+  const std::string name = std::string("dt_") + tracepointName(direction_);
+  Result<bpf::Map> array = bpf::Map::create(BPF_MAP_TYPE_PROG_ARRAY, name, 4, 4,
+                                            static_cast<uint32_t>(maxNumber_) + 1);
+  if (!array) return array.error();
+  const std::vector<Insn> insns = syscallDispatcherProgram(direction_, array->fd(), maxNumber_);
+  Result<bpf::Program> program = bpf::Program::load(BPF_PROG_TYPE_RAW_TRACEPOINT, name, insns);
+  if (!program) {
+    return Error{"failed to load the syscall dispatcher: " + program.error().message};
+  }
+  Result<bpf::Link> attached = bpf::attachRawTracepoint(program->fd(), tracepointName(direction_));
+  if (!attached) return attached.error();
+  link.reset(fcntl(attached->bpfLinkFd(), F_DUPFD_CLOEXEC, 0));
+  if (!link) return Error{"cannot duplicate the syscall dispatcher link: " + errnoMessage(errno)};
+  bpf_link_info linkInfo{};
+  uint32_t len = sizeof linkInfo;
+  if (bpf_obj_get_info_by_fd(link.get(), &linkInfo, &len) != 0) {
+    return Error{"cannot identify the syscall dispatcher link: " + errnoMessage(errno)};
+  }
+  return Generation{std::move(*array), std::move(*program), linkInfo.prog_id, linkInfo.id};
+}
+
+Result<bpf::Fd> SyscallDispatcher::liveLink() {
+  bpf::Fd link = currentLink();
+  if (link) return link;
+  // Every Link of the previous generation is gone. Dropping our reference
+  // to its program array lets the kernel clear the array, so nothing it
+  // held can fire again.
+  generation_.reset();
+  Result<Generation> next = startGeneration(link);
+  if (!next) return next.error();
+  generation_.emplace(std::move(*next));
+  return link;
+}
+
+Result<bpf::Link> SyscallDispatcher::attach(int number, int progFd) {
+  if (number < 0 || number > maxNumber_) {
+    return Error{"system call number " + std::to_string(number) + " out of range"};
+  }
+  Result<bpf::Fd> link = liveLink();
+  if (!link) return link.error();
+  const uint32_t key = static_cast<uint32_t>(number);
+  const uint32_t value = static_cast<uint32_t>(progFd);
+  Result<void> r = generation_->progArray.update(&key, &value);
+  if (!r) return Error{"failed to enable the program for system call " + std::to_string(number) +
+                       ": " + r.error().message};
+  return bpf::Link(bpf::Fd(), std::move(*link));
+}
+
+}  // namespace dtrace::providers
