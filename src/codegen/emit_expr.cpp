@@ -246,6 +246,22 @@ void ProgramEmitter::probeArg(int index) {
       as_.bind(done);
       return;
     }
+    case Kind::SyscallArg: {
+      // A raw sys_enter tracepoint passes the saved user registers: ctx[0]
+      // is the pt_regs pointer and the argument register sits at `offset`.
+      int16_t slot = pushSlot();
+      as_.emit(st(Size::DW, R10, slot, 0));
+      as_.emit(ldx(Size::DW, R3, R1, 0));
+      as_.emit(alu64(BPF_ADD, R3, a.offset));
+      as_.emit(mov64(R1, R10));
+      as_.emit(alu64(BPF_ADD, R1, slot));
+      as_.emit(mov64(R2, 8));
+      as_.emit(call(BPF_FUNC_probe_read_kernel));
+      as_.emit(ldx(Size::DW, R6, R10, slot));
+      popSlot();
+      if (a.size < 8) normalize(R6, types_.integer(a.size, a.isSigned));
+      return;
+    }
     case Kind::None: break;
   }
   as_.emit(mov64(R6, 0));

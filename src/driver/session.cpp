@@ -222,22 +222,12 @@ Result<void> Session::load() {
 Result<void> Session::loadProbe(ProbeEnabling& enabling) {
   const providers::Probe& probe = *enabling.probe;
   // BEGIN, END and ERROR run in the consumer's own thread: their programs
-  // are fired directly (BPF_PROG_RUN), in order with everything else.
-  bool firedByConsumer = probe.provider == "dtrace";
-  providers::Probe probeView = probe;
-  if (firedByConsumer) {
-    probeView.progType = BPF_PROG_TYPE_RAW_TRACEPOINT;
-    probeView.args.clear();
-    for (int i = 0; i < 6; i++) {
-      probeView.args.push_back({.kind = providers::ArgSource::Kind::CtxField,
-                                .offset = static_cast<int16_t>(8 * i),
-                                .size = 8,
-                                .isSigned = true});
-    }
-  } else if (!probe.argsDescribed) {
+  // are run directly (BPF_PROG_RUN), in order with everything else.
+  bool firedByConsumer = probe.attachKind == providers::AttachKind::Consumer;
+  if (!probe.argsDescribed) {
     if (auto r = catalog_.describeArgs(probe); !r) return r;
-    probeView = probe;
   }
+  const providers::Probe& probeView = probe;
   Activity expected = probe.provider == "dtrace" && probe.name == "BEGIN" ? Activity::Warmup
                       : probe.provider == "dtrace" && probe.name == "END" ? Activity::Cooldown
                                                                            : Activity::Active;

@@ -70,7 +70,8 @@ class Provider {
   virtual Result<void> describeArgs(Probe& probe) = 0;
 
   // Attaches the loaded program `progFd` to the probe. The links detach when
-  // destroyed.
+  // destroyed. Empty for probes that the consumer fires itself (BEGIN, END,
+  // ERROR: see dtrace_provider.h).
   virtual Result<std::vector<bpf::Link>> attach(const Probe& probe, int progFd) = 0;
 };
 

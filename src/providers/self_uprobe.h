@@ -1,5 +1,6 @@
 // Where a function of this very process lives on disk, so that a uprobe can
-// be placed on it (BEGIN/END/ERROR markers, tick timers).
+// be placed on it. Unused today (BEGIN/END/ERROR and tick-N run their
+// programs directly); kept for a pid provider tracing dtrace itself.
 #pragma once
 
 #include <cstdint>

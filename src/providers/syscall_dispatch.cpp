@@ -86,8 +86,8 @@ bool SyscallDispatcher::attached() { return currentLink().valid(); }
 
 Result<SyscallDispatcher::Generation> SyscallDispatcher::startGeneration(bpf::Fd& link) {
   const std::string name = std::string("dt_") + tracepointName(direction_);
-  Result<bpf::Map> array = bpf::Map::create(BPF_MAP_TYPE_PROG_ARRAY, name, 4, 4,
-                                            static_cast<uint32_t>(maxNumber_) + 1);
+  Result<bpf::Map> array =
+      bpf::Map::create(BPF_MAP_TYPE_PROG_ARRAY, name, 4, 4, static_cast<uint32_t>(maxNumber_) + 1);
   if (!array) return array.error();
   const std::vector<Insn> insns = syscallDispatcherProgram(direction_, array->fd(), maxNumber_);
   Result<bpf::Program> program = bpf::Program::load(BPF_PROG_TYPE_RAW_TRACEPOINT, name, insns);
@@ -128,8 +128,9 @@ Result<bpf::Link> SyscallDispatcher::attach(int number, int progFd) {
   const uint32_t key = static_cast<uint32_t>(number);
   const uint32_t value = static_cast<uint32_t>(progFd);
   Result<void> r = generation_->progArray.update(&key, &value);
-  if (!r) return Error{"failed to enable the program for system call " + std::to_string(number) +
-                       ": " + r.error().message};
+  if (!r)
+    return Error{"failed to enable the program for system call " + std::to_string(number) + ": " +
+                 r.error().message};
   return bpf::Link(bpf::Fd(), std::move(*link));
 }
 

@@ -24,9 +24,9 @@ enum class SyscallDirection { Entry, Return };
 // Offsets in x86-64 `struct pt_regs` and `struct thread_info` (the first
 // member of task_struct) that the dispatchers read; stable kernel ABI.
 namespace syscallabi {
-inline constexpr int16_t kOrigAx = 120;        // pt_regs.orig_ax: the system call number
-inline constexpr int16_t kThreadStatus = 16;   // thread_info.status
-inline constexpr int32_t kTsCompat = 0x0002;   // TS_COMPAT: a 32-bit (ia32) system call
+inline constexpr int16_t kOrigAx = 120;       // pt_regs.orig_ax: the system call number
+inline constexpr int16_t kThreadStatus = 16;  // thread_info.status
+inline constexpr int32_t kTsCompat = 0x0002;  // TS_COMPAT: a 32-bit (ia32) system call
 // The x86-64 system call argument registers, arg0..arg5: di si dx r10 r8 r9.
 inline constexpr int16_t kArgRegisters[6] = {112, 104, 96, 56, 72, 64};
 }  // namespace syscallabi

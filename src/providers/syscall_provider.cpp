@@ -9,6 +9,8 @@
 #include "bpf/attach.h"
 #include "providers/catalog.h"
 #include "providers/glob.h"
+#include "providers/syscall_dispatch.h"
+#include "providers/syscall_numbers.h"
 
 namespace dtrace::providers {
 
@@ -17,9 +19,20 @@ namespace {
 constexpr std::string_view kEnterPrefix = "sys_enter_";
 constexpr std::string_view kExitPrefix = "sys_exit_";
 constexpr const char* kCategory = "syscalls";
+constexpr int16_t kReturnValueOffset = 8;  // sys_exit raw tracepoint: (regs, ret)
+
+struct Call {
+  int number = -1;
+  std::string tracefsName;
+  bool hasEntry = false, hasReturn = false;
+};
 
 class SyscallProvider final : public Provider {
  public:
+  SyscallProvider()
+      : entry_(SyscallDirection::Entry, maxSyscallNumber()),
+        return_(SyscallDirection::Return, maxSyscallNumber()) {}
+
   const std::string& name() const override { return name_; }
 
   ProviderAttributes attributes() const override {
@@ -35,23 +48,30 @@ class SyscallProvider final : public Provider {
   }
 
   // One readdir of events/syscalls; formats are read only by describeArgs.
+  // Probes take the system call table's names (fstat, not tracefs's
+  // newfstat); a tracefs event with no number here is not listed.
   void enumerate(ProbeCatalog& catalog) override {
     const std::string dir = bpf::tracefsRoot() + "/events/" + kCategory;
     DIR* d = opendir(dir.c_str());
     if (d == nullptr) return;
-    std::map<std::string, std::pair<bool, bool>> calls;  // name -> (has entry, has return)
+    std::map<std::string, Call> calls;  // by probe function name
     while (dirent* ent = readdir(d)) {
       std::string_view n = ent->d_name;
-      if (n.starts_with(kEnterPrefix)) {
-        calls[std::string(n.substr(kEnterPrefix.size()))].first = true;
-      } else if (n.starts_with(kExitPrefix)) {
-        calls[std::string(n.substr(kExitPrefix.size()))].second = true;
-      }
+      const bool entry = n.starts_with(kEnterPrefix);
+      if (!entry && !n.starts_with(kExitPrefix)) continue;
+      const std::string_view tracefsName =
+          n.substr(entry ? kEnterPrefix.size() : kExitPrefix.size());
+      std::optional<SyscallId> id = syscallForTracepoint(tracefsName);
+      if (!id) continue;
+      Call& c = calls[std::string(id->name)];
+      c.number = id->number;
+      c.tracefsName = tracefsName;
+      (entry ? c.hasEntry : c.hasReturn) = true;
     }
     closedir(d);
-    for (const auto& [call, has] : calls) {
-      if (has.first) add(catalog, call, "entry", std::string(kEnterPrefix) + call);
-      if (has.second) add(catalog, call, "return", std::string(kExitPrefix) + call);
+    for (const auto& [function, call] : calls) {
+      if (call.hasEntry) add(catalog, function, "entry", call, kEnterPrefix);
+      if (call.hasReturn) add(catalog, function, "return", call, kExitPrefix);
     }
   }
 
@@ -71,9 +91,8 @@ class SyscallProvider final : public Provider {
   }
 
   Result<std::vector<bpf::Link>> attach(const Probe& probe, int progFd) override {
-    Result<int> id = bpf::tracepointId(probe.tpCategory, probe.tpEvent);
-    if (!id) return id.error();
-    Result<bpf::Link> link = bpf::attachTracepoint(progFd, *id);
+    SyscallDispatcher& dispatcher = probe.name == "entry" ? entry_ : return_;
+    Result<bpf::Link> link = dispatcher.attach(probe.syscallNumber, progFd);
     if (!link) return link.error();
     std::vector<bpf::Link> links;
     links.push_back(std::move(*link));
@@ -81,16 +100,54 @@ class SyscallProvider final : public Provider {
   }
 
  private:
-  void add(ProbeCatalog& catalog, const std::string& call, const char* probeName,
-           std::string event) {
-    Probe& p = catalog.addProbe(*this, "", call, probeName, BPF_PROG_TYPE_TRACEPOINT,
-                                AttachKind::Tracepoint);
+  void add(ProbeCatalog& catalog, const std::string& function, const char* probeName,
+           const Call& call, std::string_view prefix) {
+    Probe& p = catalog.addProbe(*this, "", function, probeName, BPF_PROG_TYPE_RAW_TRACEPOINT,
+                                AttachKind::SyscallDispatch);
     p.tpCategory = kCategory;
-    p.tpEvent = std::move(event);
+    p.tpEvent = std::string(prefix) + call.tracefsName;
+    p.syscallNumber = call.number;
   }
 
   std::string name_ = "syscall";
+  SyscallDispatcher entry_, return_;
 };
+
+struct ScalarType {
+  const char* name;
+  uint8_t size;
+  bool isSigned;
+};
+
+// Scalar syscall argument types as the kernel declares them (tracefs
+// formats give every field 8 bytes and "signed:0"); anything else (pointers,
+// size_t, unsigned long, aio_context_t...) is an unsigned 8-byte value.
+constexpr ScalarType kScalarTypes[] = {
+    {"int", 4, true},           {"s32", 4, true},
+    {"__s32", 4, true},         {"pid_t", 4, true},
+    {"key_t", 4, true},         {"key_serial_t", 4, true},
+    {"clockid_t", 4, true},     {"timer_t", 4, true},
+    {"mqd_t", 4, true},         {"rwf_t", 4, true},
+    {"unsigned int", 4, false}, {"unsigned", 4, false},
+    {"u32", 4, false},          {"__u32", 4, false},
+    {"uid_t", 4, false},        {"gid_t", 4, false},
+    {"qid_t", 4, false},        {"umode_t", 2, false},
+    {"short", 2, true},         {"unsigned short", 2, false},
+    {"long", 8, true},          {"loff_t", 8, true},
+    {"off_t", 8, true},         {"ssize_t", 8, true},
+    {"s64", 8, true},           {"__s64", 8, true},
+};
+
+ScalarType scalarType(std::string type) {
+  if (type.starts_with("const ")) type.erase(0, 6);
+  if (type.find('*') == std::string::npos) {
+    if (type.starts_with("enum ")) return {"enum", 4, true};
+    for (const ScalarType& t : kScalarTypes) {
+      if (type == t.name) return t;
+    }
+  }
+  return {"", 8, false};
+}
 
 }  // namespace
 
@@ -98,11 +155,13 @@ std::vector<ArgSource> syscallEntryArgs(const std::vector<TracepointField>& fiel
   std::vector<ArgSource> args;
   for (const TracepointField& f : fields) {
     if (f.name.starts_with("common_") || f.name == "__syscall_nr") continue;
+    if (args.size() == std::size(syscallabi::kArgRegisters)) break;
     ArgSource a;
-    a.kind = ArgSource::Kind::CtxField;
-    a.offset = static_cast<int16_t>(f.offset);
-    a.size = static_cast<uint8_t>(f.size);
-    a.isSigned = f.isSigned;
+    a.kind = ArgSource::Kind::SyscallArg;
+    a.offset = syscallabi::kArgRegisters[args.size()];
+    const ScalarType scalar = scalarType(f.type);
+    a.size = scalar.size;
+    a.isSigned = scalar.isSigned;
     a.typeName = f.type;
     args.push_back(std::move(a));
   }
@@ -114,8 +173,8 @@ Result<std::vector<ArgSource>> syscallReturnArgs(const std::vector<TracepointFie
     if (f.name != "ret") continue;
     ArgSource a;
     a.kind = ArgSource::Kind::SyscallReturn;
-    a.offset = static_cast<int16_t>(f.offset);
-    a.size = static_cast<uint8_t>(f.size);
+    a.offset = kReturnValueOffset;
+    a.size = 8;
     a.isSigned = true;
     a.typeName = f.type;
     return std::vector<ArgSource>{a, a};

@@ -1,108 +1,121 @@
 #include "providers/tick_timer.h"
 
+#include <bpf/bpf.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/eventfd.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include <array>
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <string>
 #include <system_error>
-#include <thread>
 #include <utility>
-
-#include "bpf/fd.h"
 
 namespace dtrace::providers {
 
 namespace {
 
-// One distinct function per slot. noipa keeps each out-of-line and unmerged
-// (it implies noinline and no_icf); the asm is a side effect that cannot be
-// optimised away.
-template <int N>
-__attribute__((noipa, used)) void slotMarker() {
-  asm volatile("" ::"i"(N) : "memory");
-}
-
-using Marker = void (*)();
-
-template <size_t... I>
-constexpr std::array<Marker, sizeof...(I)> makeMarkers(std::index_sequence<I...>) {
-  return {&slotMarker<static_cast<int>(I)>...};
-}
-
-constexpr auto kMarkers = makeMarkers(std::make_index_sequence<kTickSlots>());
-
-// Trivially destructible, so a timer thread still running while the process
-// exits never touches a destroyed object.
-std::atomic<bool> gClaimed[kTickSlots];
-
 // A stall (stopped process, overloaded machine) longer than this many
 // periods resumes without replaying every missed tick.
 constexpr uint64_t kMaxCatchUp = 100;
 
-void runTimer(int slot, bpf::Fd timer, bpf::Fd lifeline) {
+// tick-N's arguments read as 0; a zeroed context keeps any ctx load of the
+// program in bounds.
+constexpr int kContextWords = 6;
+
+struct TimerFds {
+  bpf::Fd timer, lifeline, shutdown, program;
+};
+
+void fire(int progFd) {
+  uint64_t context[kContextWords] = {};
+  LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = context, .ctx_size_in = sizeof context);
+  (void)bpf_prog_test_run_opts(progFd, &opts);
+}
+
+void runTimer(TimerFds fds, std::shared_ptr<std::atomic<bool>> finished) {
   // Signals belong to the consumer's main thread.
   sigset_t all;
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, nullptr);
-  const Marker fire = kMarkers[static_cast<size_t>(slot)];
-  pollfd fds[2] = {{timer.get(), POLLIN, 0}, {lifeline.get(), POLLIN, 0}};
+  pollfd polled[3] = {{fds.timer.get(), POLLIN, 0},
+                      {fds.lifeline.get(), POLLIN, 0},
+                      {fds.shutdown.get(), POLLIN, 0}};
   while (true) {
-    if (poll(fds, 2, -1) < 0) {
+    if (poll(polled, 3, -1) < 0) {
       if (errno == EINTR) continue;
       break;
     }
-    if (fds[1].revents != 0) break;  // the Link closed the other end
+    if (polled[1].revents != 0 || polled[2].revents != 0) break;  // the Link or the owner is gone
     uint64_t expirations = 0;
-    if (read(timer.get(), &expirations, sizeof expirations) != sizeof expirations) continue;
+    if (read(fds.timer.get(), &expirations, sizeof expirations) != sizeof expirations) continue;
     if (expirations > kMaxCatchUp) expirations = 1;
-    for (uint64_t i = 0; i < expirations; ++i) fire();
+    for (uint64_t i = 0; i < expirations; ++i) fire(fds.program.get());
   }
-  gClaimed[slot].store(false);
+  finished->store(true);
 }
 
 std::string errnoMessage(const char* what) { return std::string(what) + ": " + strerror(errno); }
 
 }  // namespace
 
-Result<int> claimTickSlot() {
-  for (int i = 0; i < kTickSlots; ++i) {
-    bool expected = false;
-    if (gClaimed[i].compare_exchange_strong(expected, true)) return i;
+TickTimers::~TickTimers() {
+  if (shutdown_) {
+    const uint64_t one = 1;
+    (void)!write(shutdown_.get(), &one, sizeof one);
   }
-  return Error{"too many tick probes enabled (at most " + std::to_string(kTickSlots) + ")"};
+  for (Timer& t : timers_) t.thread.join();
 }
 
-void releaseTickSlot(int slot) { gClaimed[slot].store(false); }
-
-const void* tickMarker(int slot) {
-  return reinterpret_cast<const void*>(kMarkers[static_cast<size_t>(slot)]);
+void TickTimers::reap() {
+  for (auto it = timers_.begin(); it != timers_.end();) {
+    if (it->finished->load()) {
+      it->thread.join();
+      it = timers_.erase(it);
+    } else {
+      ++it;
+    }
+  }
 }
 
-Result<bpf::Link> startTickTimer(int slot, uint64_t periodNs) {
-  bpf::Fd timer(timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC));
-  if (!timer) return Error{errnoMessage("cannot create tick timer")};
+size_t TickTimers::running() {
+  reap();
+  return timers_.size();
+}
+
+Result<bpf::Link> TickTimers::start(int progFd, uint64_t periodNs) {
+  reap();
+  if (!shutdown_) {
+    shutdown_.reset(eventfd(0, EFD_CLOEXEC));
+    if (!shutdown_) return Error{errnoMessage("cannot create tick timer")};
+  }
+  TimerFds fds;
+  fds.program.reset(fcntl(progFd, F_DUPFD_CLOEXEC, 0));
+  if (!fds.program) return Error{errnoMessage("cannot start tick timer")};
+  fds.shutdown.reset(fcntl(shutdown_.get(), F_DUPFD_CLOEXEC, 0));
+  if (!fds.shutdown) return Error{errnoMessage("cannot start tick timer")};
+  fds.timer.reset(timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC));
+  if (!fds.timer) return Error{errnoMessage("cannot create tick timer")};
+  int pipeFds[2];
+  if (pipe2(pipeFds, O_CLOEXEC) != 0) return Error{errnoMessage("cannot create tick timer")};
+  fds.lifeline.reset(pipeFds[0]);
+  bpf::Fd writeEnd(pipeFds[1]);
   // A periodic timerfd keeps exact absolute deadlines and counts overruns;
   // unlike a sleep, it is not delayed by the thread's 50us timer slack.
   itimerspec spec{};
   spec.it_interval.tv_sec = static_cast<time_t>(periodNs / 1000000000ULL);
   spec.it_interval.tv_nsec = static_cast<long>(periodNs % 1000000000ULL);
   spec.it_value = spec.it_interval;
-  int pipeFds[2];
-  if (pipe2(pipeFds, O_CLOEXEC) != 0) return Error{errnoMessage("cannot create tick timer")};
-  bpf::Fd readEnd(pipeFds[0]), writeEnd(pipeFds[1]);
-  if (timerfd_settime(timer.get(), 0, &spec, nullptr) != 0) {
+  if (timerfd_settime(fds.timer.get(), 0, &spec, nullptr) != 0) {
     return Error{errnoMessage("cannot start tick timer")};
   }
+  auto finished = std::make_shared<std::atomic<bool>>(false);
   try {
-    std::thread(runTimer, slot, std::move(timer), std::move(readEnd)).detach();
+    timers_.push_back(Timer{std::thread(runTimer, std::move(fds), finished), finished});
   } catch (const std::system_error& e) {
     return Error{std::string("cannot start tick timer thread: ") + e.what()};
   }

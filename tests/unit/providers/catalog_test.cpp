@@ -36,7 +36,8 @@ TEST(ProbeCatalog, DtraceProbesHaveIdsOneToThree) {
   EXPECT_EQ(m[2]->id, 3u);
   EXPECT_EQ(m[2]->name, "ERROR");
   EXPECT_EQ(m[0]->provider, "dtrace");
-  EXPECT_EQ(m[0]->progType, BPF_PROG_TYPE_KPROBE);
+  EXPECT_EQ(m[0]->progType, BPF_PROG_TYPE_RAW_TRACEPOINT);
+  EXPECT_EQ(m[0]->attachKind, AttachKind::Consumer);
   EXPECT_EQ(catalog.byId(2), m[1]);
 }
 
@@ -71,7 +72,8 @@ TEST(ProbeCatalog, SyscallMatching) {
   EXPECT_EQ(one[0]->name, "entry");
   EXPECT_EQ(one[0]->tpCategory, "syscalls");
   EXPECT_EQ(one[0]->tpEvent, "sys_enter_read");
-  EXPECT_EQ(one[0]->progType, BPF_PROG_TYPE_TRACEPOINT);
+  EXPECT_EQ(one[0]->progType, BPF_PROG_TYPE_RAW_TRACEPOINT);
+  EXPECT_EQ(one[0]->syscallNumber, 0);
   EXPECT_GT(one[0]->id, 3u);
   EXPECT_FALSE(one[0]->argsDescribed);  // listing does not read format files
 
@@ -109,13 +111,37 @@ TEST(ProbeCatalog, SyscallArgumentsAreDescribedLazily) {
   ASSERT_TRUE(entry->argsDescribed);
   ASSERT_EQ(entry->args.size(), 3u);
   EXPECT_EQ(entry->args[0].typeName, "unsigned int");
-  EXPECT_EQ(entry->args[0].offset, 16);
+  EXPECT_EQ(entry->args[0].kind, ArgSource::Kind::SyscallArg);
+  EXPECT_EQ(entry->args[0].offset, 112);  // pt_regs.di
+  EXPECT_EQ(entry->args[0].size, 4);
+  EXPECT_EQ(entry->args[1].offset, 104);  // pt_regs.si
   EXPECT_EQ(entry->args[1].typeName, "char *");
   EXPECT_EQ(entry->args[2].typeName, "size_t");
   const Probe* ret = matchOk(catalog, "syscall::read:return").at(0);
   ASSERT_TRUE(catalog.describeArgs(*ret).ok());
   ASSERT_EQ(ret->args.size(), 2u);
   EXPECT_EQ(ret->args[0].kind, ArgSource::Kind::SyscallReturn);
+  EXPECT_EQ(ret->args[0].offset, 8);  // sys_exit raw tracepoint: (regs, ret)
+}
+
+TEST(ProbeCatalog, SyscallProbesUseTheTableNames) {
+  if (!haveSyscallTracepoints()) GTEST_SKIP() << "no syscall tracepoints readable";
+  ProbeCatalog catalog;
+  // tracefs calls these newfstat and newuname.
+  std::vector<const Probe*> fstat = matchOk(catalog, "syscall::fstat:entry");
+  ASSERT_EQ(fstat.size(), 1u);
+  EXPECT_EQ(fstat[0]->tpEvent, "sys_enter_newfstat");
+  EXPECT_EQ(fstat[0]->syscallNumber, 5);
+  std::vector<const Probe*> uname = matchOk(catalog, "syscall::uname:return");
+  ASSERT_EQ(uname.size(), 1u);
+  EXPECT_EQ(uname[0]->tpEvent, "sys_exit_newuname");
+  EXPECT_EQ(uname[0]->syscallNumber, 63);
+  EXPECT_TRUE(matchOk(catalog, "syscall::newfstat:entry").empty());
+  // Every listed call has a number and its tracefs event.
+  for (const Probe* p : matchOk(catalog, "syscall:::")) {
+    EXPECT_GE(p->syscallNumber, 0) << p->function;
+    EXPECT_FALSE(p->tpEvent.empty()) << p->function;
+  }
 }
 
 TEST(ProbeCatalog, ProfileDefaultsAndOnDemandProbes) {

@@ -73,12 +73,18 @@ TEST(TracepointFormat, SyscallEntryArguments) {
   ASSERT_TRUE(r.ok());
   std::vector<ArgSource> args = syscallEntryArgs(*r);
   ASSERT_EQ(args.size(), 4u);
-  EXPECT_EQ(args[0].kind, ArgSource::Kind::CtxField);
-  EXPECT_EQ(args[0].offset, 16);
-  EXPECT_EQ(args[0].size, 8);
+  // Read from the saved registers di, si, dx, r10, at their width.
+  EXPECT_EQ(args[0].kind, ArgSource::Kind::SyscallArg);
+  EXPECT_EQ(args[0].offset, 112);
+  EXPECT_EQ(args[0].size, 4);
+  EXPECT_TRUE(args[0].isSigned);
   EXPECT_EQ(args[0].typeName, "int");
-  EXPECT_EQ(args[1].offset, 24);
+  EXPECT_EQ(args[1].offset, 104);
+  EXPECT_EQ(args[1].size, 8);
   EXPECT_EQ(args[1].typeName, "const char *");
+  EXPECT_EQ(args[2].offset, 96);
+  EXPECT_EQ(args[3].offset, 56);
+  EXPECT_EQ(args[3].size, 2);
   EXPECT_EQ(args[3].typeName, "umode_t");
 }
 
@@ -90,7 +96,7 @@ TEST(TracepointFormat, SyscallReturnArguments) {
   ASSERT_EQ(args->size(), 2u);
   for (const ArgSource& a : *args) {
     EXPECT_EQ(a.kind, ArgSource::Kind::SyscallReturn);
-    EXPECT_EQ(a.offset, 16);
+    EXPECT_EQ(a.offset, 8);
     EXPECT_EQ(a.size, 8);
     EXPECT_TRUE(a.isSigned);
   }

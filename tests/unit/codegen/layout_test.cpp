@@ -1,0 +1,284 @@
+// Storage layout of an enabling: globals, the record each clause writes,
+// aggregation keys and the per-CPU scratch value.
+#include "codegen/layout.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "parse/parser.h"
+#include "sema/checker.h"
+
+namespace dtrace::codegen {
+namespace {
+
+class LayoutTest : public ::testing::Test {
+ protected:
+  // Parses, checks and lays out src; fails the test on a compile error.
+  const Layout& lay(std::string_view src, bool quiet = false) {
+    parse::ParseOptions po;
+    po.isTypeName = [this](std::string_view n) { return types.isTypeName(n); };
+    parse::ParseResult parsed = parse::parseProgram(src, po);
+    EXPECT_TRUE(parsed.diags.empty())
+        << formatDiagnostic(parsed.diags.all().empty() ? Diagnostic{} : parsed.diags.first(),
+                            true, true);
+    program = std::make_unique<ast::Program>(std::move(parsed.program));
+    Diagnostics diags;
+    sema::Checker checker(types, symbols, macros, diags);
+    EXPECT_TRUE(checker.check(*program));
+    EXPECT_TRUE(diags.empty()) << formatDiagnostic(diags.empty() ? Diagnostic{} : diags.first(),
+                                                   true, true);
+    for (auto& item : program->items) {
+      if (auto* c = std::get_if<ast::ProbeClause>(&item)) clauses.push_back(c);
+    }
+    layout = computeLayout(clauses, symbols, quiet, types.strsize());
+    return layout;
+  }
+  uint32_t globalOffset(const char* name) {
+    const sema::Variable* v = symbols.findGlobal(name);
+    EXPECT_NE(v, nullptr) << name;
+    return v ? v->offset : 0;
+  }
+  const std::vector<ir::Field>& fieldsOf(size_t clause, size_t action) {
+    return layout.clauses.at(clause).orderedActions.at(action).fields;
+  }
+
+  sema::TypeTable types;
+  sema::SymbolTable symbols;
+  sema::MacroTable macros;
+  std::unique_ptr<ast::Program> program;
+  std::vector<ast::ProbeClause*> clauses;
+  Layout layout;
+};
+
+TEST_F(LayoutTest, GlobalsStartAfterTheFixedSlots) {
+  lay("BEGIN { x = 1; }");
+  EXPECT_EQ(globalOffset("x"), kFirstGlobalOffset);
+  EXPECT_EQ(layout.globalsSize, 24u);
+}
+
+TEST_F(LayoutTest, EmptyEnablingStillHasTheFixedSlots) {
+  lay("BEGIN { }");
+  EXPECT_EQ(layout.globalsSize, kFirstGlobalOffset);
+}
+
+TEST_F(LayoutTest, GlobalsAreNaturallyAligned) {
+  lay("char c; int i; char d; short s; long l; char e; BEGIN { c = 1; }");
+  EXPECT_EQ(globalOffset("c"), 16u);
+  EXPECT_EQ(globalOffset("i"), 20u);
+  EXPECT_EQ(globalOffset("d"), 24u);
+  EXPECT_EQ(globalOffset("s"), 26u);
+  EXPECT_EQ(globalOffset("l"), 32u);
+  EXPECT_EQ(globalOffset("e"), 40u);
+  EXPECT_EQ(layout.globalsSize, 48u);  // rounded up to 8
+}
+
+TEST_F(LayoutTest, StringGlobalsTakeStrsizeAlignedTo8) {
+  lay("char c; BEGIN { c = 1; s = execname; t = \"ab\"; }");
+  EXPECT_EQ(globalOffset("c"), 16u);
+  EXPECT_EQ(globalOffset("s"), 24u);
+  EXPECT_EQ(globalOffset("t"), 24u + 256u);
+  EXPECT_EQ(layout.globalsSize, 24u + 512u);
+}
+
+TEST_F(LayoutTest, StrsizeSetsStringSizes) {
+  types = sema::TypeTable(64);
+  lay("BEGIN { s = \"abc\"; trace(s); }");
+  EXPECT_EQ(globalOffset("s"), 16u);
+  EXPECT_EQ(layout.globalsSize, 16u + 64u);
+  EXPECT_EQ(fieldsOf(0, 0).at(0).size, 64u);
+  EXPECT_EQ(layout.stringTempSize, 64u);
+}
+
+TEST_F(LayoutTest, TraceFieldsPerType) {
+  lay("BEGIN { trace(1); trace((char)1); trace(execname); trace(1ul); trace(\"ab\"); }");
+  const ClauseLayout& cl = layout.clauses.at(0);
+  ASSERT_EQ(cl.orderedActions.size(), 5u);
+  for (const auto& a : cl.orderedActions) EXPECT_EQ(a.kind, ir::ActionKind::Trace);
+
+  const ir::Field& i = fieldsOf(0, 0).at(0);
+  EXPECT_EQ(i.offset, 0u);
+  EXPECT_EQ(i.size, 4u);
+  EXPECT_EQ(i.kind, ir::DataKind::Signed);
+
+  const ir::Field& c = fieldsOf(0, 1).at(0);
+  EXPECT_EQ(c.offset, 4u);
+  EXPECT_EQ(c.size, 1u);
+
+  const ir::Field& s = fieldsOf(0, 2).at(0);
+  EXPECT_EQ(s.offset, 8u);
+  EXPECT_EQ(s.size, 16u);  // execname is at most TASK_COMM_LEN bytes
+  EXPECT_EQ(s.kind, ir::DataKind::String);
+
+  const ir::Field& u = fieldsOf(0, 3).at(0);
+  EXPECT_EQ(u.offset, 24u);
+  EXPECT_EQ(u.size, 8u);
+  EXPECT_EQ(u.kind, ir::DataKind::Unsigned);
+
+  const ir::Field& lit = fieldsOf(0, 4).at(0);
+  EXPECT_EQ(lit.offset, 32u);
+  EXPECT_EQ(lit.size, 3u);  // "ab" and its NUL
+  EXPECT_EQ(lit.kind, ir::DataKind::String);
+
+  EXPECT_EQ(cl.dataSize, 40u);
+  EXPECT_TRUE(cl.recordsData);
+  EXPECT_FALSE(cl.hasActionMask);
+}
+
+TEST_F(LayoutTest, PrintfFieldsAreItsValueArguments) {
+  lay("BEGIN { printf(\"%d %s %c\\n\", 42l, \"hi\", 'x'); }");
+  const ir::Action& a = layout.clauses.at(0).orderedActions.at(0);
+  EXPECT_EQ(a.kind, ir::ActionKind::Printf);
+  ASSERT_EQ(a.fields.size(), 3u);
+  EXPECT_EQ(a.fields[0].offset, 0u);
+  EXPECT_EQ(a.fields[0].size, 8u);
+  EXPECT_EQ(a.fields[1].offset, 8u);
+  EXPECT_EQ(a.fields[1].size, 3u);
+  EXPECT_EQ(a.fields[2].offset, 11u);
+  EXPECT_EQ(a.fields[2].size, 1u);
+  ASSERT_EQ(layout.formats.size(), 1u);
+  EXPECT_EQ(layout.formats[0], "%d %s %c\n");
+  EXPECT_EQ(a.formatIndex, 0u);
+  EXPECT_EQ(layout.clauses.at(0).dataSize, 16u);
+}
+
+TEST_F(LayoutTest, IdenticalFormatsAreSharedAcrossClauses) {
+  lay("BEGIN { printf(\"a %d\", 1); printf(\"b\"); } END { printf(\"a %d\", 2); }");
+  ASSERT_EQ(layout.formats.size(), 2u);
+  EXPECT_EQ(layout.clauses.at(0).orderedActions.at(0).formatIndex, 0u);
+  EXPECT_EQ(layout.clauses.at(0).orderedActions.at(1).formatIndex, 1u);
+  EXPECT_EQ(layout.clauses.at(1).orderedActions.at(0).formatIndex, 0u);
+}
+
+TEST_F(LayoutTest, ExitRecordsItsStatus) {
+  lay("BEGIN { exit(3); }");
+  const ir::Action& a = layout.clauses.at(0).orderedActions.at(0);
+  EXPECT_EQ(a.kind, ir::ActionKind::Exit);
+  ASSERT_EQ(a.fields.size(), 1u);
+  EXPECT_EQ(a.fields[0].size, 4u);
+}
+
+TEST_F(LayoutTest, ActionsUnderIfGetAnActionMask) {
+  lay("BEGIN { x = 1; if (x) { trace(1); } else { trace(2l); } trace(3); }");
+  const ClauseLayout& cl = layout.clauses.at(0);
+  EXPECT_TRUE(cl.hasActionMask);
+  ASSERT_EQ(cl.orderedActions.size(), 3u);
+  EXPECT_EQ(fieldsOf(0, 0).at(0).offset, 8u);  // after the 8-byte mask
+  EXPECT_EQ(fieldsOf(0, 1).at(0).offset, 16u);
+  EXPECT_EQ(fieldsOf(0, 2).at(0).offset, 24u);
+  EXPECT_EQ(cl.dataSize, 32u);
+}
+
+TEST_F(LayoutTest, ActionIndexIsThePositionInTheClause) {
+  lay("BEGIN { trace(1); x = 2; if (x) { trace(3); } }");
+  const ClauseLayout& cl = layout.clauses.at(0);
+  std::vector<int> indexes;
+  for (const auto& [call, al] : cl.actions) indexes.push_back(al.index);
+  std::sort(indexes.begin(), indexes.end());
+  EXPECT_EQ(indexes, (std::vector<int>{0, 1}));
+}
+
+TEST_F(LayoutTest, ClausesWithoutActionsRecordNothing) {
+  lay("BEGIN { x = 1; @a = count(); }");
+  EXPECT_FALSE(layout.clauses.at(0).recordsData);
+  EXPECT_EQ(layout.clauses.at(0).dataSize, 0u);
+}
+
+TEST_F(LayoutTest, EmptyClauseRecordsUnlessQuiet) {
+  lay("BEGIN { }");
+  EXPECT_TRUE(layout.clauses.at(0).recordsData);
+  EXPECT_EQ(layout.clauses.at(0).dataSize, 0u);
+}
+
+TEST_F(LayoutTest, EmptyClauseInQuietModeRecordsNothing) {
+  lay("BEGIN { }", /*quiet=*/true);
+  EXPECT_FALSE(layout.clauses.at(0).recordsData);
+}
+
+TEST_F(LayoutTest, EachClauseHasItsOwnRecord) {
+  lay("BEGIN { trace(1l); } END { trace((char)1); trace(2); }");
+  ASSERT_EQ(layout.clauses.size(), 2u);
+  EXPECT_EQ(layout.clauses[0].dataSize, 8u);
+  EXPECT_EQ(layout.clauses[1].dataSize, 8u);
+  EXPECT_EQ(fieldsOf(1, 1).at(0).offset, 4u);
+  EXPECT_EQ(layout.clauses[1].clause, clauses[1]);
+}
+
+TEST_F(LayoutTest, AggregationWithoutKeysHasOneZeroWord) {
+  lay("BEGIN { @ = count(); @s = sum(arg0); @m = min(1u); }");
+  ASSERT_EQ(layout.aggregations.size(), 3u);
+  EXPECT_EQ(layout.aggregations[0].name, "");
+  EXPECT_EQ(layout.aggregations[0].keySize, 8u);
+  EXPECT_TRUE(layout.aggregations[0].keys.empty());
+  EXPECT_EQ(layout.aggregations[1].func, ir::AggFunc::Sum);
+  EXPECT_EQ(layout.aggregations[1].valueKind, ir::DataKind::Signed);
+  EXPECT_EQ(layout.aggregations[2].func, ir::AggFunc::Min);
+  EXPECT_EQ(layout.aggregations[2].valueKind, ir::DataKind::Unsigned);
+  for (size_t i = 0; i < 3; i++) EXPECT_EQ(layout.aggregations[i].id, i);
+}
+
+TEST_F(LayoutTest, AggregationKeysMixIntegersAndStrings) {
+  lay("BEGIN { @a[execname, pid, (char)1, timestamp, \"xyz\"] = count(); }");
+  const ir::Aggregation& a = layout.aggregations.at(0);
+  EXPECT_EQ(a.name, "a");
+  ASSERT_EQ(a.keys.size(), 5u);
+  EXPECT_EQ(a.keys[0].offset, 0u);
+  EXPECT_EQ(a.keys[0].size, 16u);
+  EXPECT_EQ(a.keys[0].kind, ir::DataKind::String);
+  EXPECT_EQ(a.keys[1].offset, 16u);
+  EXPECT_EQ(a.keys[1].size, 4u);
+  EXPECT_EQ(a.keys[1].kind, ir::DataKind::Signed);
+  EXPECT_EQ(a.keys[2].offset, 20u);
+  EXPECT_EQ(a.keys[2].size, 1u);
+  EXPECT_EQ(a.keys[3].offset, 24u);
+  EXPECT_EQ(a.keys[3].size, 8u);
+  EXPECT_EQ(a.keys[3].kind, ir::DataKind::Unsigned);
+  EXPECT_EQ(a.keys[4].offset, 32u);
+  EXPECT_EQ(a.keys[4].size, 4u);
+  EXPECT_EQ(a.keySize, 40u);
+}
+
+TEST_F(LayoutTest, ScratchHoldsRecordKeyValueLocalsFaultAndStringTemps) {
+  lay("BEGIN { trace(1l); trace(2l); @a[execname, 1] = count(); this->x = 1; this->y = 2l; }");
+  EXPECT_EQ(layout.recordOffset, 0u);
+  // header (8) + largest record (16)
+  EXPECT_EQ(layout.keyOffset, 24u);
+  // largest key: string16 + int -> 24
+  EXPECT_EQ(layout.valueOffset, 24u + 24u);
+  EXPECT_EQ(layout.localsOffset, layout.valueOffset + sizeof(ir::AggValue));
+  const sema::Variable* x = symbols.findClauseLocal("x");
+  const sema::Variable* y = symbols.findClauseLocal("y");
+  ASSERT_NE(x, nullptr);
+  ASSERT_NE(y, nullptr);
+  EXPECT_EQ(x->offset, layout.localsOffset);
+  EXPECT_EQ(y->offset, layout.localsOffset + 8);
+  EXPECT_EQ(layout.faultOffset, layout.localsOffset + 16);
+  EXPECT_GE(layout.stringTempOffset,
+            layout.faultOffset + sizeof(ir::RecordHeader) + sizeof(ir::FaultRecord));
+  EXPECT_EQ(layout.stringTempOffset % 8, 0u);
+  EXPECT_EQ(layout.stringTempSize, 256u);
+  EXPECT_EQ(layout.scratchSize, layout.stringTempOffset + 2 * layout.stringTempSize);
+}
+
+TEST_F(LayoutTest, RegionsDoNotOverlapWithTheLargestRecord) {
+  lay("BEGIN { trace(execname); } END { trace(1); printf(\"%s %s\", probename, probefunc); }");
+  uint32_t largest = 0;
+  for (const auto& cl : layout.clauses) largest = std::max(largest, cl.dataSize);
+  EXPECT_GE(layout.keyOffset, sizeof(ir::RecordHeader) + largest);
+  EXPECT_GE(layout.valueOffset, layout.keyOffset + 8);
+  EXPECT_EQ(layout.keyOffset % 8, 0u);
+  EXPECT_EQ(layout.valueOffset % 8, 0u);
+}
+
+TEST_F(LayoutTest, DataKinds) {
+  EXPECT_EQ(dataKindOf(types.intType()), ir::DataKind::Signed);
+  EXPECT_EQ(dataKindOf(types.uintType()), ir::DataKind::Unsigned);
+  EXPECT_EQ(dataKindOf(types.stringType()), ir::DataKind::String);
+  EXPECT_EQ(dataKindOf(types.pointerTo(types.charType())), ir::DataKind::Unsigned);
+}
+
+}  // namespace
+}  // namespace dtrace::codegen
