@@ -280,6 +280,9 @@ void ProgramEmitter::aggregation(const Expr& assign) {
   for (size_t i = 0; i < agg.keys.size(); i++) {
     storeField(*target.operands[i + 1], agg.keys[i], R9, key);
   }
+  // The entry belongs to this CPU: only this CPU ever updates it.
+  as_.emit(call(BPF_FUNC_get_smp_processor_id));
+  as_.emit(stx(Size::DW, R9, static_cast<int16_t>(key + agg.keySize), R0));
   Label have = as_.newLabel(), done = as_.newLabel();
   auto lookup = [&] {
     as_.emit(ldMapFd(R1, aggFd));

@@ -130,7 +130,7 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
     uint32_t end = 0;
     for (const sema::Type* kt : agg.keyTypes) a.keys.push_back(fieldFor(end, kt));
     a.keySize = std::max<uint32_t>(8, alignUp(end, 8));
-    maxKey = std::max(maxKey, a.keySize);
+    maxKey = std::max(maxKey, a.keySize + ir::kAggregationCpuSlot);
     layout.aggregations.push_back(std::move(a));
   }
 

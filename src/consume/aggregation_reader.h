@@ -1,4 +1,4 @@
-// Reads an aggregation's per-CPU BPF hash map from the kernel into an
+// Reads an aggregation's BPF hash map from the kernel into an
 // AggregationData snapshot (the only part of aggregation output that
 // touches the kernel).
 #pragma once
@@ -8,8 +8,9 @@
 
 namespace dtrace::consume {
 
-// `mapFd` is the aggregation's BPF_MAP_TYPE_PERCPU_HASH: key agg.keySize
-// bytes, value one ir::AggValue per possible CPU.
+// `mapFd` is the aggregation's BPF_MAP_TYPE_HASH: key agg.keySize bytes of
+// tuple then the owning CPU (ir::kAggregationCpuSlot bytes), value one
+// ir::AggValue. Entries come back grouped by tuple, one slot per CPU.
 Result<AggregationData> readAggregation(const ir::Aggregation& agg, int mapFd);
 
 }  // namespace dtrace::consume

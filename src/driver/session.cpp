@@ -6,6 +6,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -33,6 +35,9 @@ struct Session::Maps {
 };
 
 namespace {
+
+// Kernel bookkeeping per hash-map element (struct htab_elem), for sizing.
+constexpr uint64_t kHashEntryOverhead = 48;
 
 uint64_t nextPowerOfTwo(uint64_t v) {
   uint64_t p = 1;
@@ -191,10 +196,17 @@ Result<void> Session::createMaps() {
   if (!ringbuf) return makeError("cannot create principal buffer: " + ringbuf.error().message);
   maps_->ringbuf.emplace(std::move(*ringbuf));
 
-  for (const ir::Aggregation& agg : layout_.aggregations) {
-    uint32_t maxEntries = agg.maxEntries ? agg.maxEntries : 1u << 20;
-    auto map = bpf::Map::create(BPF_MAP_TYPE_PERCPU_HASH, "dt_agg", agg.keySize,
-                                sizeof(ir::AggValue), maxEntries, BPF_F_NO_PREALLOC);
+  // Entries are allocated as they are first used; `aggsize` (per CPU, as
+  // in DTrace) bounds how many there may be, and a full map counts drops.
+  uint64_t aggsize = options_.size("aggsize");
+  if (aggsize == 0) aggsize = 4 << 20;
+  for (ir::Aggregation& agg : layout_.aggregations) {
+    const uint32_t mapKey = agg.keySize + ir::kAggregationCpuSlot;
+    const uint64_t perEntry = mapKey + sizeof(ir::AggValue) + kHashEntryOverhead;
+    agg.maxEntries = static_cast<uint32_t>(std::clamp<uint64_t>(
+        aggsize / perEntry * bpf::Map::possibleCpus(), 1024, 1u << 28));
+    auto map = bpf::Map::create(BPF_MAP_TYPE_HASH, "dt_agg", mapKey, sizeof(ir::AggValue),
+                                agg.maxEntries, BPF_F_NO_PREALLOC);
     if (!map) return makeError("cannot create aggregation map: " + map.error().message);
     maps_->aggregations.push_back(std::move(*map));
   }
@@ -324,8 +336,12 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
 
   auto state = stateRef(globals);
   state.store(static_cast<uint64_t>(Activity::Warmup));
+  // BEGIN and END see every argument as 0, as in DTrace.
+  const std::array<uint64_t, 6> noArgs{};
   if (beginProgram_) {
-    if (auto r = beginProgram_->run(); !r) return makeError("BEGIN failed: " + r.error().message);
+    if (auto r = beginProgram_->run(noArgs); !r) {
+      return makeError("BEGIN failed: " + r.error().message);
+    }
   }
   uint64_t expected = static_cast<uint64_t>(Activity::Warmup);
   state.compare_exchange_strong(expected, static_cast<uint64_t>(Activity::Active));
@@ -379,7 +395,7 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
 
   state.store(static_cast<uint64_t>(Activity::Cooldown));
   (void)ring->consume();
-  if (endProgram_) (void)endProgram_->run();
+  if (endProgram_) (void)endProgram_->run(noArgs);
   (void)ring->consume();
   state.store(static_cast<uint64_t>(Activity::Stopped));
   links_.clear();  // detach before the (possibly long) aggregation printing

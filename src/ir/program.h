@@ -88,10 +88,14 @@ struct Ecb {
 
 enum class AggFunc : uint8_t { Count, Sum, Min, Max, Avg };
 
-// One aggregation (@name). In the kernel it is a per-CPU hash map whose key
-// is the tuple's fields packed at their offsets (keySize bytes; a single
-// zero uint64 when the aggregation has no keys) and whose value is the
-// AggValue layout below. The consumer sums/merges the per-CPU values.
+// One aggregation (@name). In the kernel it is a hash map whose key is the
+// tuple's fields packed at their offsets (keySize bytes; a single zero
+// uint64 when the aggregation has no keys) followed by the number of the
+// CPU that owns the entry (kAggregationCpuSlot bytes), and whose value is
+// the AggValue below. Each CPU updates only its own entries, as DTrace's
+// per-CPU aggregation buffers; the consumer merges them.
+constexpr uint32_t kAggregationCpuSlot = 8;
+
 struct Aggregation {
   uint32_t id = 0;
   std::string name;  // without '@'; empty for the anonymous aggregation '@'
@@ -99,11 +103,11 @@ struct Aggregation {
   std::vector<Field> keys;  // offsets within the key
   uint32_t keySize = 8;
   DataKind valueKind = DataKind::Signed;  // of the aggregated expression (sum/min/max/avg)
-  uint32_t maxEntries = 0;
+  uint32_t maxEntries = 0;  // (tuple, CPU) entries the map holds; more are aggregation drops
 };
 
-// Per-CPU value of every aggregation, whatever its function: the consumer
-// merges CPUs with count > 0 only, so min/max never see an unset slot.
+// One CPU's value of an aggregation entry, whatever its function: the
+// consumer merges CPUs with count > 0 only, so min/max never see an unset slot.
 struct AggValue {
   uint64_t count;  // firings on this CPU
   int64_t value;   // Sum/Avg: the running total; Min/Max: the extreme so far

@@ -233,7 +233,7 @@ bool Checker::checkAggregationAssign(Expr& assign) {
   ir::AggFunc func;
   if (value.kind != ExprKind::Call || !isAggregatingFunction(value.text, &func)) {
     return error("D_AGG_FUNC", value.loc,
-                 "expression must be an aggregating function to assign to " + ref.text);
+                 ref.text + " must be assigned the result of an aggregating function");
   }
   std::vector<const Type*> keyTypes;
   if (target.kind == ExprKind::Index) {
@@ -271,8 +271,9 @@ bool Checker::checkAggregationAssign(Expr& assign) {
   } else {
     if (agg->aggFunc != func) {
       return error("D_AGG_REDEF", assign.loc,
-                   "aggregation redefined: " + ref.text + "\n\t current: " + value.text +
-                       "( )\n\tprevious: " + agg->aggFuncName + "( )");
+                   "aggregation redefined: " + ref.text + "\n\t current: " + ref.text + " = " +
+                       value.text + "( )\n\tprevious: " + ref.text + " = " + agg->aggFuncName +
+                       "( ) : line " + std::to_string(agg->loc.line));
     }
     if (agg->keyTypes.size() != keyTypes.size()) {
       return error("D_ARR_BADREF", assign.loc,
@@ -348,11 +349,24 @@ const Type* Checker::resolveDeclared(const ast::DeclSpec& spec, const ast::Decla
     // Canonical keyword order: signedness, then size words, then the base.
     std::string sign, size, basic;
     int longs = 0;
+    bool combo = false;
     for (const auto& w : spec.basicWords) {
-      if (w == "signed" || w == "unsigned") sign = w;
-      else if (w == "long") longs++;
-      else if (w == "short") size = "short";
-      else basic = w;
+      if (w == "signed" || w == "unsigned") {
+        combo |= !sign.empty();
+        sign = w;
+      } else if (w == "long") {
+        longs++;
+      } else if (w == "short") {
+        combo |= !size.empty();
+        size = "short";
+      } else {
+        combo |= !basic.empty();
+        basic = w;
+      }
+    }
+    if (combo || (!size.empty() && longs > 0)) {
+      error("D_DECL_COMBO", spec.loc, "invalid type combination");
+      return nullptr;
     }
     if (longs == 1) size = "long";
     if (longs == 2) size = "long long";
@@ -480,7 +494,7 @@ const Type* Checker::intLiteral(Expr& e) {
   };
   const Candidate candidates[] = {
       {types_.intType(), true},   {types_.uintType(), false}, {types_.longType(), true},
-      {types_.ulongType(), false}, {types_.int64(), true},    {types_.uint64(), true},
+      {types_.ulongType(), false}, {types_.int64(), true},    {types_.uint64(), false},
   };
   for (const auto& c : candidates) {
     if (c.type->rank < (e.suffixLongs == 0 ? 3 : e.suffixLongs == 1 ? 4 : 5)) continue;
@@ -491,7 +505,14 @@ const Type* Checker::intLiteral(Expr& e) {
       break;
     }
   }
-  if (!t) t = types_.uint64();
+  if (!t) {
+    char hex[32];
+    std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(v));
+    error("D_INT_OFLOW", e.loc,
+          std::string("integer constant ") + hex +
+              " cannot be represented in any built-in integral type");
+    return nullptr;
+  }
   e.constValue = static_cast<int64_t>(v);
   return t;
 }
@@ -521,22 +542,24 @@ const Type* Checker::macro(Expr& e) {
               " is not defined");
     return nullptr;
   }
+  // $$N, and $N whose value is not an integer, stand for a string.
   if (e.isStringMacro || !isIntegerText(*value)) {
-    if (!e.isStringMacro) {
-      error("D_MACRO_UNDEF", e.loc,
-            "macro argument $" + e.text + " is not an integer; use $$" + e.text +
-                " for a string");
-      return nullptr;
-    }
     e.kind = ExprKind::StringLiteral;
     e.text = *value;
     return types_.boundedString(static_cast<uint32_t>(e.text.size() + 1));
   }
+  // An integer: "-5" reads as the negation of the literal 5, as in D.
+  bool negative = (*value)[0] == '-';
+  std::string digits = value->substr((*value)[0] == '-' || (*value)[0] == '+' ? 1 : 0);
   e.kind = ExprKind::IntLiteral;
-  e.intValue = std::strtoull(value->c_str(), nullptr, 0);
-  e.decimal = true;
-  if ((*value)[0] == '-') e.intValue = static_cast<uint64_t>(std::strtoll(value->c_str(), nullptr, 0));
-  return intLiteral(e);
+  e.intValue = std::strtoull(digits.c_str(), nullptr, 0);
+  e.decimal = !(digits.size() > 1 && digits[0] == '0');
+  const Type* t = intLiteral(e);
+  if (t && negative) {
+    t = types_.promote(t);
+    e.constValue = convert(static_cast<int64_t>(0 - static_cast<uint64_t>(*e.constValue)), t);
+  }
+  return t;
 }
 
 const Type* Checker::unary(Expr& e) {
@@ -547,8 +570,8 @@ const Type* Checker::unary(Expr& e) {
     case Op::PreDec:
     case Op::PostInc:
     case Op::PostDec: {
-      // ++ on a variable not yet seen declares it as an int, as DTrace does.
-      Variable* v = lvalueVariable(operand, types_.intType());
+      // ++ on a variable not yet seen declares it as an int64_t, as DTrace does.
+      Variable* v = lvalueVariable(operand, types_.int64(), e.op);
       if (!v) return nullptr;
       if (!v->type->isScalar()) {
         error("D_OP_SCALAR", e.loc, "operator " + opName + " requires an operand of scalar type");
@@ -628,16 +651,22 @@ const Type* Checker::binary(Expr& e) {
       return nullptr;
     }
     t = (e.op == Op::Shl || e.op == Op::Shr) ? types_.promote(a) : types_.arithmeticResult(a, b);
+    if ((e.op == Op::Div || e.op == Op::Mod) && e.operands[1]->constValue == 0) {
+      error("D_DIV_ZERO", e.loc, "expression contains division by zero");
+      return nullptr;
+    }
   }
   e.type = t;
   fold(e);
   return t;
 }
 
-Variable* Checker::lvalueVariable(Expr& target, const Type* valueType) {
+Variable* Checker::lvalueVariable(Expr& target, const Type* valueType, ast::Op op) {
+  const std::string opName = ast::opSpelling(op);
   if (target.kind == ExprKind::Identifier) {
     if (symbols_.findBuiltin(target.text, types_)) {
-      error("D_OP_WRITE", target.loc, "operator = can only be applied to a writable variable");
+      error("D_OP_WRITE", target.loc,
+            "operator " + opName + " can only be applied to a writable variable");
       return nullptr;
     }
     Variable* v = symbols_.findGlobal(target.text);
@@ -665,7 +694,7 @@ Variable* Checker::lvalueVariable(Expr& target, const Type* valueType) {
     error("D_UNSUPPORTED", target.loc, "thread-local variables are not supported yet");
     return nullptr;
   }
-  error("D_OP_LVAL", target.loc, "operator = requires lvalue as left operand");
+  error("D_OP_LVAL", target.loc, "operator " + opName + " requires lvalue as left operand");
   return nullptr;
 }
 
@@ -678,7 +707,7 @@ const Type* Checker::assign(Expr& e) {
     error("D_OP_VOID", value.loc, "operator = requires an operand of non-void type");
     return nullptr;
   }
-  Variable* v = lvalueVariable(target, vt);
+  Variable* v = lvalueVariable(target, vt, e.op);
   if (!v) return nullptr;
   std::string opName = ast::opSpelling(e.op);
   if (e.op != Op::Assign) {
@@ -807,12 +836,19 @@ void Checker::fold(Expr& e) {
       }
       break;
     case ExprKind::Binary: {
-      int64_t a = operand(0), b = operand(1);
       const Type* at = e.operands[0]->type;
       const Type* bt = e.operands[1]->type;
-      bool unsignedCompare = isComparison(e.op) && at && bt && at->isInteger() &&
-                             !types_.arithmeticResult(at, bt)->isSigned;
-      bool unsignedOp = !t->isSigned || unsignedCompare;
+      // Operands are first converted to the type the operation is done in,
+      // exactly as the generated code does.
+      const Type* opType = t;
+      if (isComparison(e.op) || isLogical(e.op)) {
+        opType = at && bt && at->isInteger() && bt->isInteger() ? types_.arithmeticResult(at, bt)
+                                                                : types_.uint64();
+      }
+      bool shift = e.op == Op::Shl || e.op == Op::Shr;
+      int64_t a = convert(operand(0), opType);
+      int64_t b = shift ? operand(1) : convert(operand(1), opType);
+      bool unsignedOp = !opType->isSigned;
       uint64_t ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
       switch (e.op) {
         case Op::Add: r = static_cast<int64_t>(ua + ub); break;
@@ -820,10 +856,7 @@ void Checker::fold(Expr& e) {
         case Op::Mul: r = static_cast<int64_t>(ua * ub); break;
         case Op::Div:
         case Op::Mod:
-          if (b == 0) {
-            error("D_DIV_ZERO", e.loc, std::string("expression contains division by zero"));
-            return;
-          }
+          if (b == 0) return;  // refused by binary()
           if (unsignedOp) {
             r = static_cast<int64_t>(e.op == Op::Div ? ua / ub : ua % ub);
           } else if (a == std::numeric_limits<int64_t>::min() && b == -1) {

@@ -52,7 +52,7 @@ class Checker {
   const Type* intLiteral(ast::Expr& e);
 
   // The variable an assignment target names, created on first assignment.
-  Variable* lvalueVariable(ast::Expr& target, const Type* valueType);
+  Variable* lvalueVariable(ast::Expr& target, const Type* valueType, ast::Op op);
   const Type* resolveTypeName(const ast::TypeName& tn);
   const Type* resolveDeclared(const ast::DeclSpec& spec, const ast::Declarator& d);
   bool assignable(const Type* to, const Type* from) const;

@@ -136,7 +136,8 @@ const Type* TypeTable::arithmeticResult(const Type* a, const Type* b) const {
   const Type* s = a->isSigned ? a : b;
   if (u->rank >= s->rank) return u;
   if (s->size > u->size) return s;
-  return integer(s->size, false);
+  // Same size, signed of higher rank: its unsigned counterpart.
+  return s == llong_ ? ullong_ : integer(s->size, false);
 }
 
 }  // namespace dtrace::sema

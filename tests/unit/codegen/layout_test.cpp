@@ -22,9 +22,8 @@ class LayoutTest : public ::testing::Test {
     parse::ParseOptions po;
     po.isTypeName = [this](std::string_view n) { return types.isTypeName(n); };
     parse::ParseResult parsed = parse::parseProgram(src, po);
-    EXPECT_TRUE(parsed.diags.empty())
-        << formatDiagnostic(parsed.diags.all().empty() ? Diagnostic{} : parsed.diags.first(),
-                            true, true);
+    EXPECT_TRUE(parsed.diags.empty()) << formatDiagnostic(
+        parsed.diags.all().empty() ? Diagnostic{} : parsed.diags.first(), true, true);
     program = std::make_unique<ast::Program>(std::move(parsed.program));
     Diagnostics diags;
     sema::Checker checker(types, symbols, macros, diags);
@@ -247,7 +246,7 @@ TEST_F(LayoutTest, ScratchHoldsRecordKeyValueLocalsFaultAndStringTemps) {
   // header (8) + largest record (16)
   EXPECT_EQ(layout.keyOffset, 24u);
   // largest key: string16 + int -> 24
-  EXPECT_EQ(layout.valueOffset, 24u + 24u);
+  EXPECT_EQ(layout.valueOffset, 24u + 24u + ir::kAggregationCpuSlot);
   EXPECT_EQ(layout.localsOffset, layout.valueOffset + sizeof(ir::AggValue));
   const sema::Variable* x = symbols.findClauseLocal("x");
   const sema::Variable* y = symbols.findClauseLocal("y");

@@ -11,12 +11,12 @@
 namespace dtrace::consume {
 namespace {
 
-// A per-CPU hash map laid out as an aggregation's; skips without BPF rights.
+// A hash map laid out as an aggregation's: (tuple, CPU) -> AggValue.
 class AggregationMap {
  public:
   AggregationMap(uint32_t keySize, uint32_t maxEntries) {
-    fd_ = bpf_map_create(BPF_MAP_TYPE_PERCPU_HASH, "test_agg", keySize, sizeof(ir::AggValue),
-                         maxEntries, nullptr);
+    fd_ = bpf_map_create(BPF_MAP_TYPE_HASH, "test_agg", keySize + ir::kAggregationCpuSlot,
+                         sizeof(ir::AggValue), maxEntries, nullptr);
   }
   ~AggregationMap() {
     if (fd_ >= 0) close(fd_);
@@ -29,18 +29,17 @@ class AggregationMap {
 
 TEST(AggregationReader, ReadsEveryKeyAndEveryCpu) {
   constexpr uint32_t kKeys = 10000;
-  AggregationMap map(8, kKeys);
-  if (map.fd() < 0) GTEST_SKIP() << "cannot create BPF maps here";
   const int ncpus = libbpf_num_possible_cpus();
+  AggregationMap map(8, kKeys * static_cast<uint32_t>(ncpus));
+  if (map.fd() < 0) GTEST_SKIP() << "cannot create BPF maps here";
   ASSERT_GT(ncpus, 0);
 
-  std::vector<ir::AggValue> values(static_cast<size_t>(ncpus));
   for (uint64_t k = 0; k < kKeys; k++) {
-    for (int cpu = 0; cpu < ncpus; cpu++) {
-      values[static_cast<size_t>(cpu)] = {static_cast<uint64_t>(cpu + 1),
-                                          static_cast<int64_t>(k * 10 + cpu)};
+    for (uint64_t cpu = 0; cpu < static_cast<uint64_t>(ncpus); cpu++) {
+      const uint64_t mapKey[2] = {k, cpu};
+      const ir::AggValue value = {cpu + 1, static_cast<int64_t>(k * 10 + cpu)};
+      ASSERT_EQ(bpf_map_update_elem(map.fd(), mapKey, &value, BPF_ANY), 0);
     }
-    ASSERT_EQ(bpf_map_update_elem(map.fd(), &k, values.data(), BPF_ANY), 0);
   }
 
   ir::Aggregation agg;

@@ -160,7 +160,7 @@ TEST_F(TypesTest, UsualArithmeticConversions) {
 // corresponds to the signed type: unsigned long + long long is
 // unsigned long long. We name it unsigned long: same width and signedness,
 // only the name (seen in error messages) differs.
-TEST_F(TypesTest, DISABLED_UnsignedLongPlusLongLongIsUnsignedLongLong) {
+TEST_F(TypesTest, UnsignedLongPlusLongLongIsUnsignedLongLong) {
   EXPECT_EQ(result("unsigned long", "long long"), "unsigned long long");
 }
 
