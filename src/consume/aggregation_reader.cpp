@@ -5,8 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
-#include <string_view>
-#include <unordered_map>
+#include <algorithm>
 
 namespace dtrace::consume {
 
@@ -19,31 +18,55 @@ Error mapError(const ir::Aggregation& agg, const char* what, int err) {
 
 // Groups the map's (tuple, CPU) entries by tuple: each CPU updates only its
 // own entries, and the consumer merges them, as DTrace merges per-CPU
-// aggregation buffers.
+// aggregation buffers. An open-addressing table of entry indices finds a
+// tuple's entry without allocating per tuple.
 class Grouper {
  public:
-  Grouper(AggregationData& data, uint32_t keySize, int ncpus)
-      : data_(data), keySize_(keySize), ncpus_(ncpus) {}
+  Grouper(AggregationData& data, uint32_t keySize) : data_(data), keySize_(keySize) {}
 
   void add(const uint8_t* mapKey, const ir::AggValue& value) {
     uint64_t cpu = 0;
     std::memcpy(&cpu, mapKey + keySize_, sizeof cpu);
-    std::string_view tuple(reinterpret_cast<const char*>(mapKey), keySize_);
-    auto [it, added] = index_.try_emplace(std::string(tuple), data_.entries.size());
-    if (added) {
-      AggregationEntry entry;
-      entry.key.assign(mapKey, mapKey + keySize_);
-      entry.perCpu.resize(static_cast<size_t>(ncpus_));
-      data_.entries.push_back(std::move(entry));
+    if (cpu >= static_cast<uint64_t>(data_.ncpus())) return;
+    if (2 * (data_.size() + 1) > table_.size()) grow();
+    size_t i = find(mapKey);
+    if (table_[i] == kEmpty) {
+      table_[i] = static_cast<uint32_t>(data_.add(mapKey));
     }
-    if (cpu < static_cast<uint64_t>(ncpus_)) data_.entries[it->second].perCpu[cpu] = value;
+    data_.slot(table_[i], static_cast<int>(cpu)) = value;
   }
 
  private:
+  static constexpr uint32_t kEmpty = UINT32_MAX;
+
+  uint64_t hash(const uint8_t* key) const {
+    uint64_t h = 1469598103934665603ull;  // FNV-1a over 8-byte words
+    for (uint32_t off = 0; off < keySize_; off += 8) {
+      uint64_t w = 0;
+      std::memcpy(&w, key + off, std::min<uint32_t>(8, keySize_ - off));
+      h = (h ^ w) * 1099511628211ull;
+      h ^= h >> 29;
+    }
+    return h;
+  }
+  // The slot holding `key`, or the empty slot where it belongs.
+  size_t find(const uint8_t* key) const {
+    const size_t mask = table_.size() - 1;
+    for (size_t i = hash(key) & mask;; i = (i + 1) & mask) {
+      if (table_[i] == kEmpty || std::memcmp(data_.key(table_[i]), key, keySize_) == 0) return i;
+    }
+  }
+  void grow() {
+    std::vector<uint32_t> old = std::move(table_);
+    table_.assign(std::max<size_t>(64, old.size() * 2), kEmpty);
+    for (uint32_t index : old) {
+      if (index != kEmpty) table_[find(data_.key(index))] = index;
+    }
+  }
+
   AggregationData& data_;
   uint32_t keySize_;
-  int ncpus_;
-  std::unordered_map<std::string, size_t> index_;
+  std::vector<uint32_t> table_;
 };
 
 // One key at a time: for kernels without batch lookups.
@@ -69,12 +92,11 @@ Result<void> readByIteration(const ir::Aggregation& agg, Grouper& grouper, int f
 }  // namespace
 
 Result<AggregationData> readAggregation(const ir::Aggregation& agg, int mapFd) {
-  AggregationData data;
-  data.aggregation = &agg;
   const int ncpus = libbpf_num_possible_cpus();
   if (ncpus <= 0) return makeError("failed to count the possible CPUs");
+  AggregationData data(&agg, ncpus);
   const uint32_t mapKeySize = agg.keySize + ir::kAggregationCpuSlot;
-  Grouper grouper(data, agg.keySize, ncpus);
+  Grouper grouper(data, agg.keySize);
   uint32_t chunk = 4096;
   std::vector<uint8_t> keys;
   std::vector<ir::AggValue> values;

@@ -4,21 +4,56 @@
 #include <cstring>
 
 namespace dtrace::consume {
+
 namespace {
 
+// Fixed-size loads the compiler inlines: sorting compares keys millions of times.
 uint64_t readKeyInteger(const uint8_t* p, uint32_t size) {
-  uint64_t v = 0;
-  std::memcpy(&v, p, size);  // little-endian: low bytes first
-  return v;
+  switch (size) {
+    case 1: return *p;
+    case 2: {
+      uint16_t v;
+      std::memcpy(&v, p, 2);
+      return v;
+    }
+    case 4: {
+      uint32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    default: {
+      uint64_t v;
+      std::memcpy(&v, p, 8);
+      return v;
+    }
+  }
+}
+
+bool less(const ir::Aggregation& agg, int64_t a, int64_t b) {
+  return agg.valueKind == ir::DataKind::Unsigned
+             ? static_cast<uint64_t>(a) < static_cast<uint64_t>(b)
+             : a < b;
 }
 
 }  // namespace
 
-MergedEntry mergeEntry(const ir::Aggregation& agg, const AggregationEntry& entry) {
+size_t AggregationData::add(const uint8_t* key) {
+  keys_.insert(keys_.end(), key, key + keySize());
+  values_.resize(values_.size() + ncpus_, ir::AggValue{0, 0});
+  return size() - 1;
+}
+
+void AggregationData::reserve(size_t n) {
+  keys_.reserve(n * keySize());
+  values_.reserve(n * ncpus_);
+}
+
+MergedEntry mergeEntry(const AggregationData& data, size_t i) {
+  const ir::Aggregation& agg = *data.aggregation;
   MergedEntry merged;
-  merged.key = entry.key.data();
+  merged.key = data.key(i);
   bool seen = false;
-  for (const ir::AggValue& v : entry.perCpu) {
+  for (const ir::AggValue& v : data.perCpu(i)) {
     if (v.count == 0) continue;  // an idle CPU's slot holds no extreme
     merged.count += v.count;
     switch (agg.func) {
@@ -29,10 +64,10 @@ MergedEntry mergeEntry(const ir::Aggregation& agg, const AggregationEntry& entry
         merged.value += v.value;
         break;
       case ir::AggFunc::Min:
-        merged.value = seen ? std::min(merged.value, v.value) : v.value;
+        if (!seen || less(agg, v.value, merged.value)) merged.value = v.value;
         break;
       case ir::AggFunc::Max:
-        merged.value = seen ? std::max(merged.value, v.value) : v.value;
+        if (!seen || less(agg, merged.value, v.value)) merged.value = v.value;
         break;
     }
     seen = true;
@@ -71,10 +106,9 @@ std::vector<MergedEntry> sortedSnapshot(const AggregationData& data) {
   std::vector<MergedEntry> result;
   if (data.aggregation == nullptr) return result;
   const ir::Aggregation& agg = *data.aggregation;
-  result.reserve(data.entries.size());
-  for (const AggregationEntry& entry : data.entries) {
-    if (entry.key.size() < agg.keySize) continue;
-    MergedEntry merged = mergeEntry(agg, entry);
+  result.reserve(data.size());
+  for (size_t i = 0; i < data.size(); i++) {
+    MergedEntry merged = mergeEntry(data, i);
     if (merged.count > 0) result.push_back(merged);
   }
   std::sort(result.begin(), result.end(), [&](const MergedEntry& l, const MergedEntry& r) {

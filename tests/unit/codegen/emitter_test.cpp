@@ -252,9 +252,9 @@ struct Harness {
     const ir::Aggregation& agg = layout.aggregations.at(id);
     auto data = consume::readAggregation(agg, aggregations.at(id).fd());
     if (!data) return {};
-    for (const auto& entry : data->entries) {
-      if (entry.key != key) continue;
-      consume::MergedEntry m = consume::mergeEntry(agg, entry);
+    for (size_t i = 0; i < data->size(); i++) {
+      if (std::memcmp(data->key(i), key.data(), key.size()) != 0) continue;
+      consume::MergedEntry m = consume::mergeEntry(*data, i);
       return {m.count, m.value};
     }
     return {};
