@@ -37,10 +37,18 @@ ProbeCatalog::Entry* ProbeCatalog::entryFor(const Provider& provider) {
   return nullptr;
 }
 
+// Providers enumerate in their fixed order, each one only after those before
+// it, so a probe's ID never depends on which providers a command happened
+// to need: BEGIN is always 1, and `dtrace -l -P syscall` shows the same IDs
+// as `dtrace -l`. Providers after the one asked for stay unread.
 void ProbeCatalog::ensureEnumerated(Entry& entry) {
-  if (entry.enumerated) return;
-  entry.enumerated = true;  // first, so that a provider may call find() while enumerating
-  entry.provider->enumerate(*this);
+  for (Entry& e : entries_) {
+    if (!e.enumerated) {
+      e.enumerated = true;  // first, so that a provider may call find() while enumerating
+      e.provider->enumerate(*this);
+    }
+    if (&e == &entry) return;
+  }
 }
 
 bool ProbeCatalog::enumerated(std::string_view providerName) const {

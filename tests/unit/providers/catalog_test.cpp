@@ -53,12 +53,31 @@ TEST(ProbeCatalog, BeginAloneDoesNotEnumerateOtherProviders) {
   EXPECT_FALSE(catalog.enumerated("syscall"));
 }
 
-TEST(ProbeCatalog, LiteralProviderEnumeratesOnlyThatProvider) {
+TEST(ProbeCatalog, LiteralProviderEnumeratesNoProviderAfterIt) {
   ProbeCatalog catalog;
   matchOk(catalog, "profile:::tick-1s");
   EXPECT_TRUE(catalog.enumerated("profile"));
+  EXPECT_TRUE(catalog.enumerated("dtrace"));  // before it: IDs stay stable
   EXPECT_FALSE(catalog.enumerated("syscall"));
-  EXPECT_FALSE(catalog.enumerated("dtrace"));
+}
+
+TEST(ProbeCatalog, BeginNeverReadsTheSyscallList) {
+  ProbeCatalog catalog;
+  EXPECT_EQ(matchOk(catalog, "BEGIN").at(0)->id, 1u);
+  EXPECT_FALSE(catalog.enumerated("syscall"));
+}
+
+TEST(ProbeCatalog, IdsDoNotDependOnWhatWasAskedFirst) {
+  if (!haveSyscallTracepoints()) GTEST_SKIP() << "no syscall tracepoints readable";
+  ProbeCatalog bySyscall;
+  uint32_t id = matchOk(bySyscall, "syscall::read:entry").at(0)->id;
+  ProbeCatalog byAll;
+  const Probe* same = nullptr;
+  for (const Probe* p : byAll.all()) {
+    if (p->provider == "syscall" && p->function == "read" && p->name == "entry") same = p;
+  }
+  ASSERT_NE(same, nullptr);
+  EXPECT_EQ(same->id, id);
 }
 
 TEST(ProbeCatalog, SyscallMatching) {
@@ -100,7 +119,7 @@ TEST(ProbeCatalog, PartialDescriptionsMatchAcrossProviders) {
   std::vector<const Probe*> m = matchOk(catalog, "read:entry");
   ASSERT_EQ(m.size(), 1u);
   EXPECT_EQ(m[0]->provider, "syscall");
-  EXPECT_FALSE(catalog.enumerated("profile"));  // its names cannot be "entry"
+  EXPECT_FALSE(catalog.enumerated("fbt"));  // after syscall: never needed
 }
 
 TEST(ProbeCatalog, SyscallArgumentsAreDescribedLazily) {
