@@ -3,31 +3,11 @@
 #include <algorithm>
 #include <cstring>
 
+#include "print/printf.h"
+
 namespace dtrace::consume {
 
 namespace {
-
-// Fixed-size loads the compiler inlines: sorting compares keys millions of times.
-uint64_t readKeyInteger(const uint8_t* p, uint32_t size) {
-  switch (size) {
-    case 1: return *p;
-    case 2: {
-      uint16_t v;
-      std::memcpy(&v, p, 2);
-      return v;
-    }
-    case 4: {
-      uint32_t v;
-      std::memcpy(&v, p, 4);
-      return v;
-    }
-    default: {
-      uint64_t v;
-      std::memcpy(&v, p, 8);
-      return v;
-    }
-  }
-}
 
 bool less(const ir::Aggregation& agg, int64_t a, int64_t b) {
   return agg.valueKind == ir::DataKind::Unsigned
@@ -91,8 +71,8 @@ int compareKeys(const ir::Aggregation& agg, const uint8_t* a, const uint8_t* b) 
     const bool integer = f.kind != ir::DataKind::String &&
                          (f.size == 1 || f.size == 2 || f.size == 4 || f.size == 8);
     if (integer) {
-      const uint64_t va = readKeyInteger(pa, f.size);
-      const uint64_t vb = readKeyInteger(pb, f.size);
+      const uint64_t va = print::readUnsigned(pa, f.size);
+      const uint64_t vb = print::readUnsigned(pb, f.size);
       if (va != vb) return va < vb ? -1 : 1;
     } else {
       const int c = std::memcmp(pa, pb, f.size);

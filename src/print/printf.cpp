@@ -136,39 +136,6 @@ void appendInteger(std::string& out, std::string stem, const std::string& conv, 
 
 }  // namespace
 
-int64_t readSigned(const uint8_t* p, uint32_t size) {
-  switch (size) {
-    case 1: {
-      int8_t v;
-      std::memcpy(&v, p, 1);
-      return v;
-    }
-    case 2: {
-      int16_t v;
-      std::memcpy(&v, p, 2);
-      return v;
-    }
-    case 4: {
-      int32_t v;
-      std::memcpy(&v, p, 4);
-      return v;
-    }
-    case 8: {
-      int64_t v;
-      std::memcpy(&v, p, 8);
-      return v;
-    }
-    default:
-      return static_cast<int64_t>(readUnsigned(p, size));
-  }
-}
-
-uint64_t readUnsigned(const uint8_t* p, uint32_t size) {
-  uint64_t v = 0;
-  // Little-endian: the low bytes come first.
-  std::memcpy(&v, p, size < 8 ? size : 8);
-  return v;
-}
 
 std::string_view readString(const uint8_t* p, uint32_t size) {
   const void* nul = std::memchr(p, 0, size);

@@ -2,6 +2,8 @@
 // record's fields in order, formatted exactly as DTrace's printf does.
 #pragma once
 
+#include <cstring>
+
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -18,10 +20,61 @@ namespace dtrace::print {
 Result<void> appendPrintf(std::string& out, const sema::PrintfFormat& format,
                           std::span<const ir::Field> fields, const uint8_t* data, size_t size);
 
-// Reads an integer field widened to 64 bits: sign-extended when the field is
-// Signed, zero-extended otherwise.
-int64_t readSigned(const uint8_t* p, uint32_t size);
-uint64_t readUnsigned(const uint8_t* p, uint32_t size);
+// Reads an integer field widened to 64 bits: zero-extended (readUnsigned)
+// or sign-extended (readSigned). Fixed-size loads: the sort of a large
+// aggregation compares keys millions of times.
+inline uint64_t readUnsigned(const uint8_t* p, uint32_t size) {
+  switch (size) {
+    case 1: return *p;
+    case 2: {
+      uint16_t v;
+      std::memcpy(&v, p, 2);
+      return v;
+    }
+    case 4: {
+      uint32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    case 8: {
+      uint64_t v;
+      std::memcpy(&v, p, 8);
+      return v;
+    }
+    default: {
+      uint64_t v = 0;  // little-endian: the low bytes come first
+      std::memcpy(&v, p, size < 8 ? size : 8);
+      return v;
+    }
+  }
+}
+
+inline int64_t readSigned(const uint8_t* p, uint32_t size) {
+  switch (size) {
+    case 1: {
+      int8_t v;
+      std::memcpy(&v, p, 1);
+      return v;
+    }
+    case 2: {
+      int16_t v;
+      std::memcpy(&v, p, 2);
+      return v;
+    }
+    case 4: {
+      int32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    case 8: {
+      int64_t v;
+      std::memcpy(&v, p, 8);
+      return v;
+    }
+    default:
+      return static_cast<int64_t>(readUnsigned(p, size));
+  }
+}
 
 // The NUL-terminated string in a field of `size` bytes.
 std::string_view readString(const uint8_t* p, uint32_t size);
