@@ -81,9 +81,8 @@ int listProbes(driver::Session& session, const std::vector<driver::SourceUnit>& 
           auto matched = catalog.match(spec);
           if (!matched) return fail(matched.error().message);
           if (matched->empty()) {
-            return fail("invalid probe specifier " + unit.name + ": probe description " +
-                        spec.provider + ":" + spec.module + ":" + spec.function + ":" +
-                        spec.name + " does not match any probes");
+            return fail("failed to match " + spec.provider + ":" + spec.module + ":" +
+                        spec.function + ":" + spec.name + ": No probe matches description");
           }
           for (const auto* p : *matched) {
             if (seen.insert(p->id).second) probes.push_back(p);
