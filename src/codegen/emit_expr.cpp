@@ -101,6 +101,7 @@ void ProgramEmitter::value(const Expr& e) {
   switch (e.kind) {
     case ExprKind::Identifier:
     case ExprKind::Member:
+    case ExprKind::Index:
       if (!e.variable) {
         fail("unresolved identifier " + e.text);
         return;
@@ -108,7 +109,7 @@ void ProgramEmitter::value(const Expr& e) {
       if (e.variable->kind == sema::Variable::Kind::Builtin) {
         builtin(*e.variable);
       } else {
-        loadVariable(*e.variable);
+        loadTarget(e);
       }
       return;
     case ExprKind::Unary: unary(e); return;
@@ -145,6 +146,22 @@ void ProgramEmitter::storeVariable(const sema::Variable& v) {
     as_.emit(stx(size, R1, 0, R6));
   } else {
     as_.emit(stx(size, R9, static_cast<int16_t>(v.offset), R6));
+  }
+}
+
+void ProgramEmitter::loadTarget(const Expr& target) {
+  if (target.variable->isDynamic()) {
+    loadDynamic(target);
+  } else {
+    loadVariable(*target.variable);
+  }
+}
+
+void ProgramEmitter::storeTarget(const Expr& target) {
+  if (target.variable->isDynamic()) {
+    storeDynamic(target);
+  } else {
+    storeVariable(*target.variable);
   }
 }
 
@@ -538,7 +555,9 @@ void ProgramEmitter::assign(const Expr& e) {
     return;
   }
   if (v->type->isString()) {
-    if (v->kind == sema::Variable::Kind::Global) {
+    if (v->isDynamic()) {
+      storeDynamicString(target, rhs);
+    } else if (v->kind == sema::Variable::Kind::Global) {
       as_.emit(ldMapValue(R7, maps_.globals, v->offset));
       stringInto(rhs, R7, 0, v->type->size);
     } else {
@@ -549,7 +568,7 @@ void ProgramEmitter::assign(const Expr& e) {
   if (e.op == Op::Assign) {
     value(rhs);
     normalize(R6, v->type);
-    storeVariable(*v);
+    storeTarget(target);
     return;
   }
   Op base = compoundBase(e.op);
@@ -560,29 +579,30 @@ void ProgramEmitter::assign(const Expr& e) {
   if (base != Op::Shl && base != Op::Shr) normalize(R6, rt);
   int16_t slot = pushSlot();
   as_.emit(stx(Size::DW, R10, slot, R6));
-  loadVariable(*v);
+  loadTarget(target);
   normalize(R6, rt);
   as_.emit(ldx(Size::DW, R8, R10, slot));
   popSlot();
   arithmetic(base, rt, false, 0);
   normalize(R6, v->type);
-  storeVariable(*v);
+  storeTarget(target);
 }
 
 void ProgramEmitter::increment(const Expr& e) {
-  const sema::Variable* v = e.operands[0]->variable;
+  const Expr& target = *e.operands[0];
+  const sema::Variable* v = target.variable;
   if (!v) {
     fail("increment target is not supported yet");
     return;
   }
   bool up = e.op == Op::PreInc || e.op == Op::PostInc;
   bool post = e.op == Op::PostInc || e.op == Op::PostDec;
-  loadVariable(*v);
+  loadTarget(target);
   int16_t slot = pushSlot();
   as_.emit(stx(Size::DW, R10, slot, R6));
   as_.emit(alu64(up ? BPF_ADD : BPF_SUB, R6, 1));
   normalize(R6, v->type);
-  storeVariable(*v);
+  storeTarget(target);
   if (post) as_.emit(ldx(Size::DW, R6, R10, slot));
   popSlot();
 }
@@ -619,6 +639,10 @@ void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_
     return;
   }
   const sema::Variable* v = e.variable;
+  if (v && v->isDynamic()) {
+    dynamicStringInto(e, base, offset, size);
+    return;
+  }
   if ((e.kind == ExprKind::Identifier || e.kind == ExprKind::Member) && v) {
     switch (v->builtin) {
       case Builtin::Execname:

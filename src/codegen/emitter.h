@@ -29,6 +29,7 @@ struct MapFds {
   int counters = -1;
   int ringbuf = -1;
   std::vector<int> aggregations;  // by aggregation id
+  std::vector<int> dynamics;      // by dynamic variable id
 };
 
 struct EnabledClause {
@@ -68,6 +69,17 @@ class ProgramEmitter {
   void probeArg(int index);
   void loadVariable(const sema::Variable& v);
   void storeVariable(const sema::Variable& v);  // from r6
+  // Any variable reference (x, this->x, self->x, a[k]): r6 = its value,
+  // or store r6 into it.
+  void loadTarget(const ast::Expr& target);
+  void storeTarget(const ast::Expr& target);
+  // emit_dynamic.cpp: associative arrays and thread-locals
+  int32_t dynamicKey(const ast::Expr& target, const sema::Variable& v);
+  void loadDynamic(const ast::Expr& target);
+  void storeDynamic(const ast::Expr& target);
+  void dynamicStringInto(const ast::Expr& target, bpf::Reg base, int32_t offset, uint32_t size);
+  void storeDynamicString(const ast::Expr& target, const ast::Expr& value);
+  void dynamicLookup(const sema::Variable& v, int32_t key);  // r0 = value pointer or 0
   void unary(const ast::Expr& e);
   void binary(const ast::Expr& e);
   void arithmetic(ast::Op op, const sema::Type* type, bool rightIsConstant, int64_t rightConst);
@@ -106,6 +118,7 @@ class ProgramEmitter {
   int actionIndex_ = 0;  // 1-based number of the action being generated, 0 in the predicate
   bpf::Label nextClause_{}, fault_{};
   bool faultUsed_ = false;
+  uint32_t dynamicDepth_ = 0;  // nesting of dynamic-variable keys being built
 };
 
 }  // namespace dtrace::codegen

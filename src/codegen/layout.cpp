@@ -97,6 +97,7 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
   Layout layout;
 
   for (sema::Variable& v : symbols.globals()) {
+    if (v.isDynamic()) continue;  // lives in its own map
     v.offset = place(layout.globalsSize, v.type);
   }
   layout.globalsSize = alignUp(std::max<uint32_t>(layout.globalsSize, 8), 8);
@@ -134,6 +135,18 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
     layout.aggregations.push_back(std::move(a));
   }
 
+  uint32_t maxDynamicValue = 8;
+  for (const sema::Variable* v : symbols.dynamics()) {
+    DynamicLayout d;
+    uint32_t end = 0;
+    for (const sema::Type* kt : v->keyTypes) d.keys.push_back(fieldFor(end, kt));
+    d.keySize = std::max<uint32_t>(8, alignUp(end, 8));
+    d.valueSize = alignUp(v->type->size, 8);
+    layout.dynamicKeySize = std::max(layout.dynamicKeySize, d.keySize);
+    maxDynamicValue = std::max(maxDynamicValue, d.valueSize);
+    layout.dynamics.push_back(std::move(d));
+  }
+
   uint32_t localsSize = 0;
   for (sema::Variable& v : symbols.clauseLocals()) {
     v.offset = place(localsSize, v.type);
@@ -144,8 +157,11 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
   layout.valueOffset = layout.keyOffset + maxKey;
   layout.localsOffset = layout.valueOffset + sizeof(ir::AggValue);
   layout.faultOffset = alignUp(layout.localsOffset + localsSize, 8);
-  layout.stringTempOffset =
+  layout.dynamicKeyOffset =
       alignUp(layout.faultOffset + sizeof(ir::RecordHeader) + sizeof(ir::FaultRecord), 8);
+  layout.dynamicValueOffset =
+      layout.dynamicKeyOffset + kMaxDynamicKeyDepth * layout.dynamicKeySize;
+  layout.stringTempOffset = layout.dynamicValueOffset + maxDynamicValue;
   layout.stringTempSize = alignUp(strsize, 8);
   layout.scratchSize = layout.stringTempOffset + 2 * layout.stringTempSize;
   // Relocate the locals into the scratch value.

@@ -52,6 +52,17 @@ struct ClauseLayout {
   uint32_t dataSize = 0;
 };
 
+// A dynamic variable's map: an associative array keyed by its tuple, or a
+// thread-local keyed by the thread (pid_tgid).
+struct DynamicLayout {
+  std::vector<ir::Field> keys;  // empty for a thread-local
+  uint32_t keySize = 8;
+  uint32_t valueSize = 8;
+};
+
+// Nested dynamic-variable reads (a[b[i]]) build each key in its own area.
+constexpr uint32_t kMaxDynamicKeyDepth = 4;
+
 struct Layout {
   uint32_t globalsSize = kFirstGlobalOffset;
   // Scratch value: [record | aggregation key | aggregation value | this-> vars | fault record]
@@ -60,11 +71,15 @@ struct Layout {
   uint32_t valueOffset = 0;
   uint32_t localsOffset = 0;
   uint32_t faultOffset = 0;
+  uint32_t dynamicKeyOffset = 0;    // kMaxDynamicKeyDepth areas of dynamicKeySize
+  uint32_t dynamicKeySize = 8;
+  uint32_t dynamicValueOffset = 0;  // a value being stored
   uint32_t stringTempOffset = 0;  // two zero-padded strings being compared
   uint32_t stringTempSize = 0;    // bytes of each
   uint32_t scratchSize = 0;
   std::vector<ClauseLayout> clauses;
   std::vector<ir::Aggregation> aggregations;
+  std::vector<DynamicLayout> dynamics;  // by Variable::dynamicId
   std::vector<std::string> formats;
 };
 

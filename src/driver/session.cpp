@@ -31,6 +31,7 @@ using codegen::Activity;
 struct Session::Maps {
   std::optional<bpf::Map> globals, scratch, counters, ringbuf;
   std::vector<bpf::Map> aggregations;
+  std::vector<bpf::Map> dynamics;
   volatile uint64_t* globalsValue = nullptr;
 };
 
@@ -210,6 +211,19 @@ Result<void> Session::createMaps() {
     if (!map) return makeError("cannot create aggregation map: " + map.error().message);
     maps_->aggregations.push_back(std::move(*map));
   }
+  // Each dynamic variable gets a map of up to `dynvarsize` bytes of
+  // elements, allocated as elements are stored.
+  uint64_t dynvarsize = options_.size("dynvarsize");
+  if (dynvarsize == 0) dynvarsize = 1 << 20;
+  for (const codegen::DynamicLayout& d : layout_.dynamics) {
+    const uint64_t perEntry = d.keySize + d.valueSize + kHashEntryOverhead;
+    const uint32_t maxEntries =
+        static_cast<uint32_t>(std::clamp<uint64_t>(dynvarsize / perEntry, 64, 1u << 28));
+    auto map = bpf::Map::create(BPF_MAP_TYPE_HASH, "dt_dynvar", d.keySize, d.valueSize, maxEntries,
+                                BPF_F_NO_PREALLOC);
+    if (!map) return makeError("cannot create dynamic variable map: " + map.error().message);
+    maps_->dynamics.push_back(std::move(*map));
+  }
   return {};
 }
 
@@ -249,6 +263,7 @@ Result<void> Session::loadProbe(ProbeEnabling& enabling) {
   fds.counters = maps_->counters->fd();
   fds.ringbuf = maps_->ringbuf->fd();
   for (const auto& m : maps_->aggregations) fds.aggregations.push_back(m.fd());
+  for (const auto& m : maps_->dynamics) fds.dynamics.push_back(m.fd());
 
   std::vector<codegen::EnabledClause> clauses;
   for (auto [clauseIndex, epid] : enabling.clauses) {
@@ -294,6 +309,13 @@ void Session::reportCounters(bool final) {
   uint32_t key = 0;
   if (!maps_->counters->lookup(&key, values.data())) return;
   reportedDrops_.resize(2 * ncpu, 0);
+  uint64_t dynamicDrops = 0;
+  for (int cpu = 0; cpu < ncpu; cpu++) dynamicDrops += values[cpu].dynamicDrops;
+  if (dynamicDrops > reportedDynamicDrops_) {
+    std::fprintf(stderr, "%s\n",
+                 consume::formatDynvarDrops(dynamicDrops - reportedDynamicDrops_).c_str());
+    reportedDynamicDrops_ = dynamicDrops;
+  }
   for (int cpu = 0; cpu < ncpu; cpu++) {
     uint64_t& seenBuffer = reportedDrops_[2 * cpu];
     uint64_t& seenAgg = reportedDrops_[2 * cpu + 1];

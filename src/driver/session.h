@@ -96,6 +96,7 @@ class Session {
   const bpf::Program* beginProgram_ = nullptr;
   const bpf::Program* endProgram_ = nullptr;
   std::vector<uint64_t> reportedDrops_;  // per CPU, buffer then aggregation drops
+  uint64_t reportedDynamicDrops_ = 0;
 };
 
 }  // namespace dtrace::driver

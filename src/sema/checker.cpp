@@ -300,14 +300,44 @@ bool Checker::checkAggregationAssign(Expr& assign) {
 
 bool Checker::checkDeclaration(ast::Declaration& decl) {
   for (auto& d : decl.declarators) {
-    const Type* type = resolveDeclared(decl.spec, d);
+    // `int a[string, int]` declares an associative array: the key list is
+    // the outermost declarator step, the rest gives the value type.
+    std::vector<const Type*> keyTypes;
+    ast::Declarator valueDeclarator;
+    const ast::Declarator* declarator = &d;
+    if (!d.steps.empty() && d.steps.back().kind == ast::DeclaratorStep::Kind::Array &&
+        !d.steps.back().arrayKeys.empty()) {
+      for (const auto& keyType : d.steps.back().arrayKeys) {
+        const Type* kt = resolveTypeName(*keyType);
+        if (!kt) return false;
+        keyTypes.push_back(kt);
+      }
+      valueDeclarator.name = d.name;
+      valueDeclarator.loc = d.loc;
+      for (size_t i = 0; i + 1 < d.steps.size(); i++) {
+        ast::DeclaratorStep step;
+        step.kind = d.steps[i].kind;
+        if (step.kind == ast::DeclaratorStep::Kind::Array) {
+          return error("D_UNSUPPORTED", d.loc, "arrays of arrays are not supported yet");
+        }
+        valueDeclarator.steps.push_back(std::move(step));
+      }
+      declarator = &valueDeclarator;
+    }
+    const Type* type = resolveDeclared(decl.spec, *declarator);
     if (!type) return false;
     if (decl.spec.storage == ast::StorageClass::Typedef) {
       types_.addTypedef(d.name, type);
       continue;
     }
     if (decl.spec.storage == ast::StorageClass::Self) {
-      return error("D_UNSUPPORTED", d.loc, "thread-local variables are not supported yet");
+      if (symbols_.findThreadLocal(d.name)) {
+        return error("D_DECL_IDRED", d.loc, "identifier redeclared: self->" + d.name);
+      }
+      Variable* v = symbols_.addThreadLocal(d.name, d.loc);
+      v->type = type;
+      v->declared = true;
+      continue;
     }
     if (decl.spec.storage == ast::StorageClass::This) {
       if (symbols_.findClauseLocal(d.name)) {
@@ -327,8 +357,10 @@ bool Checker::checkDeclaration(ast::Declaration& decl) {
       }
       continue;
     }
-    Variable* v = symbols_.addGlobal(d.name, d.loc);
+    Variable* v = keyTypes.empty() ? symbols_.addGlobal(d.name, d.loc)
+                                   : symbols_.addAssociative(d.name, d.loc);
     v->type = type;
+    v->keyTypes = keyTypes;
     v->declared = true;
   }
   return true;
@@ -468,8 +500,8 @@ const Type* Checker::expr(Expr& e) {
               "aggregation " + e.operands[0]->text + " may not be used in an expression");
         return nullptr;
       }
-      error("D_UNSUPPORTED", e.loc, "arrays are not supported yet");
-      return nullptr;
+      t = associativeRead(e);
+      break;
     case ExprKind::Offsetof:
     case ExprKind::Stringof:
     case ExprKind::Xlate:
@@ -527,6 +559,10 @@ const Type* Checker::identifier(Expr& e, bool forAssignment) {
     return b->type;
   }
   if (Variable* g = symbols_.findGlobal(e.text)) {
+    if (g->kind == Variable::Kind::Associative) {
+      error("D_ARR_BADREF", e.loc, e.text + " is an associative array and must be indexed");
+      return nullptr;
+    }
     e.variable = g;
     return g->type;
   }
@@ -690,9 +726,33 @@ Variable* Checker::lvalueVariable(Expr& target, const Type* valueType, ast::Op o
     return v;
   }
   if (target.kind == ExprKind::Member && target.operands[0]->kind == ExprKind::Identifier &&
-      target.operands[0]->text == "self") {
-    error("D_UNSUPPORTED", target.loc, "thread-local variables are not supported yet");
-    return nullptr;
+      target.operands[0]->text == "self" && target.isArrow) {
+    Variable* v = symbols_.findThreadLocal(target.text);
+    if (!v) {
+      v = symbols_.addThreadLocal(target.text, target.loc);
+      v->type = valueType->isString() ? types_.stringType() : valueType;
+    }
+    target.variable = v;
+    target.type = v->type;
+    return v;
+  }
+  if (target.kind == ExprKind::Index && target.operands[0]->kind == ExprKind::Identifier) {
+    Expr& name = *target.operands[0];
+    Variable* v = symbols_.findGlobal(name.text);
+    if (!v) {
+      if (symbols_.findBuiltin(name.text, types_)) {
+        error("D_OP_WRITE", target.loc,
+              "operator " + opName + " can only be applied to a writable variable");
+        return nullptr;
+      }
+      v = symbols_.addAssociative(name.text, name.loc);
+      v->type = valueType->isString() ? types_.stringType() : valueType;
+    }
+    if (!checkKeys(*v, target)) return nullptr;
+    name.variable = v;
+    target.variable = v;
+    target.type = v->type;
+    return v;
   }
   error("D_OP_LVAL", target.loc, "operator " + opName + " requires lvalue as left operand");
   return nullptr;
@@ -782,12 +842,78 @@ const Type* Checker::member(Expr& e, bool forAssignment) {
     e.variable = v;
     return v->type;
   }
-  if (base.kind == ExprKind::Identifier && base.text == "self") {
-    error("D_UNSUPPORTED", e.loc, "thread-local variables are not supported yet");
-    return nullptr;
+  if (base.kind == ExprKind::Identifier && base.text == "self" && e.isArrow) {
+    Variable* v = symbols_.findThreadLocal(e.text);
+    if (!v) {
+      error("D_IDENT_UNDEF", e.loc, "failed to resolve self->" + e.text + ": Unknown variable name");
+      return nullptr;
+    }
+    e.variable = v;
+    return v->type;
   }
   error("D_UNSUPPORTED", e.loc, "struct and union members are not supported yet");
   return nullptr;
+}
+
+// Checks the keys of `a[k1, k2, ...]` against the array's key types, which
+// its first use (or declaration) fixes. String keys widen to the longest.
+bool Checker::checkKeys(Variable& v, Expr& index) {
+  if (v.kind != Variable::Kind::Associative) {
+    return error("D_IDENT_BADREF", index.loc,
+                 v.name + " is not an associative array and may not be indexed");
+  }
+  std::vector<const Type*> keys;
+  for (size_t i = 1; i < index.operands.size(); i++) {
+    const Type* t = expr(*index.operands[i]);
+    if (!t) return false;
+    if (!t->isScalar() && !t->isString()) {
+      return error("D_KEY_TYPE", index.operands[i]->loc,
+                   "invalid key type: " + t->name + " (key #" + std::to_string(i) + ")");
+    }
+    keys.push_back(t);
+  }
+  if (v.keyTypes.empty()) {
+    for (const Type*& t : keys) {
+      if (t->isString()) t = types_.stringType();
+    }
+    v.keyTypes = keys;
+    return true;
+  }
+  if (keys.size() != v.keyTypes.size()) {
+    return error("D_ARR_BADREF", index.loc,
+                 v.name + "[ ] prototype mismatch: " + std::to_string(keys.size()) + " key" +
+                     (keys.size() == 1 ? "" : "s") + " passed, " +
+                     std::to_string(v.keyTypes.size()) + " expected");
+  }
+  for (size_t i = 0; i < keys.size(); i++) {
+    if (keys[i]->isString() != v.keyTypes[i]->isString()) {
+      return error("D_ARGS_TYPE", index.operands[i + 1]->loc,
+                   v.name + "[ ] key #" + std::to_string(i + 1) +
+                       " is incompatible with prototype:\n\tprototype: " +
+                       v.keyTypes[i]->name + "\n\t argument: " + keys[i]->name);
+    }
+    if (keys[i]->isInteger() && v.keyTypes[i]->isInteger() && keys[i]->size > v.keyTypes[i]->size) {
+      v.keyTypes[i] = keys[i];
+    }
+  }
+  return true;
+}
+
+const Type* Checker::associativeRead(Expr& e) {
+  Expr& name = *e.operands[0];
+  if (name.kind != ExprKind::Identifier) {
+    error("D_UNSUPPORTED", e.loc, "arrays and pointers are not supported yet");
+    return nullptr;
+  }
+  Variable* v = symbols_.findGlobal(name.text);
+  if (!v) {
+    error("D_IDENT_UNDEF", name.loc, "failed to resolve " + name.text + ": Unknown variable name");
+    return nullptr;
+  }
+  if (!checkKeys(*v, e)) return nullptr;
+  name.variable = v;
+  e.variable = v;
+  return v->type;
 }
 
 const Type* Checker::call(Expr& e) {

@@ -49,6 +49,8 @@ class Checker {
   const Type* cast(ast::Expr& e);
   const Type* member(ast::Expr& e, bool forAssignment);
   const Type* call(ast::Expr& e);
+  const Type* associativeRead(ast::Expr& index);
+  bool checkKeys(Variable& array, ast::Expr& index);
   const Type* intLiteral(ast::Expr& e);
 
   // The variable an assignment target names, created on first assignment.

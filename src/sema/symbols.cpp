@@ -84,6 +84,19 @@ Variable* SymbolTable::findClauseLocal(std::string_view name) { return find(loca
 Variable* SymbolTable::addClauseLocal(const std::string& name, SourceLoc loc) {
   return add(clauseLocals_, localIndex_, Variable::Kind::ClauseLocal, name, loc);
 }
+Variable* SymbolTable::findThreadLocal(std::string_view name) { return find(tlsIndex_, name); }
+Variable* SymbolTable::addThreadLocal(const std::string& name, SourceLoc loc) {
+  Variable* v = add(threadLocals_, tlsIndex_, Variable::Kind::ThreadLocal, name, loc);
+  v->dynamicId = static_cast<uint32_t>(dynamics_.size());
+  dynamics_.push_back(v);
+  return v;
+}
+Variable* SymbolTable::addAssociative(const std::string& name, SourceLoc loc) {
+  Variable* v = add(globals_, globalIndex_, Variable::Kind::Associative, name, loc);
+  v->dynamicId = static_cast<uint32_t>(dynamics_.size());
+  dynamics_.push_back(v);
+  return v;
+}
 Variable* SymbolTable::findAggregation(std::string_view name) { return find(aggIndex_, name); }
 Variable* SymbolTable::addAggregation(const std::string& name, SourceLoc loc) {
   Variable* v = add(aggregations_, aggIndex_, Variable::Kind::Aggregation, name, loc);

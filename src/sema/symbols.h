@@ -39,7 +39,9 @@ enum class Builtin {
 };
 
 struct Variable {
-  enum class Kind { Builtin, Global, ClauseLocal, Aggregation };
+  // Associative arrays and thread-locals are DTrace's dynamic variables:
+  // each lives in a hash map (keyed by its tuple, or by the thread).
+  enum class Kind { Builtin, Global, ClauseLocal, Aggregation, Associative, ThreadLocal };
   Kind kind = Kind::Global;
   std::string name;
   const Type* type = nullptr;  // null until the first assignment decides it
@@ -48,11 +50,13 @@ struct Variable {
   Builtin builtin = Builtin::None;
   int argIndex = 0;
   uint32_t offset = 0;  // Global: in the globals map value; ClauseLocal: in scratch
+  bool isDynamic() const { return kind == Kind::Associative || kind == Kind::ThreadLocal; }
+  uint32_t dynamicId = 0;  // Associative, ThreadLocal: index of its map
   // Aggregation
   uint32_t aggregationId = 0;
   ir::AggFunc aggFunc = ir::AggFunc::Count;
   std::string aggFuncName;
-  std::vector<const Type*> keyTypes;
+  std::vector<const Type*> keyTypes;  // Aggregation, Associative
   bool aggDefined = false;
 };
 
@@ -67,14 +71,21 @@ class SymbolTable {
   Variable* addClauseLocal(const std::string& name, SourceLoc loc);
   Variable* findAggregation(std::string_view name);
   Variable* addAggregation(const std::string& name, SourceLoc loc);
+  Variable* findThreadLocal(std::string_view name);
+  Variable* addThreadLocal(const std::string& name, SourceLoc loc);
+  // An associative array lives among the globals (one name space).
+  Variable* addAssociative(const std::string& name, SourceLoc loc);
+  // Dynamic variables (associative arrays, thread-locals) in dynamicId order.
+  const std::vector<Variable*>& dynamics() const { return dynamics_; }
 
-  std::deque<Variable>& globals() { return globals_; }
+  std::deque<Variable>& globals() { return globals_; }  // scalars and associative arrays
   std::deque<Variable>& clauseLocals() { return clauseLocals_; }
   std::deque<Variable>& aggregations() { return aggregations_; }
 
  private:
-  std::deque<Variable> builtins_, globals_, clauseLocals_, aggregations_;
-  std::map<std::string, Variable*, std::less<>> globalIndex_, localIndex_, aggIndex_;
+  std::deque<Variable> builtins_, globals_, clauseLocals_, aggregations_, threadLocals_;
+  std::map<std::string, Variable*, std::less<>> globalIndex_, localIndex_, aggIndex_, tlsIndex_;
+  std::vector<Variable*> dynamics_;
 };
 
 }  // namespace dtrace::sema

@@ -1,0 +1,140 @@
+// Dynamic variables: associative arrays (a[k1, k2]) and thread-locals
+// (self->x), each in its own hash map. As in DTrace, an element that was
+// never stored reads as 0 (or ""), storing 0 (or "") deletes it, and a
+// store that finds the map full is counted as a dynamic variable drop.
+#include "codegen/emitter.h"
+#include "sema/symbols.h"
+
+namespace dtrace::codegen {
+
+using namespace bpf;
+using ast::Expr;
+
+namespace {
+Size sizeOf(uint32_t bytes) {
+  switch (bytes) {
+    case 1: return Size::B;
+    case 2: return Size::H;
+    case 4: return Size::W;
+    default: return Size::DW;
+  }
+}
+}  // namespace
+
+// Builds the key of `target` in this nesting level's key area and returns
+// its offset in scratch. A key expression may itself read a dynamic
+// variable (a[b[i]]): that key is built one level deeper.
+int32_t ProgramEmitter::dynamicKey(const Expr& target, const sema::Variable& v) {
+  if (dynamicDepth_ >= kMaxDynamicKeyDepth) {
+    fail("dynamic variable keys are nested too deeply");
+    return static_cast<int32_t>(layout_.dynamicKeyOffset);
+  }
+  const DynamicLayout& d = layout_.dynamics.at(v.dynamicId);
+  const int32_t key = static_cast<int32_t>(layout_.dynamicKeyOffset +
+                                           dynamicDepth_ * layout_.dynamicKeySize);
+  dynamicDepth_++;
+  for (uint32_t off = 0; off < d.keySize; off += 8) {
+    as_.emit(st(Size::DW, R9, static_cast<int16_t>(key + off), 0));
+  }
+  if (v.kind == sema::Variable::Kind::ThreadLocal) {
+    as_.emit(call(BPF_FUNC_get_current_pid_tgid));
+    as_.emit(stx(Size::DW, R9, static_cast<int16_t>(key), R0));
+  } else {
+    for (size_t i = 0; i < d.keys.size(); i++) {
+      storeField(*target.operands[i + 1], d.keys[i], R9, key);
+    }
+  }
+  dynamicDepth_--;
+  return key;
+}
+
+void ProgramEmitter::dynamicLookup(const sema::Variable& v, int32_t key) {
+  as_.emit(ldMapFd(R1, maps_.dynamics.at(v.dynamicId)));
+  as_.emit(mov64(R2, R9));
+  as_.emit(alu64(BPF_ADD, R2, key));
+  as_.emit(call(BPF_FUNC_map_lookup_elem));
+}
+
+void ProgramEmitter::loadDynamic(const Expr& target) {
+  const sema::Variable& v = *target.variable;
+  dynamicLookup(v, dynamicKey(target, v));
+  Label done = as_.newLabel();
+  as_.emit(mov64(R6, 0));
+  as_.jumpIf(BPF_JEQ, R0, 0, done);
+  as_.emit(ldx(sizeOf(v.type->size), R6, R0, 0));
+  normalize(R6, v.type);
+  as_.bind(done);
+}
+
+void ProgramEmitter::storeDynamic(const Expr& target) {
+  const sema::Variable& v = *target.variable;
+  const int fd = maps_.dynamics.at(v.dynamicId);
+  int16_t slot = pushSlot();
+  as_.emit(stx(Size::DW, R10, slot, R6));
+  const int32_t key = dynamicKey(target, v);
+  as_.emit(ldx(Size::DW, R6, R10, slot));
+  popSlot();
+  Label store = as_.newLabel(), done = as_.newLabel();
+  as_.jumpIf(BPF_JNE, R6, 0, store);
+  as_.emit(ldMapFd(R1, fd));
+  as_.emit(mov64(R2, R9));
+  as_.emit(alu64(BPF_ADD, R2, key));
+  as_.emit(call(BPF_FUNC_map_delete_elem));
+  as_.jump(done);
+  as_.bind(store);
+  const int32_t val = static_cast<int32_t>(layout_.dynamicValueOffset);
+  as_.emit(st(Size::DW, R9, static_cast<int16_t>(val), 0));
+  as_.emit(stx(sizeOf(v.type->size), R9, static_cast<int16_t>(val), R6));
+  as_.emit(ldMapFd(R1, fd));
+  as_.emit(mov64(R2, R9));
+  as_.emit(alu64(BPF_ADD, R2, key));
+  as_.emit(mov64(R3, R9));
+  as_.emit(alu64(BPF_ADD, R3, val));
+  as_.emit(mov64(R4, BPF_ANY));
+  as_.emit(call(BPF_FUNC_map_update_elem));
+  as_.jumpIf(BPF_JEQ, R0, 0, done);
+  bumpCounter(offsetof(Counters, dynamicDrops));
+  as_.bind(done);
+}
+
+void ProgramEmitter::dynamicStringInto(const Expr& target, Reg base, int32_t offset,
+                                       uint32_t size) {
+  const sema::Variable& v = *target.variable;
+  dynamicLookup(v, dynamicKey(target, v));
+  Label missing = as_.newLabel(), done = as_.newLabel();
+  as_.jumpIf(BPF_JEQ, R0, 0, missing);
+  copyString(R0, 0, v.type->size, base, offset, size);
+  as_.jump(done);
+  as_.bind(missing);
+  literalInto("", base, offset, size);
+  as_.bind(done);
+}
+
+void ProgramEmitter::storeDynamicString(const Expr& target, const Expr& value) {
+  const sema::Variable& v = *target.variable;
+  const int fd = maps_.dynamics.at(v.dynamicId);
+  const int32_t val = static_cast<int32_t>(layout_.dynamicValueOffset);
+  stringInto(value, R9, val, v.type->size);
+  const int32_t key = dynamicKey(target, v);
+  Label store = as_.newLabel(), done = as_.newLabel();
+  as_.emit(ldx(Size::B, R1, R9, static_cast<int16_t>(val)));
+  as_.jumpIf(BPF_JNE, R1, 0, store);
+  as_.emit(ldMapFd(R1, fd));
+  as_.emit(mov64(R2, R9));
+  as_.emit(alu64(BPF_ADD, R2, key));
+  as_.emit(call(BPF_FUNC_map_delete_elem));
+  as_.jump(done);
+  as_.bind(store);
+  as_.emit(ldMapFd(R1, fd));
+  as_.emit(mov64(R2, R9));
+  as_.emit(alu64(BPF_ADD, R2, key));
+  as_.emit(mov64(R3, R9));
+  as_.emit(alu64(BPF_ADD, R3, val));
+  as_.emit(mov64(R4, BPF_ANY));
+  as_.emit(call(BPF_FUNC_map_update_elem));
+  as_.jumpIf(BPF_JEQ, R0, 0, done);
+  bumpCounter(offsetof(Counters, dynamicDrops));
+  as_.bind(done);
+}
+
+}  // namespace dtrace::codegen

@@ -1,0 +1,4 @@
+BEGIN
+{
+	trace(self->nothere);
+}
