@@ -199,6 +199,8 @@ void ProgramEmitter::statement(const ast::Stmt& stmt) {
     }
     case ast::StmtKind::Expr: break;
   }
+  // DTrace numbers every statement of a clause as an action (faults name it).
+  actionIndex_++;
   const Expr& e = *stmt.expr;
   if (e.kind == ExprKind::Call && sema::isActionName(e.text)) {
     action(e);
@@ -217,7 +219,6 @@ void ProgramEmitter::statement(const ast::Stmt& stmt) {
 // Writes one action's values into its record fields.
 void ProgramEmitter::action(const Expr& call) {
   const ActionLayout& al = clause_->actions.at(&call);
-  actionIndex_ = al.index + 1;
   const int32_t data = static_cast<int32_t>(layout_.recordOffset + sizeof(ir::RecordHeader));
   size_t first = al.action.kind == ir::ActionKind::Printf ? 1 : 0;
   for (size_t i = 0; i < al.action.fields.size(); i++) {
@@ -265,7 +266,6 @@ void ProgramEmitter::aggregation(const Expr& assign) {
   const sema::Variable& var = *ref.variable;
   const ir::Aggregation& agg = layout_.aggregations.at(var.aggregationId);
   int aggFd = maps_.aggregations.at(var.aggregationId);
-  actionIndex_++;
 
   int16_t argSlot = 0;
   if (!fn.operands.empty()) {

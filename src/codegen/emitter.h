@@ -115,7 +115,7 @@ class ProgramEmitter {
   // Current clause.
   const ClauseLayout* clause_ = nullptr;
   uint32_t epid_ = 0;
-  int actionIndex_ = 0;  // 1-based number of the action being generated, 0 in the predicate
+  int actionIndex_ = 0;  // 1-based number of the statement being generated, 0 in the predicate
   bpf::Label nextClause_{}, fault_{};
   bool faultUsed_ = false;
   uint32_t dynamicDepth_ = 0;  // nesting of dynamic-variable keys being built

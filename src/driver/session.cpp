@@ -294,6 +294,7 @@ Result<void> Session::loadProbe(ProbeEnabling& enabling) {
   if (firedByConsumer) {
     if (probe.name == "BEGIN") beginProgram_ = &loadedProgram;
     if (probe.name == "END") endProgram_ = &loadedProgram;
+    if (probe.name == "ERROR") errorProgram_ = &loadedProgram;
     return {};
   }
   auto links = catalog_.attach(probe, loadedProgram.fd());
@@ -342,8 +343,23 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   globals[codegen::kWallClockOffset / 8] = static_cast<uint64_t>(offset);
 
   consume::Consumer consumer(ir_, config_.out, config_.quiet);
+  // A fault record fires the ERROR probe with DTrace's arguments: arg1 the
+  // EPID that faulted, arg2 the action, arg3 the offset, arg4 the fault,
+  // arg5 the address. It runs here, once the consumer has seen the fault.
   auto ring = bpf::RingBuffer::open(maps_->ringbuf->fd(), [&](const void* data, size_t size) {
-    return consumer.handleRecord(data, size);
+    int rc = consumer.handleRecord(data, size);
+    ir::RecordHeader header;
+    ir::FaultRecord fault;
+    if (errorProgram_ && size >= sizeof header + sizeof fault) {
+      std::memcpy(&header, data, sizeof header);
+      if (header.epid == 0) {
+        std::memcpy(&fault, static_cast<const uint8_t*>(data) + sizeof header, sizeof fault);
+        const std::array<uint64_t, 6> args{0, fault.epid, fault.actionIndex, fault.difOffset,
+                                           fault.fault, fault.address};
+        (void)errorProgram_->run(args);
+      }
+    }
+    return rc;
   });
   if (!ring) return ring.error();
 

@@ -825,11 +825,12 @@ TEST_F(EmitterTest, AFaultAbandonsOnlyItsClause) {
   EXPECT_EQ(recs[1].at<int32_t>(field(1, 0).offset), 7);
 }
 
-TEST_F(EmitterTest, FaultInAnActionNamesTheAction) {
+// As in DTrace, every statement of the clause counts as an action.
+TEST_F(EmitterTest, FaultInAnActionNamesTheStatement) {
   run("BEGIN { z = 0; trace(1); trace(5 / z); }");
   std::vector<Record> recs = records();
   ASSERT_EQ(recs.size(), 1u);
-  EXPECT_EQ(recs[0].fault().actionIndex, 2u);
+  EXPECT_EQ(recs[0].fault().actionIndex, 3u);
 }
 
 // ---- aggregations ------------------------------------------------------------------
