@@ -120,6 +120,7 @@ void ProgramEmitter::value(const Expr& e) {
       value(*e.operands[0]);
       normalize(R6, e.type);
       return;
+    case ExprKind::Call: subroutineValue(e); return;
     default: fail("expression is not supported in code generation yet"); return;
   }
 }
@@ -670,6 +671,25 @@ void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_
   if (e.kind == ExprKind::Assign) {
     assign(e);
     stringInto(*e.operands[0], base, offset, size);
+    return;
+  }
+  if (e.kind == ExprKind::Stringof) {
+    const Expr& of = *e.operands[0];
+    if (of.type->isString()) {
+      stringInto(of, base, offset, size);
+    } else {
+      value(of);  // a kernel address
+      readStringAt(false, R6, base, offset, size);
+    }
+    return;
+  }
+  if (e.kind == ExprKind::Call && e.text == "copyinstr") {
+    uint32_t n = size;
+    if (e.operands.size() == 2 && e.operands[1]->constValue) {
+      n = static_cast<uint32_t>(std::clamp<int64_t>(*e.operands[1]->constValue + 1, 1, size));
+    }
+    value(*e.operands[0]);  // a user address
+    readStringAt(true, R6, base, offset, n);
     return;
   }
   fail("string expression is not supported yet");

@@ -146,6 +146,15 @@ void ProgramEmitter::fault(ir::Fault kind) {
   as_.jump(fault_);
 }
 
+void ProgramEmitter::fault(ir::Fault kind, Reg address) {
+  as_.emit(stx(Size::DW, R10, kFaultAddrSlot, address));
+  faultUsed_ = true;
+  as_.emit(st(Size::W, R10, kFaultKindSlot, static_cast<int32_t>(kind)));
+  as_.emit(st(Size::W, R10, kFaultActionSlot, actionIndex_));
+  as_.emit(st(Size::W, R10, kFaultPcSlot, static_cast<int32_t>(as_.size())));
+  as_.jump(fault_);
+}
+
 void ProgramEmitter::faultHandler() {
   as_.bind(fault_);
   const int16_t f = static_cast<int16_t>(layout_.faultOffset);

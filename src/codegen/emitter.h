@@ -97,6 +97,11 @@ class ProgramEmitter {
   void taskMember(const char* member, uint32_t size);  // r6 = current->member (a u64 chain)
   void divideByZeroCheck(bpf::Reg divisor);
   void fault(ir::Fault kind);  // jump to the clause's fault handler
+  void fault(ir::Fault kind, bpf::Reg address);
+  // emit_subr.cpp: subroutines
+  void subroutineValue(const ast::Expr& call);  // r6 = an integer-valued subroutine
+  void readStringAt(bool user, bpf::Reg address, bpf::Reg base, int32_t offset, uint32_t size);
+  void stringLength(bpf::Reg base, int32_t offset, uint32_t size);  // r6 = strlen
 
   int16_t pushSlot();
   void popSlot();

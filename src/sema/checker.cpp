@@ -502,8 +502,18 @@ const Type* Checker::expr(Expr& e) {
       }
       t = associativeRead(e);
       break;
+    case ExprKind::Stringof: {
+      const Type* of = expr(*e.operands[0]);
+      if (!of) return nullptr;
+      if (!of->isScalar() && !of->isString()) {
+        error("D_STRINGOF_TYPE", e.loc,
+              "stringof( ) operand must be a string, pointer or integer: " + of->name);
+        return nullptr;
+      }
+      t = of->isString() ? of : types_.stringType();
+      break;
+    }
     case ExprKind::Offsetof:
-    case ExprKind::Stringof:
     case ExprKind::Xlate:
       error("D_UNSUPPORTED", e.loc, "this expression is not supported yet");
       return nullptr;
@@ -926,6 +936,39 @@ const Type* Checker::call(Expr& e) {
     error("D_AGG_FUNC", e.loc,
           e.text + "( ) may not be called from a D expression (D program context required)");
     return nullptr;
+  }
+  return subroutine(e);
+}
+
+// DTrace's subroutines that Linux gives a meaning, with their prototypes.
+const Type* Checker::subroutine(Expr& e) {
+  auto& args = e.operands;
+  for (auto& a : args) {
+    if (!expr(*a)) return nullptr;
+  }
+  auto arity = [&](size_t min, size_t max) {
+    if (args.size() >= min && args.size() <= max) return true;
+    std::string expected = min == max ? std::to_string(min)
+                                      : std::to_string(min) + " to " + std::to_string(max);
+    return error("D_PROTO_LEN", e.loc,
+                 e.text + "( ) prototype mismatch: " + std::to_string(args.size()) + " arg" +
+                     (args.size() == 1 ? "" : "s") + " passed, " + expected + " expected");
+  };
+  auto argIs = [&](size_t i, bool ok, const char* prototype) {
+    if (ok) return true;
+    return error("D_PROTO_ARG", args[i]->loc,
+                 e.text + "( ) argument #" + std::to_string(i + 1) +
+                     " is incompatible with prototype:\n\tprototype: " + prototype +
+                     "\n\t argument: " + args[i]->type->name);
+  };
+  if (e.text == "copyinstr") {
+    if (!arity(1, 2) || !argIs(0, args[0]->type->isScalar(), "uintptr_t")) return nullptr;
+    if (args.size() == 2 && !argIs(1, args[1]->type->isInteger(), "size_t")) return nullptr;
+    return types_.stringType();
+  }
+  if (e.text == "strlen") {
+    if (!arity(1, 1) || !argIs(0, args[0]->type->isString(), "string")) return nullptr;
+    return types_.lookup("size_t");
   }
   error("D_IDENT_UNDEF", e.loc, "failed to resolve " + e.text + ": Unknown function name");
   return nullptr;

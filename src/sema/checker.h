@@ -49,6 +49,7 @@ class Checker {
   const Type* cast(ast::Expr& e);
   const Type* member(ast::Expr& e, bool forAssignment);
   const Type* call(ast::Expr& e);
+  const Type* subroutine(ast::Expr& e);
   const Type* associativeRead(ast::Expr& index);
   bool checkKeys(Variable& array, ast::Expr& index);
   const Type* intLiteral(ast::Expr& e);

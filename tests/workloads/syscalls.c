@@ -11,7 +11,11 @@ int main(int argc, char** argv) {
     syscall(SYS_getppid);
     syscall(SYS_close, -1L);
   }
-  int fd = open("/dev/null", O_WRONLY);
+  /* Touch the path first: a probe can read only resident user memory. */
+  static const char path[] = "/dev/null";
+  const volatile char* touch = path;
+  (void)touch[0];
+  int fd = open(path, O_WRONLY);
   syscall(SYS_write, fd, "hello", 5L);
   close(fd);
   return 0;
