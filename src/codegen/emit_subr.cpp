@@ -44,6 +44,20 @@ void ProgramEmitter::subroutineValue(const Expr& call) {
     stringLength(R9, temp, size);
     return;
   }
+  if (call.text == "rand") {
+    // DTrace's rand() is a weak pseudo-random int, as this is.
+    as_.emit(bpf::call(BPF_FUNC_get_prandom_u32));
+    as_.emit(mov64(R6, R0));
+    normalize(R6, call.type);
+    return;
+  }
+  const std::string& name = call.text;
+  if (name.starts_with("hton") || name.starts_with("ntoh")) {
+    value(*call.operands[0]);
+    as_.emit(toBigEndian(R6, static_cast<int32_t>(call.type->size * 8)));
+    normalize(R6, call.type);
+    return;
+  }
   fail("subroutine " + call.text + "( ) has no integer value");
 }
 

@@ -970,6 +970,20 @@ const Type* Checker::subroutine(Expr& e) {
     if (!arity(1, 1) || !argIs(0, args[0]->type->isString(), "string")) return nullptr;
     return types_.lookup("size_t");
   }
+  // Byte order: network order is big-endian; x86 is little-endian.
+  static const std::pair<const char*, const char*> kByteOrder[] = {
+      {"htons", "uint16_t"}, {"ntohs", "uint16_t"}, {"htonl", "uint32_t"},
+      {"ntohl", "uint32_t"}, {"htonll", "uint64_t"}, {"ntohll", "uint64_t"},
+  };
+  for (const auto& [name, typeName] : kByteOrder) {
+    if (e.text != name) continue;
+    if (!arity(1, 1) || !argIs(0, args[0]->type->isInteger(), typeName)) return nullptr;
+    return types_.lookup(typeName);
+  }
+  if (e.text == "rand") {
+    if (!arity(0, 0)) return nullptr;
+    return types_.intType();
+  }
   error("D_IDENT_UNDEF", e.loc, "failed to resolve " + e.text + ": Unknown function name");
   return nullptr;
 }
