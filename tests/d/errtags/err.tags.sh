@@ -1,0 +1,20 @@
+# -x errtags puts DTrace's error tag before each compile error.
+check() { $DTRACE -x errtags -e -n "$1"; }
+check 'BEGIN { x = ; }'
+check 'BEGIN { trace(y); }'
+check 'BEGIN { x = "s"; x = 1; }'
+check 'char int x;'
+check 'BEGIN { exit("s"); }'
+check 'BEGIN { a[(void)0] = 1; }'
+check 'BEGIN { exit(1, 2); }'
+check 'BEGIN { @a = 1; }'
+check 'BEGIN { @a = count(); @a = sum(1); }'
+check 'BEGIN { x = 1 / 0; }'
+check 'BEGIN { trace($3); }'
+check 'BEGIN { printf("%d", "s"); }'
+check 'BEGIN { pid = 1; }'
+check 'BEGIN { trace(99999999999999999999); }'
+check 'BEGIN { a[1] = 1; trace(a[1, 2]); }'
+check 'BEGIN { trace(1.5); }'
+check 'nosuchprovider:::x { }'
+exit 1
