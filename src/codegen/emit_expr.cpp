@@ -683,6 +683,7 @@ void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_
     }
     return;
   }
+  if (e.kind == ExprKind::Call && subroutineString(e, base, offset, size)) return;
   if (e.kind == ExprKind::Call && e.text == "copyinstr") {
     uint32_t n = size;
     if (e.operands.size() == 2 && e.operands[1]->constValue) {

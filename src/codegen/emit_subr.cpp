@@ -21,19 +21,122 @@ void ProgramEmitter::readStringAt(bool user, Reg address, Reg base, int32_t offs
   as_.bind(ok);
 }
 
-// r6 = the length of the string at base+offset, at most size - 1.
+// Word at a time: the verifier walks a 256-byte string in 32 steps, and the
+// first word holding a NUL gives the length.
 void ProgramEmitter::stringLength(Reg base, int32_t offset, uint32_t size) {
-  Label loop = as_.newLabel(), done = as_.newLabel();
+  Label loop = as_.newLabel(), found = as_.newLabel(), done = as_.newLabel();
+  as_.emit(ldImm64(R4, 0x0101010101010101ull));
+  as_.emit(ldImm64(R5, 0x8080808080808080ull));
   as_.emit(mov64(R6, 0));
   as_.bind(loop);
-  as_.jumpIf(BPF_JGE, R6, static_cast<int32_t>(size - 1), done);
+  as_.jumpIf(BPF_JGE, R6, static_cast<int32_t>(size), done);
   as_.emit(mov64(R1, base));
   as_.emit(alu64(BPF_ADD, R1, R6));
-  as_.emit(ldx(Size::B, R1, R1, static_cast<int16_t>(offset)));
-  as_.jumpIf(BPF_JEQ, R1, 0, done);
-  as_.emit(alu64(BPF_ADD, R6, 1));
+  as_.emit(ldx(Size::DW, R1, R1, static_cast<int16_t>(offset)));
+  as_.emit(mov64(R2, R1));  // (w - 0x01..) & ~w & 0x80..: non-zero when a byte is NUL
+  as_.emit(alu64(BPF_SUB, R2, R4));
+  as_.emit(mov64(R3, R1));
+  as_.emit(alu64(BPF_XOR, R3, -1));
+  as_.emit(alu64(BPF_AND, R2, R3));
+  as_.emit(alu64(BPF_AND, R2, R5));
+  as_.jumpIf(BPF_JNE, R2, 0, found);
+  as_.emit(alu64(BPF_ADD, R6, 8));
   as_.jump(loop);
+  as_.bind(found);
+  for (int k = 0; k < 7; k++) {  // the first NUL byte of the word
+    as_.emit(mov64(R2, R1));
+    as_.emit(alu64(BPF_AND, R2, 0xff));
+    as_.jumpIf(BPF_JEQ, R2, 0, done);
+    as_.emit(alu64(BPF_RSH, R1, 8));
+    as_.emit(alu64(BPF_ADD, R6, 1));
+  }
   as_.bind(done);
+  Label capped = as_.newLabel();  // a string that fills its buffer ends at size - 1
+  as_.jumpIf(BPF_JLT, R6, static_cast<int32_t>(size), capped);
+  as_.emit(mov64(R6, static_cast<int32_t>(size - 1)));
+  as_.bind(capped);
+}
+
+// ASCII case change of every byte of a word at once (no branches):
+// a byte is a letter when its low 7 bits are >= first and <= last and its
+// high bit is clear; flipping 0x20 changes its case.
+void ProgramEmitter::changeCase(bool upper, Reg base, int32_t offset, uint32_t size) {
+  const uint64_t ones = 0x0101010101010101ull;
+  const uint8_t first = upper ? 'a' : 'A', last = upper ? 'z' : 'Z';
+  for (uint32_t off = 0; off + 8 <= size; off += 8) {
+    const int16_t at = static_cast<int16_t>(offset + off);
+    as_.emit(ldx(Size::DW, R1, base, at));
+    as_.emit(ldImm64(R2, 0x7f7f7f7f7f7f7f7full));
+    as_.emit(alu64(BPF_AND, R2, R1));  // low 7 bits of each byte
+    as_.emit(mov64(R3, R2));
+    as_.emit(ldImm64(R4, (0x80 - first) * ones));
+    as_.emit(alu64(BPF_ADD, R3, R4));  // high bit: byte >= first
+    as_.emit(ldImm64(R4, (0x80 - last - 1) * ones));
+    as_.emit(alu64(BPF_ADD, R2, R4));  // high bit: byte > last
+    as_.emit(alu64(BPF_XOR, R2, -1));
+    as_.emit(alu64(BPF_AND, R3, R2));
+    as_.emit(mov64(R2, R1));
+    as_.emit(alu64(BPF_XOR, R2, -1));  // high bit: ASCII
+    as_.emit(alu64(BPF_AND, R3, R2));
+    as_.emit(ldImm64(R4, 0x8080808080808080ull));
+    as_.emit(alu64(BPF_AND, R3, R4));
+    as_.emit(alu64(BPF_RSH, R3, 2));  // 0x80 -> 0x20
+    as_.emit(alu64(BPF_XOR, R1, R3));
+    as_.emit(stx(Size::DW, base, at, R1));
+  }
+  for (uint32_t off = size / 8 * 8; off < size; off++) {  // a tail shorter than a word
+    Label skip = as_.newLabel();
+    const int16_t at = static_cast<int16_t>(offset + off);
+    as_.emit(ldx(Size::B, R1, base, at));
+    as_.jumpIf(BPF_JLT, R1, first, skip);
+    as_.jumpIf(BPF_JGT, R1, last, skip);
+    as_.emit(alu64(BPF_XOR, R1, 0x20));
+    as_.emit(stx(Size::B, base, at, R1));
+    as_.bind(skip);
+  }
+}
+
+// strjoin(a, b): a, then as much of b as fits, NUL-terminated.
+// toupper(s), tolower(s): s with ASCII letters changed.
+bool ProgramEmitter::subroutineString(const Expr& call, Reg base, int32_t offset, uint32_t size) {
+  const std::string& name = call.text;
+  if (name == "toupper" || name == "tolower") {
+    stringInto(*call.operands[0], base, offset, size);
+    changeCase(name == "toupper", base, offset, size);
+    return true;
+  }
+  if (name != "strjoin") return false;
+  if (joinDepth_ >= kMaxJoinDepth) {
+    fail("strjoin( ) calls are nested too deeply");
+    return true;
+  }
+  // This level's area: the joined string (two string sizes, so that b can
+  // be appended at any length of a), then b.
+  const uint32_t n = layout_.stringTempSize;
+  const int32_t joined = static_cast<int32_t>(layout_.joinOffset + joinDepth_ * 3 * n);
+  const int32_t second = joined + static_cast<int32_t>(2 * n);
+  joinDepth_++;
+  for (uint32_t off = 0; off < n; off += 8) {
+    as_.emit(st(Size::DW, R9, static_cast<int16_t>(joined + off), 0));
+  }
+  stringInto(*call.operands[0], R9, joined, n);
+  stringInto(*call.operands[1], R9, second, n);
+  joinDepth_--;
+  stringLength(R9, joined, n);
+  as_.emit(mov64(R1, R9));
+  as_.emit(alu64(BPF_ADD, R1, R6));
+  as_.emit(alu64(BPF_ADD, R1, joined));
+  as_.emit(mov64(R2, static_cast<int32_t>(n)));
+  as_.emit(mov64(R3, R9));
+  as_.emit(alu64(BPF_ADD, R3, second));
+  as_.emit(bpf::call(BPF_FUNC_probe_read_kernel_str));
+  as_.emit(mov64(R3, R9));
+  as_.emit(alu64(BPF_ADD, R3, joined));
+  as_.emit(mov64(R1, base));
+  as_.emit(alu64(BPF_ADD, R1, offset));
+  as_.emit(mov64(R2, static_cast<int32_t>(size)));
+  as_.emit(bpf::call(BPF_FUNC_probe_read_kernel_str));
+  return true;
 }
 
 void ProgramEmitter::subroutineValue(const Expr& call) {

@@ -101,7 +101,12 @@ class ProgramEmitter {
   // emit_subr.cpp: subroutines
   void subroutineValue(const ast::Expr& call);  // r6 = an integer-valued subroutine
   void readStringAt(bool user, bpf::Reg address, bpf::Reg base, int32_t offset, uint32_t size);
-  void stringLength(bpf::Reg base, int32_t offset, uint32_t size);  // r6 = strlen
+  // r6 = strlen of the string at base+offset in a buffer of `size` bytes
+  // (a multiple of 8, zero-padded or NUL-terminated within it).
+  void stringLength(bpf::Reg base, int32_t offset, uint32_t size);
+  void changeCase(bool upper, bpf::Reg base, int32_t offset, uint32_t size);
+  // String-valued subroutines (strjoin, toupper, ...) written into base+offset.
+  bool subroutineString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
 
   int16_t pushSlot();
   void popSlot();
@@ -124,6 +129,7 @@ class ProgramEmitter {
   bpf::Label nextClause_{}, fault_{};
   bool faultUsed_ = false;
   uint32_t dynamicDepth_ = 0;  // nesting of dynamic-variable keys being built
+  uint32_t joinDepth_ = 0;     // nesting of strjoin() calls
 };
 
 }  // namespace dtrace::codegen

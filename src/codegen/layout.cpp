@@ -163,7 +163,8 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
       layout.dynamicKeyOffset + kMaxDynamicKeyDepth * layout.dynamicKeySize;
   layout.stringTempOffset = layout.dynamicValueOffset + maxDynamicValue;
   layout.stringTempSize = alignUp(strsize, 8);
-  layout.scratchSize = layout.stringTempOffset + 2 * layout.stringTempSize;
+  layout.joinOffset = layout.stringTempOffset + 2 * layout.stringTempSize;
+  layout.scratchSize = layout.joinOffset + kMaxJoinDepth * 3 * layout.stringTempSize;
   // Relocate the locals into the scratch value.
   for (sema::Variable& v : symbols.clauseLocals()) {
     v.offset += layout.localsOffset;

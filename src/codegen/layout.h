@@ -62,6 +62,7 @@ struct DynamicLayout {
 
 // Nested dynamic-variable reads (a[b[i]]) build each key in its own area.
 constexpr uint32_t kMaxDynamicKeyDepth = 4;
+constexpr uint32_t kMaxJoinDepth = 3;
 
 struct Layout {
   uint32_t globalsSize = kFirstGlobalOffset;
@@ -76,6 +77,9 @@ struct Layout {
   uint32_t dynamicValueOffset = 0;  // a value being stored
   uint32_t stringTempOffset = 0;  // two zero-padded strings being compared
   uint32_t stringTempSize = 0;    // bytes of each
+  // strjoin() works in one area per nesting level: the joined string
+  // (2 x stringTempSize) and its second operand (stringTempSize).
+  uint32_t joinOffset = 0;
   uint32_t scratchSize = 0;
   std::vector<ClauseLayout> clauses;
   std::vector<ir::Aggregation> aggregations;

@@ -980,6 +980,17 @@ const Type* Checker::subroutine(Expr& e) {
     if (!arity(1, 1) || !argIs(0, args[0]->type->isInteger(), typeName)) return nullptr;
     return types_.lookup(typeName);
   }
+  if (e.text == "strjoin") {
+    if (!arity(2, 2) || !argIs(0, args[0]->type->isString(), "string") ||
+        !argIs(1, args[1]->type->isString(), "string")) {
+      return nullptr;
+    }
+    return types_.stringType();
+  }
+  if (e.text == "toupper" || e.text == "tolower") {
+    if (!arity(1, 1) || !argIs(0, args[0]->type->isString(), "string")) return nullptr;
+    return types_.stringType();
+  }
   if (e.text == "rand") {
     if (!arity(0, 0)) return nullptr;
     return types_.intType();

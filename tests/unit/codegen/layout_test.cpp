@@ -259,7 +259,9 @@ TEST_F(LayoutTest, ScratchHoldsRecordKeyValueLocalsFaultAndStringTemps) {
             layout.faultOffset + sizeof(ir::RecordHeader) + sizeof(ir::FaultRecord));
   EXPECT_EQ(layout.stringTempOffset % 8, 0u);
   EXPECT_EQ(layout.stringTempSize, 256u);
-  EXPECT_EQ(layout.scratchSize, layout.stringTempOffset + 2 * layout.stringTempSize);
+  EXPECT_EQ(layout.joinOffset, layout.stringTempOffset + 2 * layout.stringTempSize);
+  EXPECT_EQ(layout.scratchSize,
+            layout.joinOffset + codegen::kMaxJoinDepth * 3 * layout.stringTempSize);
 }
 
 TEST_F(LayoutTest, RegionsDoNotOverlapWithTheLargestRecord) {
