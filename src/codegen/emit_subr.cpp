@@ -105,6 +105,14 @@ bool ProgramEmitter::subroutineString(const Expr& call, Reg base, int32_t offset
     changeCase(name == "toupper", base, offset, size);
     return true;
   }
+  if (name == "substr") {
+    substring(call, base, offset, size);
+    return true;
+  }
+  if (name == "lltostr") {
+    integerToString(*call.operands[0], base, offset, size);
+    return true;
+  }
   if (name != "strjoin") return false;
   if (joinDepth_ >= kMaxJoinDepth) {
     fail("strjoin( ) calls are nested too deeply");
@@ -137,6 +145,99 @@ bool ProgramEmitter::subroutineString(const Expr& call, Reg base, int32_t offset
   as_.emit(mov64(R2, static_cast<int32_t>(size)));
   as_.emit(bpf::call(BPF_FUNC_probe_read_kernel_str));
   return true;
+}
+
+// substr(s, i[, len]): from index i (counted from the end when negative)
+// for len bytes or to the end; out of range gives "".
+void ProgramEmitter::substring(const Expr& call, Reg base, int32_t offset, uint32_t size) {
+  const uint32_t n = layout_.stringTempSize;
+  const int32_t temp = static_cast<int32_t>(layout_.stringTempOffset);
+  const int16_t startSlot = pushSlot(), countSlot = pushSlot();
+  value(*call.operands[1]);
+  as_.emit(stx(Size::DW, R10, startSlot, R6));
+  constant(n);
+  if (call.operands.size() == 3) value(*call.operands[2]);
+  as_.emit(stx(Size::DW, R10, countSlot, R6));
+  stringInto(*call.operands[0], R9, temp, n);
+  stringLength(R9, temp, n);  // r6 = length
+  Label positive = as_.newLabel(), inRange = as_.newLabel(), haveCount = as_.newLabel(),
+        countOk = as_.newLabel();
+  as_.emit(ldx(Size::DW, R1, R10, startSlot));
+  as_.jumpIf(BPF_JSGE, R1, 0, positive);
+  as_.emit(alu64(BPF_ADD, R1, R6));  // from the end
+  as_.jumpIf(BPF_JSGE, R1, 0, positive);
+  as_.emit(mov64(R1, 0));
+  as_.bind(positive);
+  as_.jumpIf(BPF_JLE, R1, R6, inRange);
+  as_.emit(mov64(R1, R6));  // past the end: the NUL, so ""
+  as_.bind(inRange);
+  as_.emit(ldx(Size::DW, R2, R10, countSlot));
+  as_.jumpIf(BPF_JSGE, R2, 0, haveCount);
+  as_.emit(mov64(R2, 0));
+  as_.bind(haveCount);
+  as_.emit(alu64(BPF_ADD, R2, 1));  // room for the NUL
+  as_.jumpIf(BPF_JLE, R2, static_cast<int32_t>(size), countOk);
+  as_.emit(mov64(R2, static_cast<int32_t>(size)));
+  as_.bind(countOk);
+  popSlot();
+  popSlot();
+  as_.emit(mov64(R3, R9));
+  as_.emit(alu64(BPF_ADD, R3, temp));
+  as_.emit(alu64(BPF_ADD, R3, R1));
+  as_.emit(mov64(R1, base));
+  as_.emit(alu64(BPF_ADD, R1, offset));
+  as_.emit(bpf::call(BPF_FUNC_probe_read_kernel_str));
+}
+
+// lltostr(n): the decimal digits of a signed 64-bit integer, built from the
+// end of a stack buffer (at most 20 digits and a sign).
+void ProgramEmitter::integerToString(const Expr& number, Reg base, int32_t offset, uint32_t size) {
+  constexpr int kDigits = 24;
+  const int16_t buf = pushSlot();
+  pushSlot();
+  pushSlot();  // three slots: 24 bytes, buf is the lowest address
+  const int16_t low = static_cast<int16_t>(buf - 16);
+  value(number);
+  as_.emit(st(Size::DW, R10, low, 0));
+  as_.emit(st(Size::DW, R10, static_cast<int16_t>(low + 8), 0));
+  as_.emit(st(Size::DW, R10, static_cast<int16_t>(low + 16), 0));
+  as_.emit(mov64(R2, R6));   // magnitude, as unsigned
+  Label nonNegative = as_.newLabel();
+  as_.jumpIf(BPF_JSGE, R6, 0, nonNegative);
+  as_.emit(neg64(R2));
+  as_.bind(nonNegative);
+  as_.emit(mov64(R1, kDigits - 2));  // index of the last digit (the NUL follows)
+  Label loop = as_.newLabel(), done = as_.newLabel();
+  as_.bind(loop);
+  as_.emit(mov64(R3, R2));
+  as_.emit(alu64(BPF_MOD, R3, 10));
+  as_.emit(alu64(BPF_ADD, R3, '0'));
+  as_.emit(mov64(R4, R10));
+  as_.emit(alu64(BPF_ADD, R4, R1));
+  as_.emit(stx(Size::B, R4, low, R3));
+  as_.emit(alu64(BPF_DIV, R2, 10));
+  as_.jumpIf(BPF_JEQ, R2, 0, done);
+  as_.jumpIf(BPF_JEQ, R1, 1, done);  // bounds the loop for the verifier
+  as_.emit(alu64(BPF_SUB, R1, 1));
+  as_.jump(loop);
+  as_.bind(done);
+  Label unsignedDone = as_.newLabel();
+  as_.jumpIf(BPF_JSGE, R6, 0, unsignedDone);
+  as_.emit(alu64(BPF_SUB, R1, 1));
+  as_.emit(mov64(R4, R10));
+  as_.emit(alu64(BPF_ADD, R4, R1));
+  as_.emit(st(Size::B, R4, low, '-'));
+  as_.bind(unsignedDone);
+  as_.emit(mov64(R3, R10));
+  as_.emit(alu64(BPF_ADD, R3, low));
+  as_.emit(alu64(BPF_ADD, R3, R1));
+  as_.emit(mov64(R1, base));
+  as_.emit(alu64(BPF_ADD, R1, offset));
+  as_.emit(mov64(R2, static_cast<int32_t>(std::min<uint32_t>(size, kDigits))));
+  as_.emit(bpf::call(BPF_FUNC_probe_read_kernel_str));
+  popSlot();
+  popSlot();
+  popSlot();
 }
 
 void ProgramEmitter::subroutineValue(const Expr& call) {

@@ -105,6 +105,8 @@ class ProgramEmitter {
   // (a multiple of 8, zero-padded or NUL-terminated within it).
   void stringLength(bpf::Reg base, int32_t offset, uint32_t size);
   void changeCase(bool upper, bpf::Reg base, int32_t offset, uint32_t size);
+  void substring(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
+  void integerToString(const ast::Expr& number, bpf::Reg base, int32_t offset, uint32_t size);
   // String-valued subroutines (strjoin, toupper, ...) written into base+offset.
   bool subroutineString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
 

@@ -987,6 +987,18 @@ const Type* Checker::subroutine(Expr& e) {
     }
     return types_.stringType();
   }
+  if (e.text == "substr") {
+    if (!arity(2, 3) || !argIs(0, args[0]->type->isString(), "string") ||
+        !argIs(1, args[1]->type->isInteger(), "int") ||
+        (args.size() == 3 && !argIs(2, args[2]->type->isInteger(), "int"))) {
+      return nullptr;
+    }
+    return types_.stringType();
+  }
+  if (e.text == "lltostr") {
+    if (!arity(1, 1) || !argIs(0, args[0]->type->isInteger(), "int64_t")) return nullptr;
+    return types_.boundedString(21);  // "-9223372036854775808"
+  }
   if (e.text == "toupper" || e.text == "tolower") {
     if (!arity(1, 1) || !argIs(0, args[0]->type->isString(), "string")) return nullptr;
     return types_.stringType();
