@@ -21,40 +21,23 @@ void ProgramEmitter::readStringAt(bool user, Reg address, Reg base, int32_t offs
   as_.bind(ok);
 }
 
-// Word at a time: the verifier walks a 256-byte string in 32 steps, and the
-// first word holding a NUL gives the length.
+// The helper copying the string onto itself returns its length plus the
+// NUL: no loop, and a length the verifier knows only as a range (a loop
+// would hand every later instruction one exact length per path).
 void ProgramEmitter::stringLength(Reg base, int32_t offset, uint32_t size) {
-  Label loop = as_.newLabel(), found = as_.newLabel(), done = as_.newLabel();
-  as_.emit(ldImm64(R4, 0x0101010101010101ull));
-  as_.emit(ldImm64(R5, 0x8080808080808080ull));
-  as_.emit(mov64(R6, 0));
-  as_.bind(loop);
-  as_.jumpIf(BPF_JGE, R6, static_cast<int32_t>(size), done);
   as_.emit(mov64(R1, base));
-  as_.emit(alu64(BPF_ADD, R1, R6));
-  as_.emit(ldx(Size::DW, R1, R1, static_cast<int16_t>(offset)));
-  as_.emit(mov64(R2, R1));  // (w - 0x01..) & ~w & 0x80..: non-zero when a byte is NUL
-  as_.emit(alu64(BPF_SUB, R2, R4));
+  as_.emit(alu64(BPF_ADD, R1, offset));
   as_.emit(mov64(R3, R1));
-  as_.emit(alu64(BPF_XOR, R3, -1));
-  as_.emit(alu64(BPF_AND, R2, R3));
-  as_.emit(alu64(BPF_AND, R2, R5));
-  as_.jumpIf(BPF_JNE, R2, 0, found);
-  as_.emit(alu64(BPF_ADD, R6, 8));
-  as_.jump(loop);
-  as_.bind(found);
-  for (int k = 0; k < 7; k++) {  // the first NUL byte of the word
-    as_.emit(mov64(R2, R1));
-    as_.emit(alu64(BPF_AND, R2, 0xff));
-    as_.jumpIf(BPF_JEQ, R2, 0, done);
-    as_.emit(alu64(BPF_RSH, R1, 8));
-    as_.emit(alu64(BPF_ADD, R6, 1));
-  }
-  as_.bind(done);
-  Label capped = as_.newLabel();  // a string that fills its buffer ends at size - 1
-  as_.jumpIf(BPF_JLT, R6, static_cast<int32_t>(size), capped);
-  as_.emit(mov64(R6, static_cast<int32_t>(size - 1)));
-  as_.bind(capped);
+  as_.emit(mov64(R2, static_cast<int32_t>(size)));
+  as_.emit(bpf::call(BPF_FUNC_probe_read_kernel_str));
+  as_.emit(mov64(R6, R0));
+  as_.emit(alu64(BPF_SUB, R6, 1));
+  Label low = as_.newLabel(), ok = as_.newLabel();
+  as_.jumpIf(BPF_JSLT, R6, 0, low);
+  as_.jumpIf(BPF_JSLT, R6, static_cast<int32_t>(size), ok);
+  as_.bind(low);
+  as_.emit(mov64(R6, 0));
+  as_.bind(ok);
 }
 
 // ASCII case change of every byte of a word at once (no branches):

@@ -101,8 +101,7 @@ class ProgramEmitter {
   // emit_subr.cpp: subroutines
   void subroutineValue(const ast::Expr& call);  // r6 = an integer-valued subroutine
   void readStringAt(bool user, bpf::Reg address, bpf::Reg base, int32_t offset, uint32_t size);
-  // r6 = strlen of the string at base+offset in a buffer of `size` bytes
-  // (a multiple of 8, zero-padded or NUL-terminated within it).
+  // r6 = strlen of the string at base+offset in a buffer of `size` bytes.
   void stringLength(bpf::Reg base, int32_t offset, uint32_t size);
   void changeCase(bool upper, bpf::Reg base, int32_t offset, uint32_t size);
   void substring(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
