@@ -32,7 +32,7 @@ struct Session::Maps {
   std::optional<bpf::Map> globals, scratch, counters, ringbuf;
   std::vector<bpf::Map> aggregations;
   std::vector<bpf::Map> dynamics;
-  volatile uint64_t* globalsValue = nullptr;
+  uint64_t* globalsValue = nullptr;  // mmapped: the state is only touched through atomic_ref
 };
 
 namespace {
@@ -72,13 +72,13 @@ std::string fullDescription(const ast::ProbeSpec& s) {
   return s.provider + ":" + s.module + ":" + s.function + ":" + s.name;
 }
 
-std::atomic_ref<uint64_t> stateRef(volatile uint64_t* globals) {
-  return std::atomic_ref<uint64_t>(*const_cast<uint64_t*>(globals + codegen::kStateOffset / 8));
+std::atomic_ref<uint64_t> stateRef(uint64_t* globals) {
+  return std::atomic_ref<uint64_t>(globals[codegen::kStateOffset / 8]);
 }
 
 }  // namespace
 
-Session::Session(SessionConfig config, const OptionTable& options)
+Session::Session(SessionConfig config, OptionTable& options)
     : config_(std::move(config)),
       options_(options),
       types_(options.value("strsize") ? static_cast<uint32_t>(options.value("strsize")) : 256) {}
@@ -109,7 +109,7 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
       size_t eq = w.find('=');
       std::string name = w.substr(0, eq);
       std::string value = eq == std::string::npos ? "" : w.substr(eq + 1);
-      auto set = const_cast<OptionTable&>(options_).set(name, value);
+      auto set = options_.set(name, value);
       if (!set) {
         return makeError(compileError(
             unit, {"D_PRAGMA_INVAL", pragma->loc,
@@ -175,7 +175,7 @@ Result<void> Session::createMaps() {
   maps_->globals.emplace(std::move(*globals));
   auto mapped = maps_->globals->mmapValue();
   if (!mapped) return makeError("cannot map globals: " + mapped.error().message);
-  maps_->globalsValue = static_cast<volatile uint64_t*>(*mapped);
+  maps_->globalsValue = static_cast<uint64_t*>(*mapped);
 
   auto scratch = bpf::Map::create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_scratch", 4,
                                   (layout_.scratchSize + 7) / 8 * 8, 1);
@@ -303,8 +303,7 @@ Result<void> Session::loadProbe(ProbeEnabling& enabling) {
   return {};
 }
 
-void Session::reportCounters(bool final) {
-  (void)final;
+void Session::reportCounters() {
   int ncpu = bpf::Map::possibleCpus();
   std::vector<codegen::Counters> values(ncpu);
   uint32_t key = 0;
@@ -335,7 +334,7 @@ void Session::reportCounters(bool final) {
 }
 
 Result<int> Session::run(std::vector<proc::Target>& targets) {
-  volatile uint64_t* globals = maps_->globalsValue;
+  uint64_t* globals = maps_->globalsValue;
   timespec real{}, mono{};
   clock_gettime(CLOCK_REALTIME, &real);
   clock_gettime(CLOCK_MONOTONIC, &mono);
@@ -427,7 +426,7 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
         }
       }
     }
-    reportCounters(false);
+    reportCounters();
     if (consumer.exitRequested()) done = true;
   }
 
@@ -437,7 +436,7 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   (void)ring->consume();
   state.store(static_cast<uint64_t>(Activity::Stopped));
   links_.clear();  // detach before the (possibly long) aggregation printing
-  reportCounters(true);
+  reportCounters();
 
   std::vector<consume::AggregationData> aggs;
   for (size_t i = 0; i < layout_.aggregations.size(); i++) {

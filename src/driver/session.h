@@ -46,7 +46,8 @@ struct SessionConfig {
 
 class Session {
  public:
-  Session(SessionConfig config, const OptionTable& options);
+  // `options` outlives the session; `#pragma D option` in a script sets it.
+  Session(SessionConfig config, OptionTable& options);
   ~Session();
 
   // Compiles one source. On failure the error reads as dtrace prints it
@@ -75,10 +76,10 @@ class Session {
   Result<void> createMaps();
   Result<void> loadProbe(ProbeEnabling& enabling);
   std::string compileError(const SourceUnit& unit, const Diagnostic& d) const;
-  void reportCounters(bool final);
+  void reportCounters();  // drops not yet reported, per CPU
 
   SessionConfig config_;
-  const OptionTable& options_;
+  OptionTable& options_;
   sema::TypeTable types_;
   sema::SymbolTable symbols_;
   providers::ProbeCatalog catalog_;
