@@ -10,17 +10,6 @@ namespace dtrace::codegen {
 using namespace bpf;
 using ast::Expr;
 
-namespace {
-Size sizeOf(uint32_t bytes) {
-  switch (bytes) {
-    case 1: return Size::B;
-    case 2: return Size::H;
-    case 4: return Size::W;
-    default: return Size::DW;
-  }
-}
-}  // namespace
-
 // Builds the key of `target` in this nesting level's key area and returns
 // its offset in scratch. A key expression may itself read a dynamic
 // variable (a[b[i]]): that key is built one level deeper.
@@ -68,23 +57,28 @@ void ProgramEmitter::loadDynamic(const Expr& target) {
 
 void ProgramEmitter::storeDynamic(const Expr& target) {
   const sema::Variable& v = *target.variable;
-  const int fd = maps_.dynamics.at(v.dynamicId);
   int16_t slot = pushSlot();
   as_.emit(stx(Size::DW, R10, slot, R6));
   const int32_t key = dynamicKey(target, v);
   as_.emit(ldx(Size::DW, R6, R10, slot));
   popSlot();
+  const int32_t val = static_cast<int32_t>(layout_.dynamicValueOffset);
+  as_.emit(st(Size::DW, R9, static_cast<int16_t>(val), 0));
+  as_.emit(stx(sizeOf(v.type->size), R9, static_cast<int16_t>(val), R6));
+  storeOrDelete(v, key, R6);
+}
+
+void ProgramEmitter::storeOrDelete(const sema::Variable& v, int32_t key, Reg present) {
+  const int fd = maps_.dynamics.at(v.dynamicId);
+  const int32_t val = static_cast<int32_t>(layout_.dynamicValueOffset);
   Label store = as_.newLabel(), done = as_.newLabel();
-  as_.jumpIf(BPF_JNE, R6, 0, store);
+  as_.jumpIf(BPF_JNE, present, 0, store);
   as_.emit(ldMapFd(R1, fd));
   as_.emit(mov64(R2, R9));
   as_.emit(alu64(BPF_ADD, R2, key));
   as_.emit(call(BPF_FUNC_map_delete_elem));
   as_.jump(done);
   as_.bind(store);
-  const int32_t val = static_cast<int32_t>(layout_.dynamicValueOffset);
-  as_.emit(st(Size::DW, R9, static_cast<int16_t>(val), 0));
-  as_.emit(stx(sizeOf(v.type->size), R9, static_cast<int16_t>(val), R6));
   as_.emit(ldMapFd(R1, fd));
   as_.emit(mov64(R2, R9));
   as_.emit(alu64(BPF_ADD, R2, key));
@@ -112,29 +106,11 @@ void ProgramEmitter::dynamicStringInto(const Expr& target, Reg base, int32_t off
 
 void ProgramEmitter::storeDynamicString(const Expr& target, const Expr& value) {
   const sema::Variable& v = *target.variable;
-  const int fd = maps_.dynamics.at(v.dynamicId);
   const int32_t val = static_cast<int32_t>(layout_.dynamicValueOffset);
   stringInto(value, R9, val, v.type->size);
   const int32_t key = dynamicKey(target, v);
-  Label store = as_.newLabel(), done = as_.newLabel();
-  as_.emit(ldx(Size::B, R1, R9, static_cast<int16_t>(val)));
-  as_.jumpIf(BPF_JNE, R1, 0, store);
-  as_.emit(ldMapFd(R1, fd));
-  as_.emit(mov64(R2, R9));
-  as_.emit(alu64(BPF_ADD, R2, key));
-  as_.emit(call(BPF_FUNC_map_delete_elem));
-  as_.jump(done);
-  as_.bind(store);
-  as_.emit(ldMapFd(R1, fd));
-  as_.emit(mov64(R2, R9));
-  as_.emit(alu64(BPF_ADD, R2, key));
-  as_.emit(mov64(R3, R9));
-  as_.emit(alu64(BPF_ADD, R3, val));
-  as_.emit(mov64(R4, BPF_ANY));
-  as_.emit(call(BPF_FUNC_map_update_elem));
-  as_.jumpIf(BPF_JEQ, R0, 0, done);
-  bumpCounter(offsetof(Counters, dynamicDrops));
-  as_.bind(done);
+  as_.emit(ldx(Size::B, R1, R9, static_cast<int16_t>(val)));  // "" is empty: delete
+  storeOrDelete(v, key, R1);
 }
 
 }  // namespace dtrace::codegen

@@ -17,14 +17,6 @@ namespace {
 
 constexpr int16_t kCtxSlot = -8;
 
-Size sizeOf(uint32_t bytes) {
-  switch (bytes) {
-    case 1: return Size::B;
-    case 2: return Size::H;
-    case 4: return Size::W;
-    default: return Size::DW;
-  }
-}
 
 bool isComparison(Op op) {
   return op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge || op == Op::Eq ||

@@ -20,14 +20,6 @@ constexpr int16_t kFaultPcSlot = -36;      // u32
 constexpr int kFirstSpillSlot = -64;
 constexpr int kMaxSlots = (512 + kFirstSpillSlot) / 8;
 
-Size sizeOf(uint32_t bytes) {
-  switch (bytes) {
-    case 1: return Size::B;
-    case 2: return Size::H;
-    case 4: return Size::W;
-    default: return Size::DW;
-  }
-}
 }  // namespace
 
 ProgramEmitter::ProgramEmitter(const providers::Probe& probe, Activity expectedState,

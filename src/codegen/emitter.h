@@ -23,6 +23,16 @@
 
 namespace dtrace::codegen {
 
+// The load/store width for a value of `bytes` bytes (1, 2, 4, else 8).
+inline bpf::Size sizeOf(uint32_t bytes) {
+  switch (bytes) {
+    case 1: return bpf::Size::B;
+    case 2: return bpf::Size::H;
+    case 4: return bpf::Size::W;
+    default: return bpf::Size::DW;
+  }
+}
+
 struct MapFds {
   int globals = -1;
   int scratch = -1;
@@ -80,6 +90,9 @@ class ProgramEmitter {
   void dynamicStringInto(const ast::Expr& target, bpf::Reg base, int32_t offset, uint32_t size);
   void storeDynamicString(const ast::Expr& target, const ast::Expr& value);
   void dynamicLookup(const sema::Variable& v, int32_t key);  // r0 = value pointer or 0
+  // Stores the value at dynamicValueOffset under `key`, or deletes the
+  // element when `present` is 0 (DTrace frees a variable set to 0 or "").
+  void storeOrDelete(const sema::Variable& v, int32_t key, bpf::Reg present);
   void unary(const ast::Expr& e);
   void binary(const ast::Expr& e);
   void arithmetic(ast::Op op, const sema::Type* type, bool rightIsConstant, int64_t rightConst);
