@@ -38,10 +38,7 @@ int32_t ProgramEmitter::dynamicKey(const Expr& target, const sema::Variable& v) 
 }
 
 void ProgramEmitter::dynamicLookup(const sema::Variable& v, int32_t key) {
-  as_.emit(ldMapFd(R1, maps_.dynamics.at(v.dynamicId)));
-  as_.emit(mov64(R2, R9));
-  as_.emit(alu64(BPF_ADD, R2, key));
-  as_.emit(call(BPF_FUNC_map_lookup_elem));
+  mapLookup(maps_.dynamics.at(v.dynamicId), key);
 }
 
 void ProgramEmitter::loadDynamic(const Expr& target) {
@@ -73,19 +70,10 @@ void ProgramEmitter::storeOrDelete(const sema::Variable& v, int32_t key, Reg pre
   const int32_t val = static_cast<int32_t>(layout_.dynamicValueOffset);
   Label store = as_.newLabel(), done = as_.newLabel();
   as_.jumpIf(BPF_JNE, present, 0, store);
-  as_.emit(ldMapFd(R1, fd));
-  as_.emit(mov64(R2, R9));
-  as_.emit(alu64(BPF_ADD, R2, key));
-  as_.emit(call(BPF_FUNC_map_delete_elem));
+  mapDelete(fd, key);
   as_.jump(done);
   as_.bind(store);
-  as_.emit(ldMapFd(R1, fd));
-  as_.emit(mov64(R2, R9));
-  as_.emit(alu64(BPF_ADD, R2, key));
-  as_.emit(mov64(R3, R9));
-  as_.emit(alu64(BPF_ADD, R3, val));
-  as_.emit(mov64(R4, BPF_ANY));
-  as_.emit(call(BPF_FUNC_map_update_elem));
+  mapUpdate(fd, key, val, BPF_ANY);
   as_.jumpIf(BPF_JEQ, R0, 0, done);
   bumpCounter(offsetof(Counters, dynamicDrops));
   as_.bind(done);

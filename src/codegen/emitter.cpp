@@ -127,6 +127,30 @@ void ProgramEmitter::bumpCounter(uint32_t counterOffset) {
   as_.bind(skip);
 }
 
+void ProgramEmitter::mapLookup(int fd, int32_t key) {
+  as_.emit(ldMapFd(R1, fd));
+  as_.emit(mov64(R2, R9));
+  as_.emit(alu64(BPF_ADD, R2, key));
+  as_.emit(call(BPF_FUNC_map_lookup_elem));
+}
+
+void ProgramEmitter::mapDelete(int fd, int32_t key) {
+  as_.emit(ldMapFd(R1, fd));
+  as_.emit(mov64(R2, R9));
+  as_.emit(alu64(BPF_ADD, R2, key));
+  as_.emit(call(BPF_FUNC_map_delete_elem));
+}
+
+void ProgramEmitter::mapUpdate(int fd, int32_t key, int32_t value, int32_t flags) {
+  as_.emit(ldMapFd(R1, fd));
+  as_.emit(mov64(R2, R9));
+  as_.emit(alu64(BPF_ADD, R2, key));
+  as_.emit(mov64(R3, R9));
+  as_.emit(alu64(BPF_ADD, R3, value));
+  as_.emit(mov64(R4, flags));
+  as_.emit(call(BPF_FUNC_map_update_elem));
+}
+
 // A fault abandons the ECB (its record is never submitted) and reports an
 // ERROR record instead: {0, cpu} {epid, fault, address, action, offset}.
 void ProgramEmitter::fault(ir::Fault kind) {
@@ -285,25 +309,13 @@ void ProgramEmitter::aggregation(const Expr& assign) {
   as_.emit(call(BPF_FUNC_get_smp_processor_id));
   as_.emit(stx(Size::DW, R9, static_cast<int16_t>(key + agg.keySize), R0));
   Label have = as_.newLabel(), done = as_.newLabel();
-  auto lookup = [&] {
-    as_.emit(ldMapFd(R1, aggFd));
-    as_.emit(mov64(R2, R9));
-    as_.emit(alu64(BPF_ADD, R2, key));
-    as_.emit(call(BPF_FUNC_map_lookup_elem));
-  };
-  lookup();
+  mapLookup(aggFd, key);
   as_.jumpIf(BPF_JNE, R0, 0, have);
   const int32_t val = static_cast<int32_t>(layout_.valueOffset);
   as_.emit(st(Size::DW, R9, static_cast<int16_t>(val), 0));
   as_.emit(st(Size::DW, R9, static_cast<int16_t>(val + 8), 0));
-  as_.emit(ldMapFd(R1, aggFd));
-  as_.emit(mov64(R2, R9));
-  as_.emit(alu64(BPF_ADD, R2, key));
-  as_.emit(mov64(R3, R9));
-  as_.emit(alu64(BPF_ADD, R3, val));
-  as_.emit(mov64(R4, BPF_NOEXIST));
-  as_.emit(call(BPF_FUNC_map_update_elem));
-  lookup();
+  mapUpdate(aggFd, key, val, BPF_NOEXIST);
+  mapLookup(aggFd, key);
   as_.jumpIf(BPF_JNE, R0, 0, have);
   bumpCounter(offsetof(Counters, aggregationDrops));
   as_.jump(done);

@@ -71,6 +71,11 @@ class ProgramEmitter {
   void emitRecord();
   void faultHandler();
   void bumpCounter(uint32_t counterOffset);
+  // Map helpers on `fd` with the key (and value) at offsets in scratch;
+  // r0 holds the result (a value pointer, or 0 on success).
+  void mapLookup(int fd, int32_t key);
+  void mapDelete(int fd, int32_t key);
+  void mapUpdate(int fd, int32_t key, int32_t value, int32_t flags);
 
   // emit_expr.cpp: expressions
   void value(const ast::Expr& e);

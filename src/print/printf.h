@@ -50,30 +50,10 @@ inline uint64_t readUnsigned(const uint8_t* p, uint32_t size) {
 }
 
 inline int64_t readSigned(const uint8_t* p, uint32_t size) {
-  switch (size) {
-    case 1: {
-      int8_t v;
-      std::memcpy(&v, p, 1);
-      return v;
-    }
-    case 2: {
-      int16_t v;
-      std::memcpy(&v, p, 2);
-      return v;
-    }
-    case 4: {
-      int32_t v;
-      std::memcpy(&v, p, 4);
-      return v;
-    }
-    case 8: {
-      int64_t v;
-      std::memcpy(&v, p, 8);
-      return v;
-    }
-    default:
-      return static_cast<int64_t>(readUnsigned(p, size));
-  }
+  const uint64_t u = readUnsigned(p, size);
+  if (size >= 8 || size == 0) return static_cast<int64_t>(u);
+  const unsigned shift = 64 - 8 * size;  // sign-extend from the field's top bit
+  return static_cast<int64_t>(u << shift) >> shift;
 }
 
 // The NUL-terminated string in a field of `size` bytes.
