@@ -56,6 +56,12 @@ void Assembler::callLocal(Label target) {
   insns_.push_back(makeInsn(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_CALL, 0, 0));
 }
 
+void Assembler::loadFunction(Reg dst, Label target) {
+  fixups_.push_back({insns_.size(), target.id, FixupKind::kCallImm});
+  insns_.push_back(makeInsn(BPF_LD | BPF_DW | BPF_IMM, dst, BPF_PSEUDO_FUNC, 0, 0));
+  insns_.push_back(makeInsn(0, 0, 0, 0, 0));
+}
+
 Result<std::vector<Insn>> Assembler::finish() {
   if (!doublyBound_.empty()) {
     return makeError("BPF assembler: label " + std::to_string(doublyBound_.front()) +

@@ -34,6 +34,9 @@ class Assembler {
   void jumpIf32(uint8_t op, Reg a, Reg b, Label target);
   // BPF-to-BPF call of a subprogram that starts at the label.
   void callLocal(Label target);
+  // dst = the address of the subprogram at the label (a 64-bit immediate
+  // load with BPF_PSEUDO_FUNC), for helpers that take a callback: bpf_loop.
+  void loadFunction(Reg dst, Label target);
 
   // Number of instruction slots so far (a 64-bit immediate load takes two).
   size_t size() const { return insns_.size(); }

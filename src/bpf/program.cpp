@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bpf/errors.h"
+#include "bpf/subprogram_btf.h"
 
 namespace dtrace::bpf {
 namespace {
@@ -41,7 +42,7 @@ struct Attempt {
 };
 
 Attempt tryLoad(bpf_prog_type type, const std::string& kernelName, std::span<const Insn> insns,
-                uint32_t logLevel) {
+                const SubprogramBtf& subprograms, uint32_t logLevel) {
   size_t logSize = logLevel == 0 ? 0 : kInitialLogSize;
   for (;;) {
     std::vector<char> log(logSize);
@@ -50,6 +51,12 @@ Attempt tryLoad(bpf_prog_type type, const std::string& kernelName, std::span<con
     opts.log_level = logLevel;
     opts.log_size = static_cast<uint32_t>(logSize);
     opts.log_buf = logSize ? log.data() : nullptr;
+    if (subprograms.btf) {
+      opts.prog_btf_fd = subprograms.btf.get();
+      opts.func_info = subprograms.funcInfo.data();
+      opts.func_info_cnt = static_cast<uint32_t>(subprograms.funcInfo.size());
+      opts.func_info_rec_size = sizeof(bpf_func_info);
+    }
     Attempt attempt;
     attempt.fd = bpf_prog_load(type, kernelName.c_str(), "GPL", insns.data(), insns.size(), &opts);
     attempt.err = attempt.fd < 0 ? errno : 0;
@@ -88,9 +95,11 @@ Result<Program> Program::load(bpf_prog_type type, const std::string& name,
   const std::string kernelName = kernelObjectName(name);
   // Level 2 logs every instruction of every path: huge, but what -S users
   // debugging the verifier want. Failures are retried at level 1.
-  Attempt attempt = tryLoad(type, kernelName, insns, verbose ? 2 : 0);
+  auto subprograms = describeSubprograms(insns);
+  if (!subprograms) return subprograms.error();
+  Attempt attempt = tryLoad(type, kernelName, insns, *subprograms, verbose ? 2 : 0);
   if (attempt.fd < 0 && (!verbose || attempt.log.empty())) {
-    Attempt retry = tryLoad(type, kernelName, insns, 1);
+    Attempt retry = tryLoad(type, kernelName, insns, *subprograms, 1);
     if (retry.fd >= 0) {
       // Loaded on the second try (e.g. a transient EAGAIN): keep it.
       attempt = std::move(retry);

@@ -11,13 +11,6 @@ using ast::Expr;
 using ast::ExprKind;
 
 namespace {
-constexpr int16_t kCtxSlot = -8;
-constexpr int16_t kZeroKeySlot = -16;
-constexpr int16_t kFaultActionSlot = -20;  // u32
-constexpr int16_t kFaultKindSlot = -24;    // u32
-constexpr int16_t kFaultAddrSlot = -32;    // u64
-constexpr int16_t kFaultPcSlot = -36;      // u32
-constexpr int kFirstSpillSlot = -64;
 constexpr int kMaxSlots = (512 + kFirstSpillSlot) / 8;
 
 }  // namespace

@@ -33,6 +33,15 @@ inline bpf::Size sizeOf(uint32_t bytes) {
   }
 }
 
+// Fixed stack slots of every generated program.
+inline constexpr int16_t kCtxSlot = -8;
+inline constexpr int16_t kZeroKeySlot = -16;
+inline constexpr int16_t kFaultActionSlot = -20;  // u32
+inline constexpr int16_t kFaultKindSlot = -24;    // u32
+inline constexpr int16_t kFaultAddrSlot = -32;    // u64
+inline constexpr int16_t kFaultPcSlot = -36;      // u32
+inline constexpr int kFirstSpillSlot = -64;
+
 struct MapFds {
   int globals = -1;
   int scratch = -1;

@@ -51,6 +51,8 @@ class Checker {
   const Type* call(ast::Expr& e);
   const Type* subroutine(ast::Expr& e);
   const Type* associativeRead(ast::Expr& index);
+  // check_builtins.cpp: built-in arrays (args[], uregs[]).
+  const Type* builtinArray(ast::Expr& index);
   bool checkKeys(Variable& array, ast::Expr& index);
   const Type* intLiteral(ast::Expr& e);
 
@@ -71,6 +73,8 @@ class Checker {
 
 // Functions that record data (DTrace's actions) and aggregating functions.
 bool isActionName(std::string_view name);
+// Built-in variables indexed like arrays: args[], uregs[].
+bool isBuiltinArray(std::string_view name);
 bool isAggregatingFunction(std::string_view name, ir::AggFunc* func = nullptr);
 
 }  // namespace dtrace::sema

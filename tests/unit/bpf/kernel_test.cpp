@@ -9,6 +9,7 @@
 #include <map>
 #include <vector>
 
+#include "bpf/assembler.h"
 #include "bpf/attach.h"
 #include "bpf/disasm.h"
 #include "bpf/map.h"
@@ -244,6 +245,35 @@ TEST_F(KernelTest, RunFiresARawTracepointProgramDirectly) {
   auto seven = simple->run();
   ASSERT_TRUE(seven.ok()) << seven.error().message;
   EXPECT_EQ(*seven, 7u);
+}
+
+TEST_F(KernelTest, BpfLoopRunsACallbackFromLoadFunction) {
+  // Sums 0..9 with bpf_loop: the callback adds its index to a stack slot
+  // the context pointer names.
+  Assembler a;
+  Label callback = a.newLabel();
+  a.emit(st(Size::DW, R10, -8, 0));
+  a.emit(mov64(R1, 10));
+  a.loadFunction(R2, callback);
+  a.emit(mov64(R3, R10));
+  a.emit(alu64(BPF_ADD, R3, -8));
+  a.emit(mov64(R4, 0));
+  a.emit(call(BPF_FUNC_loop));
+  a.emit(ldx(Size::DW, R0, R10, -8));
+  a.emit(exit());
+  a.bind(callback);  // r1 = index, r2 = context
+  a.emit(ldx(Size::DW, R3, R2, 0));
+  a.emit(alu64(BPF_ADD, R3, R1));
+  a.emit(stx(Size::DW, R2, 0, R3));
+  a.emit(mov64(R0, 0));
+  a.emit(exit());
+  auto insns = a.finish();
+  ASSERT_TRUE(insns.ok()) << insns.error().message;
+  auto prog = Program::load(BPF_PROG_TYPE_RAW_TRACEPOINT, "loop", *insns);
+  ASSERT_TRUE(prog.ok()) << prog.error().message;
+  auto sum = prog->run();
+  ASSERT_TRUE(sum.ok()) << sum.error().message;
+  EXPECT_EQ(*sum, 45u);
 }
 
 TEST_F(KernelTest, RawTracepointCountsAndDetaches) {

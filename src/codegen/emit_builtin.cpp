@@ -1,0 +1,177 @@
+// Built-in variables: pid, execname, timestamp, arg0..arg9, ... read from
+// helpers, the probe context and the current task.
+#include "codegen/emitter.h"
+#include "sema/symbols.h"
+
+namespace dtrace::codegen {
+
+using namespace bpf;
+using ast::Expr;
+using sema::Builtin;
+
+void ProgramEmitter::builtin(const sema::Variable& v) {
+  switch (v.builtin) {
+    case Builtin::Arg: probeArg(v.argIndex); return;
+    case Builtin::Pid:
+      as_.emit(call(BPF_FUNC_get_current_pid_tgid));
+      as_.emit(mov64(R6, R0));
+      as_.emit(alu64(BPF_RSH, R6, 32));
+      return;
+    case Builtin::Tid:
+      as_.emit(call(BPF_FUNC_get_current_pid_tgid));
+      as_.emit(mov32(R6, R0));
+      return;
+    case Builtin::Uid:
+      as_.emit(call(BPF_FUNC_get_current_uid_gid));
+      as_.emit(mov32(R6, R0));
+      return;
+    case Builtin::Gid:
+      as_.emit(call(BPF_FUNC_get_current_uid_gid));
+      as_.emit(mov64(R6, R0));
+      as_.emit(alu64(BPF_RSH, R6, 32));
+      return;
+    case Builtin::Ppid: taskMember("real_parent.tgid", 4); return;
+    case Builtin::Vtimestamp: taskMember("se.sum_exec_runtime", 8); return;
+    case Builtin::Timestamp:
+      as_.emit(call(BPF_FUNC_ktime_get_ns));
+      as_.emit(mov64(R6, R0));
+      return;
+    case Builtin::Walltimestamp:
+      as_.emit(call(BPF_FUNC_ktime_get_ns));
+      as_.emit(mov64(R6, R0));
+      as_.emit(ldMapValue(R1, maps_.globals, kWallClockOffset));
+      as_.emit(ldx(Size::DW, R1, R1, 0));
+      as_.emit(alu64(BPF_ADD, R6, R1));
+      return;
+    case Builtin::Cpu:
+      as_.emit(call(BPF_FUNC_get_smp_processor_id));
+      as_.emit(mov64(R6, R0));
+      return;
+    case Builtin::Errno: {
+      // Only a syscall's return probe knows an error: -4095..-1 from the
+      // kernel is errno negated. Elsewhere errno reads as 0.
+      as_.emit(mov64(R6, 0));
+      for (const auto& a : probe_.args) {
+        if (a.kind != providers::ArgSource::Kind::SyscallReturn) continue;
+        Label done = as_.newLabel();
+        as_.emit(ldx(Size::DW, R1, R10, kCtxSlot));
+        as_.emit(ldx(Size::DW, R1, R1, a.offset));
+        as_.jumpIf(BPF_JSGE, R1, 0, done);
+        as_.jumpIf(BPF_JSLT, R1, -4095, done);
+        as_.emit(mov64(R6, R1));
+        as_.emit(neg64(R6));
+        as_.bind(done);
+        break;
+      }
+      return;
+    }
+    case Builtin::Epid: constant(epid_); return;
+    case Builtin::Id: constant(probe_.id); return;
+    default: fail("built-in variable " + v.name + " has no integer value"); return;
+  }
+}
+
+void ProgramEmitter::probeArg(int index) {
+  using Kind = providers::ArgSource::Kind;
+  if (index >= static_cast<int>(probe_.args.size()) ||
+      probe_.args[index].kind == Kind::None) {
+    as_.emit(mov64(R6, 0));
+    return;
+  }
+  const providers::ArgSource& a = probe_.args[index];
+  as_.emit(ldx(Size::DW, R1, R10, kCtxSlot));
+  switch (a.kind) {
+    case Kind::CtxField:
+      as_.emit(ldx(sizeOf(a.size), R6, R1, a.offset));
+      if (a.isSigned && a.size < 8) normalize(R6, types_.integer(a.size, true));
+      return;
+    case Kind::SyscallReturn: {
+      Label done = as_.newLabel();
+      as_.emit(ldx(Size::DW, R6, R1, a.offset));
+      as_.jumpIf(BPF_JSGE, R6, 0, done);
+      as_.jumpIf(BPF_JSLT, R6, -4095, done);
+      as_.emit(mov64(R6, -1));
+      as_.bind(done);
+      return;
+    }
+    case Kind::KernelPc:
+    case Kind::UserPc: {
+      // bpf_perf_event_data starts with the interrupted pt_regs.
+      constexpr int16_t kIp = 16 * 8, kCs = 17 * 8;
+      Label done = as_.newLabel();
+      as_.emit(ldx(Size::DW, R2, R1, kCs));
+      as_.emit(alu64(BPF_AND, R2, 3));
+      as_.emit(ldx(Size::DW, R6, R1, kIp));
+      as_.jumpIf(a.kind == Kind::KernelPc ? BPF_JEQ : BPF_JNE, R2, 0, done);
+      as_.emit(mov64(R6, 0));
+      as_.bind(done);
+      return;
+    }
+    case Kind::SyscallArg: {
+      // A raw sys_enter tracepoint passes the saved user registers: ctx[0]
+      // is the pt_regs pointer and the argument register sits at `offset`.
+      int16_t slot = pushSlot();
+      as_.emit(st(Size::DW, R10, slot, 0));
+      as_.emit(ldx(Size::DW, R3, R1, 0));
+      as_.emit(alu64(BPF_ADD, R3, a.offset));
+      as_.emit(mov64(R1, R10));
+      as_.emit(alu64(BPF_ADD, R1, slot));
+      as_.emit(mov64(R2, 8));
+      as_.emit(call(BPF_FUNC_probe_read_kernel));
+      as_.emit(ldx(Size::DW, R6, R10, slot));
+      popSlot();
+      if (a.size < 8) normalize(R6, types_.integer(a.size, a.isSigned));
+      return;
+    }
+    case Kind::None: break;
+  }
+  as_.emit(mov64(R6, 0));
+}
+
+// r6 = current task's member at a dotted path, where each path element but
+// the last is a pointer to follow (real_parent.tgid) or an embedded struct
+// (se.sum_exec_runtime). Offsets come from the kernel's BTF.
+void ProgramEmitter::taskMember(const char* path, uint32_t size) {
+  std::string p = path;
+  std::vector<std::string> parts;
+  for (size_t start = 0;;) {
+    size_t dot = p.find('.', start);
+    parts.push_back(p.substr(start, dot - start));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  if (!memberOffset_) {
+    fail("kernel type information is not available");
+    return;
+  }
+  int16_t slot = pushSlot();
+  as_.emit(call(BPF_FUNC_get_current_task));
+  as_.emit(mov64(R6, R0));
+  std::string type = "task_struct";
+  for (size_t i = 0; i < parts.size(); i++) {
+    auto off = memberOffset_(type.c_str(), parts[i].c_str());
+    if (!off) {
+      fail(off.error().message);
+      popSlot();
+      return;
+    }
+    bool last = i + 1 == parts.size();
+    if (!last && parts[i] == "se") {  // embedded struct: add and continue
+      as_.emit(alu64(BPF_ADD, R6, static_cast<int32_t>(*off)));
+      type = "sched_entity";
+      continue;
+    }
+    as_.emit(st(Size::DW, R10, slot, 0));
+    as_.emit(mov64(R1, R10));
+    as_.emit(alu64(BPF_ADD, R1, slot));
+    as_.emit(mov64(R2, static_cast<int32_t>(last ? size : 8)));
+    as_.emit(mov64(R3, R6));
+    as_.emit(alu64(BPF_ADD, R3, static_cast<int32_t>(*off)));
+    as_.emit(call(BPF_FUNC_probe_read_kernel));
+    as_.emit(ldx(last ? sizeOf(size) : Size::DW, R6, R10, slot));
+    if (!last) type = "task_struct";  // real_parent
+  }
+  popSlot();
+}
+
+}  // namespace dtrace::codegen
