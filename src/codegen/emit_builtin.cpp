@@ -174,4 +174,8 @@ void ProgramEmitter::taskMember(const char* path, uint32_t size) {
   popSlot();
 }
 
+void ProgramEmitter::builtinArray(const Expr& index) {
+  fail("built-in array " + index.operands[0]->text + "[ ] is not supported yet");
+}
+
 }  // namespace dtrace::codegen

@@ -97,7 +97,9 @@ void ProgramEmitter::value(const Expr& e) {
         fail("unresolved identifier " + e.text);
         return;
       }
-      if (e.variable->kind == sema::Variable::Kind::Builtin) {
+      if (e.variable->kind == sema::Variable::Kind::Builtin && e.kind == ExprKind::Index) {
+        builtinArray(e);
+      } else if (e.variable->kind == sema::Variable::Kind::Builtin) {
         builtin(*e.variable);
       } else {
         loadTarget(e);

@@ -89,8 +89,6 @@ class ProgramEmitter {
   // emit_expr.cpp: expressions
   void value(const ast::Expr& e);
   void constant(int64_t v, bpf::Reg dst = bpf::R6);
-  void builtin(const sema::Variable& v);
-  void probeArg(int index);
   void loadVariable(const sema::Variable& v);
   void storeVariable(const sema::Variable& v);  // from r6
   // Any variable reference (x, this->x, self->x, a[k]): r6 = its value,
@@ -121,11 +119,16 @@ class ProgramEmitter {
   void literalInto(const std::string& text, bpf::Reg base, int32_t offset, uint32_t size);
   void copyString(bpf::Reg src, int32_t srcOffset, uint32_t srcSize, bpf::Reg base, int32_t offset,
                   uint32_t size);
-  void taskMember(const char* member, uint32_t size);  // r6 = current->member (a u64 chain)
   void divideByZeroCheck(bpf::Reg divisor);
   void fault(ir::Fault kind);  // jump to the clause's fault handler
   void fault(ir::Fault kind, bpf::Reg address);
-  // emit_subr.cpp: subroutines
+  // ---- emit_builtin.cpp: built-in variables ----
+  void builtin(const sema::Variable& v);
+  void probeArg(int index);
+  void builtinArray(const ast::Expr& index);  // r6 = args[i], uregs[i]
+  void taskMember(const char* member, uint32_t size);  // r6 = current->member (a u64 chain)
+  // ---- end of emit_builtin.cpp ----
+  // ---- emit_subr.cpp: subroutines ----
   void subroutineValue(const ast::Expr& call);  // r6 = an integer-valued subroutine
   void readStringAt(bool user, bpf::Reg address, bpf::Reg base, int32_t offset, uint32_t size);
   // r6 = strlen of the string at base+offset in a buffer of `size` bytes.
@@ -135,6 +138,7 @@ class ProgramEmitter {
   void integerToString(const ast::Expr& number, bpf::Reg base, int32_t offset, uint32_t size);
   // String-valued subroutines (strjoin, toupper, ...) written into base+offset.
   bool subroutineString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
+  // ---- end of emit_subr.cpp ----
 
   int16_t pushSlot();
   void popSlot();

@@ -49,10 +49,13 @@ class Checker {
   const Type* cast(ast::Expr& e);
   const Type* member(ast::Expr& e, bool forAssignment);
   const Type* call(ast::Expr& e);
+  // ---- subroutines.cpp: DTrace's subroutines ----
   const Type* subroutine(ast::Expr& e);
+  // ---- end of subroutines.cpp ----
   const Type* associativeRead(ast::Expr& index);
-  // check_builtins.cpp: built-in arrays (args[], uregs[]).
+  // ---- check_builtins.cpp: built-in arrays (args[], uregs[]) ----
   const Type* builtinArray(ast::Expr& index);
+  // ---- end of check_builtins.cpp ----
   bool checkKeys(Variable& array, ast::Expr& index);
   const Type* intLiteral(ast::Expr& e);
 
