@@ -1,5 +1,7 @@
-// Built-in variables: pid, execname, timestamp, arg0..arg9, ... read from
-// helpers, the probe context and the current task.
+// Built-in variables: pid, execname, timestamp, arg0..arg9, args[],
+// uregs[], ... read from helpers, the probe context and the current task.
+// Stacks (caller, stackdepth) are in emit_builtin_stack.cpp, paths (cwd,
+// root) in emit_builtin_path.cpp.
 #include "codegen/emitter.h"
 #include "sema/symbols.h"
 
@@ -67,6 +69,12 @@ void ProgramEmitter::builtin(const sema::Variable& v) {
     }
     case Builtin::Epid: constant(epid_); return;
     case Builtin::Id: constant(probe_.id); return;
+    case Builtin::Ipl: constant(0); return;  // Linux has no interrupt priority levels
+    case Builtin::RegIndex: constant(v.argIndex); return;
+    case Builtin::Caller: stackFrame(false, 0); return;
+    case Builtin::Ucaller: stackFrame(true, 1); return;  // frame 0 is the user PC itself
+    case Builtin::Stackdepth: stackDepth(false); return;
+    case Builtin::Ustackdepth: stackDepth(true); return;
     default: fail("built-in variable " + v.name + " has no integer value"); return;
   }
 }
@@ -174,8 +182,74 @@ void ProgramEmitter::taskMember(const char* path, uint32_t size) {
   popSlot();
 }
 
+// args[n] is argument n converted to the type the checker gave it; uregs[n]
+// a register saved at the thread's entry into the kernel. Both indexes are
+// constants (the checker made sure).
 void ProgramEmitter::builtinArray(const Expr& index) {
-  fail("built-in array " + index.operands[0]->text + "[ ] is not supported yet");
+  const Expr& subscript = *index.operands[1];
+  if (!index.variable || !subscript.constValue) {
+    fail("built-in array " + index.operands[0]->text + "[ ] needs a constant index");
+    return;
+  }
+  const int64_t n = *subscript.constValue;
+  if (index.variable->builtin == Builtin::Args) {
+    probeArg(static_cast<int>(n));
+    if (index.type && index.type->isInteger()) normalize(R6, index.type);
+    return;
+  }
+  const sema::UserRegister* reg = sema::userRegister(n);
+  if (!reg || !reg->ptRegsMember) {
+    fail("uregs[" + std::to_string(n) + "] is not available");
+    return;
+  }
+  savedUserRegister(reg->ptRegsMember);
+}
+
+// The user registers are the pt_regs at the top of the thread's kernel
+// stack (bpf_task_pt_regs), whatever the probe's own context is.
+void ProgramEmitter::savedUserRegister(const char* ptRegsMember) {
+  const int32_t offset = kernelOffset("pt_regs", ptRegsMember);
+  as_.emit(call(BPF_FUNC_get_current_task_btf));
+  as_.emit(mov64(R1, R0));
+  as_.emit(call(BPF_FUNC_task_pt_regs));
+  as_.emit(mov64(R6, R0));
+  readKernelWord(R6, R6, offset);
+}
+
+// A direct member from memberOffset_; one inside an anonymous struct or
+// union (dentry.d_name) from the kernel's types as the type table has them.
+int32_t ProgramEmitter::kernelOffset(const char* type, const char* member) {
+  if (!memberOffset_) {
+    fail("kernel type information is not available");
+    return 0;
+  }
+  auto off = memberOffset_(type, member);
+  if (off) return static_cast<int32_t>(*off);
+  if (const sema::Type* t = types_.lookup(std::string("struct ") + type); t && t->isStruct()) {
+    if (const sema::Member* m = types_.findMember(t, member)) return static_cast<int32_t>(m->offset);
+  }
+  fail(off.error().message);
+  return 0;
+}
+
+void ProgramEmitter::readKernelWord(Reg dst, Reg address, int32_t offset) {
+  const int16_t slot = pushSlot();
+  as_.emit(mov64(R3, address));
+  as_.emit(alu64(BPF_ADD, R3, offset));
+  as_.emit(st(Size::DW, R10, slot, 0));
+  as_.emit(mov64(R1, R10));
+  as_.emit(alu64(BPF_ADD, R1, slot));
+  as_.emit(mov64(R2, 8));
+  as_.emit(call(BPF_FUNC_probe_read_kernel));
+  as_.emit(ldx(Size::DW, dst, R10, slot));
+  popSlot();
+}
+
+bool ProgramEmitter::builtinString(const sema::Variable& v, Reg base, int32_t offset,
+                                   uint32_t size) {
+  if (v.builtin != Builtin::Cwd && v.builtin != Builtin::Root) return false;
+  taskPath(v.builtin == Builtin::Root, base, offset, size);
+  return true;
 }
 
 }  // namespace dtrace::codegen

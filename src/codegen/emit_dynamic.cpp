@@ -41,19 +41,58 @@ void ProgramEmitter::dynamicLookup(const sema::Variable& v, int32_t key) {
   mapLookup(maps_.dynamics.at(v.dynamicId), key);
 }
 
+// A member of a struct in a dynamic variable (a[k].m) is read from the
+// element the root expression (a[k]) names.
 void ProgramEmitter::loadDynamic(const Expr& target) {
   const sema::Variable& v = *target.variable;
-  dynamicLookup(v, dynamicKey(target, v));
+  const Expr& root = target.storageRoot ? *target.storageRoot : target;
+  dynamicLookup(v, dynamicKey(root, v));
   Label done = as_.newLabel();
   as_.emit(mov64(R6, 0));
   as_.jumpIf(BPF_JEQ, R0, 0, done);
-  as_.emit(ldx(sizeOf(v.type->size), R6, R0, 0));
-  normalize(R6, v.type);
+  if (target.storageOffset) as_.emit(alu64(BPF_ADD, R0, static_cast<int32_t>(target.storageOffset)));
+  loadFrom(R0, target);
   as_.bind(done);
+}
+
+// Storing to a member creates the element (zero-filled) if it is new; only
+// storing 0 to a whole scalar variable frees it.
+void ProgramEmitter::storeDynamicMember(const Expr& target) {
+  const sema::Variable& v = *target.variable;
+  const int16_t slot = pushSlot();
+  as_.emit(stx(Size::DW, R10, slot, R6));
+  const int32_t key = dynamicKey(*target.storageRoot, v);
+  const int fd = maps_.dynamics.at(v.dynamicId);
+  Label have = as_.newLabel(), done = as_.newLabel();
+  mapLookup(fd, key);
+  as_.jumpIf(BPF_JNE, R0, 0, have);
+  const int32_t val = static_cast<int32_t>(layout_.dynamicValueOffset);
+  const uint32_t valueSize = layout_.dynamics.at(v.dynamicId).valueSize;
+  for (uint32_t off = 0; off < valueSize; off += 8) {
+    as_.emit(st(Size::DW, R9, static_cast<int16_t>(val + off), 0));
+  }
+  mapUpdate(fd, key, val, BPF_NOEXIST);
+  mapLookup(fd, key);
+  Label created = as_.newLabel();
+  as_.jumpIf(BPF_JNE, R0, 0, created);
+  bumpCounter(offsetof(Counters, dynamicDrops));
+  as_.jump(done);
+  as_.bind(created);
+  as_.bind(have);
+  if (target.storageOffset) as_.emit(alu64(BPF_ADD, R0, static_cast<int32_t>(target.storageOffset)));
+  as_.emit(ldx(Size::DW, R6, R10, slot));
+  storeTo(R0, target);
+  as_.bind(done);
+  as_.emit(ldx(Size::DW, R6, R10, slot));
+  popSlot();
 }
 
 void ProgramEmitter::storeDynamic(const Expr& target) {
   const sema::Variable& v = *target.variable;
+  if (target.storageRoot) {
+    storeDynamicMember(target);
+    return;
+  }
   int16_t slot = pushSlot();
   as_.emit(stx(Size::DW, R10, slot, R6));
   const int32_t key = dynamicKey(target, v);

@@ -89,6 +89,24 @@ void ProgramEmitter::value(const Expr& e) {
     fail("string value used where an integer is required");
     return;
   }
+  if (e.inlineValue) {
+    value(*e.inlineValue);
+    normalize(R6, e.type);
+    return;
+  }
+  if (e.translatedMember) {
+    bindTranslatorInput(e);
+    value(*e.translatedMember);
+    unbindTranslatorInput();
+    normalize(R6, e.type);
+    return;
+  }
+  if (e.inMemory) {
+    address(e);
+    // An array or struct in an integer context stands for its address.
+    if (!e.type->isArray() && !e.type->isStruct()) loadMemory(e.type, e.bitOffset, e.bitWidth);
+    return;
+  }
   switch (e.kind) {
     case ExprKind::Identifier:
     case ExprKind::Member:
@@ -105,7 +123,13 @@ void ProgramEmitter::value(const Expr& e) {
         loadTarget(e);
       }
       return;
-    case ExprKind::Unary: unary(e); return;
+    case ExprKind::Unary:
+      if (e.op == Op::AddressOf) {
+        address(*e.operands[0]);
+      } else {
+        unary(e);
+      }
+      return;
     case ExprKind::Binary: binary(e); return;
     case ExprKind::Assign: assign(e); return;
     case ExprKind::Ternary: ternary(e); return;
@@ -118,44 +142,77 @@ void ProgramEmitter::value(const Expr& e) {
   }
 }
 
-void ProgramEmitter::loadVariable(const sema::Variable& v) {
-  if (v.type->isString()) {
-    fail("string value used where an integer is required");
-    return;
-  }
-  Size size = sizeOf(v.type->size);
+// r1 = a pointer to the bytes of a global or clause-local variable (or of
+// the member of it that `target` names).
+void ProgramEmitter::staticStorage(const Expr& target) {
+  const sema::Variable& v = *target.variable;
+  const int32_t offset = static_cast<int32_t>(v.offset + target.storageOffset);
   if (v.kind == sema::Variable::Kind::Global) {
-    as_.emit(ldMapValue(R1, maps_.globals, v.offset));
-    as_.emit(ldx(size, R6, R1, 0));
+    as_.emit(ldMapValue(R1, maps_.globals, static_cast<uint32_t>(offset)));
   } else {
-    as_.emit(ldx(size, R6, R9, static_cast<int16_t>(v.offset)));
+    as_.emit(mov64(R1, R9));
+    as_.emit(alu64(BPF_ADD, R1, offset));
   }
-  normalize(R6, v.type);
 }
 
-void ProgramEmitter::storeVariable(const sema::Variable& v) {
-  Size size = sizeOf(v.type->size);
-  if (v.kind == sema::Variable::Kind::Global) {
-    as_.emit(ldMapValue(R1, maps_.globals, v.offset));
-    as_.emit(stx(size, R1, 0, R6));
+// r6 = the scalar (or bit-field) that `target` names at `ptr`.
+void ProgramEmitter::loadFrom(Reg ptr, const Expr& target) {
+  const sema::Type* t = target.type;
+  as_.emit(ldx(sizeOf(t->size), R6, ptr, 0));
+  if (target.bitWidth) {
+    extractBits(target.bitOffset, target.bitWidth, t);
   } else {
-    as_.emit(stx(size, R9, static_cast<int16_t>(v.offset), R6));
+    normalize(R6, t);
   }
+}
+
+// Stores r6 into the scalar (or bit-field) that `target` names at `ptr`;
+// clobbers r2, r3 and r5.
+void ProgramEmitter::storeTo(Reg ptr, const Expr& target) {
+  const Size size = sizeOf(target.type->size);
+  if (!target.bitWidth) {
+    as_.emit(stx(size, ptr, 0, R6));
+    return;
+  }
+  const uint64_t field = (target.bitWidth >= 64 ? ~uint64_t{0}
+                                                : ((uint64_t{1} << target.bitWidth) - 1))
+                         << target.bitOffset;
+  as_.emit(ldx(size, R2, ptr, 0));
+  as_.emit(ldImm64(R3, ~field));
+  as_.emit(alu64(BPF_AND, R2, R3));
+  as_.emit(mov64(R3, R6));
+  if (target.bitOffset) as_.emit(alu64(BPF_LSH, R3, static_cast<int32_t>(target.bitOffset)));
+  as_.emit(ldImm64(R5, field));
+  as_.emit(alu64(BPF_AND, R3, R5));
+  as_.emit(alu64(BPF_OR, R2, R3));
+  as_.emit(stx(size, ptr, 0, R2));
 }
 
 void ProgramEmitter::loadTarget(const Expr& target) {
-  if (target.variable->isDynamic()) {
+  if (target.inMemory) {
+    address(target);
+    loadMemory(target.type, target.bitOffset, target.bitWidth);
+    return;
+  }
+  const sema::Variable& v = *target.variable;
+  if (v.kind == sema::Variable::Kind::TranslatorInput) {
+    loadTranslatorInput(v);
+  } else if (v.isDynamic()) {
     loadDynamic(target);
   } else {
-    loadVariable(*target.variable);
+    staticStorage(target);
+    loadFrom(R1, target);
   }
 }
 
 void ProgramEmitter::storeTarget(const Expr& target) {
-  if (target.variable->isDynamic()) {
+  if (target.inMemory) {
+    storeMemory(target);
+  } else if (target.variable->isDynamic()) {
     storeDynamic(target);
   } else {
-    storeVariable(*target.variable);
+    staticStorage(target);
+    storeTo(R1, target);
   }
 }
 
@@ -228,6 +285,12 @@ void ProgramEmitter::arithmetic(Op op, const sema::Type* type, bool rightIsConst
 }
 
 void ProgramEmitter::binary(const Expr& e) {
+  auto pointerLike = [](const sema::Type* t) { return t->isPointer() || t->isArray(); };
+  if ((e.op == Op::Add || e.op == Op::Sub) &&
+      (pointerLike(e.operands[0]->type) || pointerLike(e.operands[1]->type))) {
+    pointerArithmetic(e);
+    return;
+  }
   if (e.op == Op::Comma) {
     value(*e.operands[0]);
     value(*e.operands[1]);
@@ -379,11 +442,12 @@ void ProgramEmitter::assign(const Expr& e) {
   const Expr& target = *e.operands[0];
   const Expr& rhs = *e.operands[1];
   const sema::Variable* v = target.variable;
-  if (!v) {
+  const sema::Type* tt = target.type;
+  if (!v && !target.inMemory) {
     fail("assignment target is not supported yet");
     return;
   }
-  if (v->type->isString()) {
+  if (tt->isString()) {
     if (v->isDynamic()) {
       storeDynamicString(target, rhs);
     } else if (v->kind == sema::Variable::Kind::Global) {
@@ -396,14 +460,14 @@ void ProgramEmitter::assign(const Expr& e) {
   }
   if (e.op == Op::Assign) {
     value(rhs);
-    normalize(R6, v->type);
+    normalize(R6, tt);
     storeTarget(target);
     return;
   }
   Op base = compoundBase(e.op);
   const sema::Type* rt = (base == Op::Shl || base == Op::Shr)
-                             ? types_.promote(v->type)
-                             : types_.arithmeticResult(v->type, rhs.type);
+                             ? types_.promote(tt)
+                             : types_.arithmeticResult(tt, rhs.type);
   value(rhs);
   if (base != Op::Shl && base != Op::Shr) normalize(R6, rt);
   int16_t slot = pushSlot();
@@ -413,24 +477,25 @@ void ProgramEmitter::assign(const Expr& e) {
   as_.emit(ldx(Size::DW, R8, R10, slot));
   popSlot();
   arithmetic(base, rt, false, 0);
-  normalize(R6, v->type);
+  normalize(R6, tt);
   storeTarget(target);
 }
 
 void ProgramEmitter::increment(const Expr& e) {
   const Expr& target = *e.operands[0];
-  const sema::Variable* v = target.variable;
-  if (!v) {
+  if (!target.variable && !target.inMemory) {
     fail("increment target is not supported yet");
     return;
   }
+  // Pointers step by the size of what they point to.
+  const int32_t step = target.type->isPointer() ? static_cast<int32_t>(target.type->target->size) : 1;
   bool up = e.op == Op::PreInc || e.op == Op::PostInc;
   bool post = e.op == Op::PostInc || e.op == Op::PostDec;
   loadTarget(target);
   int16_t slot = pushSlot();
   as_.emit(stx(Size::DW, R10, slot, R6));
-  as_.emit(alu64(up ? BPF_ADD : BPF_SUB, R6, 1));
-  normalize(R6, v->type);
+  as_.emit(alu64(up ? BPF_ADD : BPF_SUB, R6, step));
+  normalize(R6, target.type);
   storeTarget(target);
   if (post) as_.emit(ldx(Size::DW, R6, R10, slot));
   popSlot();
@@ -452,6 +517,21 @@ void ProgramEmitter::ternary(const Expr& e) {
 // ---- strings ------------------------------------------------------------------
 
 void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_t size) {
+  if (e.inlineValue) {
+    stringInto(*e.inlineValue, base, offset, size);
+    return;
+  }
+  if (e.translatedMember) {
+    bindTranslatorInput(e);
+    stringInto(*e.translatedMember, base, offset, size);
+    unbindTranslatorInput();
+    return;
+  }
+  if (e.type && e.type->isCharArray() && (e.inMemory || e.kind == ExprKind::Stringof)) {
+    value(e.inMemory ? e : *e.operands[0]);  // the array's address
+    readStringAt(false, R6, base, offset, std::min(size, e.type->size));
+    return;
+  }
   if (e.kind == ExprKind::StringLiteral) {
     literalInto(e.text, base, offset, size);
     return;
@@ -484,7 +564,7 @@ void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_
       case Builtin::Probemod: literalInto(probe_.module, base, offset, size); return;
       case Builtin::Probefunc: literalInto(probe_.function, base, offset, size); return;
       case Builtin::Probename: literalInto(probe_.name, base, offset, size); return;
-      default: break;
+      default: if (builtinString(*v, base, offset, size)) return; break;  // cwd, root
     }
     if (v->kind == sema::Variable::Kind::Global) {
       as_.emit(ldMapValue(R8, maps_.globals, v->offset));

@@ -83,6 +83,14 @@ void ProgramEmitter::changeCase(bool upper, Reg base, int32_t offset, uint32_t s
 // toupper(s), tolower(s): s with ASCII letters changed.
 bool ProgramEmitter::subroutineString(const Expr& call, Reg base, int32_t offset, uint32_t size) {
   const std::string& name = call.text;
+  if (searchString(call, base, offset, size) || pathString(call, base, offset, size) ||
+      inetString(call, base, offset, size)) {
+    return true;
+  }
+  if (name == "strtok") {
+    tokenize(call, base, offset, size);
+    return true;
+  }
   if (name == "toupper" || name == "tolower") {
     stringInto(*call.operands[0], base, offset, size);
     changeCase(name == "toupper", base, offset, size);
@@ -245,7 +253,82 @@ void ProgramEmitter::subroutineValue(const Expr& call) {
     normalize(R6, call.type);
     return;
   }
+  if (name == "index" || name == "rindex") {
+    stringSearch(call);
+    normalize(R6, call.type);
+    return;
+  }
+  if (name == "strtoll") {
+    stringToInteger(call);
+    return;
+  }
+  if (name == "getmajor" || name == "getminor") {
+    // Linux's kernel-internal dev_t: 12 bits of major above 20 of minor.
+    value(*call.operands[0]);
+    if (name == "getmajor") {
+      as_.emit(alu64(BPF_RSH, R6, 20));
+      as_.emit(alu64(BPF_AND, R6, 0xfff));
+    } else {
+      as_.emit(alu64(BPF_AND, R6, 0xfffff));
+    }
+    return;
+  }
+  if (memorySubroutine(call)) return;
   fail("subroutine " + call.text + "( ) has no integer value");
+}
+
+// ---- helpers shared by the subroutines' files ----
+
+int32_t ProgramEmitter::subrArea(int which) const {
+  return static_cast<int32_t>(layout_.subrOffset +
+                              (std::min(subrDepth_, kMaxSubrDepth - 1) * 2 + which) *
+                                  layout_.subrAreaSize);
+}
+
+void ProgramEmitter::operandInto(const Expr& e, int which) {
+  const int32_t area = subrArea(which);
+  if (subrDepth_ >= kMaxSubrDepth) {
+    fail("string subroutine calls are nested too deeply");
+    return;
+  }
+  subrDepth_++;
+  stringInto(e, R9, area, layout_.stringTempSize);
+  subrDepth_--;
+}
+
+void ProgramEmitter::operandValue(const Expr& e) {
+  subrDepth_++;
+  value(e);
+  subrDepth_--;
+}
+
+// start and count are r6 and r8; base may be r7 or r9.
+void ProgramEmitter::copySlice(int32_t area, Reg start, Reg count, Reg base, int32_t offset,
+                               uint32_t size) {
+  Label low = as_.newLabel(), fits = as_.newLabel();
+  as_.emit(mov64(R2, count));
+  as_.emit(alu64(BPF_ADD, R2, 1));  // and the NUL
+  as_.jumpIf(BPF_JSGE, R2, 1, low);
+  as_.emit(mov64(R2, 1));
+  as_.bind(low);
+  as_.jumpIf(BPF_JLE, R2, static_cast<int32_t>(size), fits);
+  as_.emit(mov64(R2, static_cast<int32_t>(size)));
+  as_.bind(fits);
+  scratchAddress();  // a plain number: the start need not be bounded
+  as_.emit(mov64(R3, R0));
+  as_.emit(alu64(BPF_ADD, R3, area));
+  as_.emit(alu64(BPF_ADD, R3, start));
+  as_.emit(mov64(R1, base));
+  as_.emit(alu64(BPF_ADD, R1, offset));
+  as_.emit(bpf::call(BPF_FUNC_probe_read_kernel_str));
+}
+
+// A pointer stored into a map value and read back is a plain number to the
+// verifier (allowed for root), which is what a D pointer is.
+void ProgramEmitter::scratchAddress() {
+  const int16_t self = static_cast<int16_t>(layout_.selfAddressOffset);
+  as_.emit(stx(Size::DW, R9, self, R9));
+  as_.emit(ldx(Size::DW, R0, R9, self));
 }
 
 }  // namespace dtrace::codegen

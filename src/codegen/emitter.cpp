@@ -47,6 +47,7 @@ Result<std::vector<Insn>> ProgramEmitter::emit(const std::vector<EnabledClause>&
   as_.bind(done);
   as_.emit(mov64(R0, 0));
   as_.emit(exit());
+  emitCallbacks();  // bpf_loop callbacks follow the main program
   if (!error_.empty()) return makeError(error_);
   return as_.finish();
 }
@@ -73,6 +74,7 @@ void ProgramEmitter::clause(const EnabledClause& ec) {
   as_.emit(ldMapValue(R1, maps_.globals, kStateOffset));
   as_.emit(ldx(Size::DW, R1, R1, 0));
   as_.jumpIf(BPF_JNE, R1, static_cast<int32_t>(expected_), nextClause_);
+  resetAlloca();  // DTrace's scratch space lasts one clause firing
 
   const ast::ProbeClause& pc = *clause_->clause;
   if (pc.predicate) {

@@ -89,8 +89,9 @@ class ProgramEmitter {
   // emit_expr.cpp: expressions
   void value(const ast::Expr& e);
   void constant(int64_t v, bpf::Reg dst = bpf::R6);
-  void loadVariable(const sema::Variable& v);
-  void storeVariable(const sema::Variable& v);  // from r6
+  void staticStorage(const ast::Expr& target);  // r1 = a global's or clause-local's bytes
+  void loadFrom(bpf::Reg ptr, const ast::Expr& target);
+  void storeTo(bpf::Reg ptr, const ast::Expr& target);
   // Any variable reference (x, this->x, self->x, a[k]): r6 = its value,
   // or store r6 into it.
   void loadTarget(const ast::Expr& target);
@@ -99,6 +100,7 @@ class ProgramEmitter {
   int32_t dynamicKey(const ast::Expr& target, const sema::Variable& v);
   void loadDynamic(const ast::Expr& target);
   void storeDynamic(const ast::Expr& target);
+  void storeDynamicMember(const ast::Expr& target);
   void dynamicStringInto(const ast::Expr& target, bpf::Reg base, int32_t offset, uint32_t size);
   void storeDynamicString(const ast::Expr& target, const ast::Expr& value);
   void dynamicLookup(const sema::Variable& v, int32_t key);  // r0 = value pointer or 0
@@ -122,11 +124,35 @@ class ProgramEmitter {
   void divideByZeroCheck(bpf::Reg divisor);
   void fault(ir::Fault kind);  // jump to the clause's fault handler
   void fault(ir::Fault kind, bpf::Reg address);
+  // emit_pointer.cpp: memory, members, translators
+  void address(const ast::Expr& e);  // r6 = the address of an object in memory
+  void loadMemory(const sema::Type* t, uint32_t bitOffset, uint32_t bitWidth);
+  void extractBits(uint32_t offset, uint32_t width, const sema::Type* t);
+  void storeMemory(const ast::Expr& e);  // *e = r6
+  void pointerArithmetic(const ast::Expr& e);
+  void bindTranslatorInput(const ast::Expr& member);
+  void unbindTranslatorInput();
+  void loadTranslatorInput(const sema::Variable& v);
   // ---- emit_builtin.cpp: built-in variables ----
   void builtin(const sema::Variable& v);
   void probeArg(int index);
   void builtinArray(const ast::Expr& index);  // r6 = args[i], uregs[i]
   void taskMember(const char* member, uint32_t size);  // r6 = current->member (a u64 chain)
+  void savedUserRegister(const char* ptRegsMember);    // r6 = the thread's saved user register
+  // String-valued built-ins (cwd, root) into base+offset; false for others.
+  bool builtinString(const sema::Variable& v, bpf::Reg base, int32_t offset, uint32_t size);
+  // Offset of a kernel struct member from BTF; fails the program when unknown.
+  int32_t kernelOffset(const char* type, const char* member);
+  // dst = the u64 at kernel address+offset (0 when unreadable), through a
+  // stack slot; r0-r5 are clobbered. dst and address are r6-r9.
+  void readKernelWord(bpf::Reg dst, bpf::Reg address, int32_t offset);
+  // emit_builtin_stack.cpp: caller, ucaller, stackdepth, ustackdepth
+  int machineryFrames() const;  // kernel frames of the probe's own machinery, -1: not meaningful
+  void stackFrame(bool user, int frame);  // r6 = that frame's PC, or 0
+  void stackDepth(bool user);             // r6 = the number of frames
+  // emit_builtin_path.cpp: cwd, root
+  void taskPath(bool root, bpf::Reg base, int32_t offset, uint32_t size);
+  void pathStep(int32_t pathArea, int32_t nameArea, uint32_t size, bpf::Label stop);
   // ---- end of emit_builtin.cpp ----
   // ---- emit_subr.cpp: subroutines ----
   void subroutineValue(const ast::Expr& call);  // r6 = an integer-valued subroutine
@@ -138,6 +164,54 @@ class ProgramEmitter {
   void integerToString(const ast::Expr& number, bpf::Reg base, int32_t offset, uint32_t size);
   // String-valued subroutines (strjoin, toupper, ...) written into base+offset.
   bool subroutineString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
+  // A subroutine's two string operand buffers at the current nesting level.
+  int32_t subrArea(int which) const;
+  // Evaluates a string operand into subrArea(which), one nesting level deeper.
+  void operandInto(const ast::Expr& e, int which);
+  void operandValue(const ast::Expr& e);  // r6 = an integer operand, one level deeper
+  int32_t loopState(int word) const;      // offset of a u64 of the loop state
+  void copySlice(int32_t area, bpf::Reg start, bpf::Reg count, bpf::Reg base, int32_t offset,
+                 uint32_t size);  // base+offset = area[start, start+count), NUL-terminated
+  void scratchAddress();  // r0 = the scratch value's address, as an integer
+  // emit_loop.cpp: bpf_loop callbacks, emitted after the main program. In the
+  // callback r9 is the scratch value and r6 the iteration index; jumping to
+  // `stop` ends the loop, falling off the end goes on to the next iteration.
+  void loop(uint32_t iterations, std::function<void(bpf::Label stop)> body);
+  void emitCallbacks();  // called once, after the main program's exit
+  // r0 = byte area[index] in a callback, or jumps to `outside` when index
+  // (unsigned) is not below `limit`.
+  void loadByte(int32_t area, bpf::Reg index, uint32_t limit, bpf::Label outside);
+  // emit_string_search.cpp: index, rindex, strstr, strchr, strrchr
+  void stringSearch(const ast::Expr& call);  // r6 = position or -1; operands in subrArea(0/1)
+  bool searchString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
+  // emit_string_path.cpp: basename, dirname, cleanpath
+  bool pathString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
+  void baseOrDirName(bool dir, bpf::Reg base, int32_t offset, uint32_t size);
+  void cleanPath(bpf::Reg base, int32_t offset, uint32_t size);
+  // emit_string_parse.cpp: strtok, strtoll
+  void tokenize(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
+  void stringToInteger(const ast::Expr& call);
+  // emit_inet.cpp: inet_ntoa, inet_ntoa6, inet_ntop
+  bool inetString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
+  void inet4(int32_t bytes);  // dotted quad of 4 bytes, written backward at loopState(0)
+  void inet6(bool full, int32_t bytes);
+  void putBack(bpf::Reg byte, int32_t out);  // out[pos--] = byte, pos at loopState(0)
+  // emit_memory.cpp: alloca, copyin, copyinto, bcopy, progenyof
+  bool memorySubroutine(const ast::Expr& call);  // r6 = its value
+  // r0 = r9 + allocaOffset + the allocated offset of `size` bytes (a register
+  // or a constant); faults with NoScratch when the area is full.
+  void allocate(bpf::Reg size);
+  // r0 = a map-value pointer through which `size` bytes at D address
+  // `address` may be written; faults (BadAddr with the address) unless the
+  // range lies inside alloca'd scratch memory. `address` is r6, r7 or r8.
+  void writablePointer(bpf::Reg address, uint32_t size);
+  // The same for a size in a register (r6-r8, not `address`): r0 = the
+  // pointer, and the verifier knows size <= kAllocaSize.
+  void writableRange(bpf::Reg address, bpf::Reg size);
+  void progenyOf(const ast::Expr& call);
+  void resetAlloca();  // at the start of every clause
+  uint32_t subrDepth_ = 0;  // nesting of subroutine operands being evaluated
+  std::vector<std::pair<bpf::Label, std::function<void(bpf::Label)>>> callbacks_;
   // ---- end of emit_subr.cpp ----
 
   int16_t pushSlot();
@@ -162,6 +236,8 @@ class ProgramEmitter {
   bool faultUsed_ = false;
   uint32_t dynamicDepth_ = 0;  // nesting of dynamic-variable keys being built
   uint32_t joinDepth_ = 0;     // nesting of strjoin() calls
+  // Translator inputs being evaluated, innermost last: (input, stack slot).
+  std::vector<std::pair<const sema::Variable*, int16_t>> translatorInputs_;
 };
 
 }  // namespace dtrace::codegen

@@ -84,10 +84,56 @@ struct ClauseWalker {
   }
 };
 
+// Subroutines that work in the scratch areas after joinOffset.
+bool isScratchSubroutine(const std::string& name) {
+  static const char* const kNames[] = {
+      "index",     "rindex",  "strstr",    "strchr",     "strrchr", "strtok",
+      "basename",  "dirname", "cleanpath", "strtoll",    "inet_ntoa", "inet_ntoa6",
+      "inet_ntop", "alloca",  "copyin",    "copyinto",   "bcopy",   "progenyof",
+  };
+  for (const char* n : kNames) {
+    if (name == n) return true;
+  }
+  return false;
+}
+
+// What a program needs beyond the fixed scratch areas: bpf_loop state (the
+// cwd and root built-ins walk paths in a loop) and the subroutines' areas.
+struct ScratchNeeds {
+  bool loops = false;
+  bool subroutines = false;
+};
+
+void scan(const ast::Expr* e, ScratchNeeds& needs) {
+  if (!e) return;
+  if (e->kind == ast::ExprKind::Call && isScratchSubroutine(e->text)) needs.subroutines = true;
+  if (e->kind == ast::ExprKind::Identifier && (e->text == "cwd" || e->text == "root")) {
+    needs.loops = true;
+  }
+  for (const auto& o : e->operands) scan(o.get(), needs);
+}
+
+void scan(const std::vector<ast::StmtPtr>& stmts, ScratchNeeds& needs) {
+  for (const auto& s : stmts) {
+    scan(s->expr.get(), needs);
+    scan(s->body, needs);
+    scan(s->elseBody, needs);
+  }
+}
+
+ScratchNeeds scratchNeeds(const std::vector<ast::ProbeClause*>& clauses) {
+  ScratchNeeds needs;
+  for (const ast::ProbeClause* c : clauses) {
+    scan(c->predicate.get(), needs);
+    scan(c->body, needs);
+  }
+  return needs;
+}
+
 }  // namespace
 
 ir::DataKind dataKindOf(const sema::Type* t) {
-  if (t->isString()) return ir::DataKind::String;
+  if (t->isString() || t->isCharArray()) return ir::DataKind::String;
   if (t->isPointer() || !t->isSigned) return ir::DataKind::Unsigned;
   return ir::DataKind::Signed;
 }
@@ -165,6 +211,25 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
   layout.stringTempSize = alignUp(strsize, 8);
   layout.joinOffset = layout.stringTempOffset + 2 * layout.stringTempSize;
   layout.scratchSize = layout.joinOffset + kMaxJoinDepth * 3 * layout.stringTempSize;
+  // The subroutines' areas cost scratch space (a per-CPU value is at most
+  // 32 KiB): only programs that need them get them (allocaSize 0 otherwise).
+  const ScratchNeeds needs = scratchNeeds(clauses);
+  if (needs.loops || needs.subroutines) {
+    layout.loopStateOffset = layout.scratchSize;
+    layout.scratchSize += kLoopStateWords * 8;
+  }
+  if (needs.subroutines) {
+    layout.subrOffset = layout.scratchSize;
+    layout.subrAreaSize = std::max<uint32_t>(layout.stringTempSize, 64);  // an IPv6 address fits
+    layout.strtokOffset = layout.subrOffset + kMaxSubrDepth * 2 * layout.subrAreaSize;
+    layout.selfAddressOffset = layout.strtokOffset + layout.stringTempSize;
+    layout.allocaUsedOffset = layout.selfAddressOffset + 8;
+    layout.allocaOffset = layout.allocaUsedOffset + 8;
+    layout.allocaSize = kAllocaSize;
+    // Twice the usable size: the verifier bounds an access by the largest
+    // offset plus the largest length, each of which may reach allocaSize.
+    layout.scratchSize = layout.allocaOffset + 2 * layout.allocaSize;
+  }
   // Relocate the locals into the scratch value.
   for (sema::Variable& v : symbols.clauseLocals()) {
     v.offset += layout.localsOffset;

@@ -63,6 +63,9 @@ struct DynamicLayout {
 // Nested dynamic-variable reads (a[b[i]]) build each key in its own area.
 constexpr uint32_t kMaxDynamicKeyDepth = 4;
 constexpr uint32_t kMaxJoinDepth = 3;
+constexpr uint32_t kMaxSubrDepth = 3;
+constexpr uint32_t kLoopStateWords = 12;
+constexpr uint32_t kAllocaSize = 2048;
 
 struct Layout {
   uint32_t globalsSize = kFirstGlobalOffset;
@@ -80,6 +83,19 @@ struct Layout {
   // strjoin() works in one area per nesting level: the joined string
   // (2 x stringTempSize) and its second operand (stringTempSize).
   uint32_t joinOffset = 0;
+  // The state of a bpf_loop callback, then the subroutines' work areas
+  // (emit_subr.cpp and the files it dispatches to): kMaxSubrDepth levels of
+  // two buffers of subrAreaSize for string operands, strtok()'s saved
+  // string, the scratch value's own address, and the alloca() area (bytes
+  // used, then the bytes). Present only in programs that need them.
+  uint32_t loopStateOffset = 0;  // kLoopStateWords u64
+  uint32_t subrOffset = 0;
+  uint32_t subrAreaSize = 0;
+  uint32_t strtokOffset = 0;     // stringTempSize bytes
+  uint32_t selfAddressOffset = 0;
+  uint32_t allocaUsedOffset = 0;
+  uint32_t allocaOffset = 0;     // allocaSize usable bytes (and as many again, see layout.cpp)
+  uint32_t allocaSize = 0;       // kAllocaSize, or 0 when no clause calls these subroutines
   uint32_t scratchSize = 0;
   std::vector<ClauseLayout> clauses;
   std::vector<ir::Aggregation> aggregations;

@@ -22,6 +22,7 @@
 #include "consume/messages.h"
 #include "parse/parser.h"
 #include "proc/target.h"
+#include "providers/probe_args.h"
 #include "types/kernel_btf.h"
 
 namespace dtrace::driver {
@@ -81,7 +82,9 @@ std::atomic_ref<uint64_t> stateRef(uint64_t* globals) {
 Session::Session(SessionConfig config, OptionTable& options)
     : config_(std::move(config)),
       options_(options),
-      types_(options.value("strsize") ? static_cast<uint32_t>(options.value("strsize")) : 256) {}
+      types_(options.value("strsize") ? static_cast<uint32_t>(options.value("strsize")) : 256) {
+  types_.setSource(&kernelTypes_);
+}
 
 Session::~Session() = default;
 
@@ -95,7 +98,10 @@ std::string Session::compileError(const SourceUnit& unit, const Diagnostic& d) c
 
 Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
   parse::ParseOptions po;
-  po.isTypeName = [this](std::string_view n) { return types_.isTypeName(n); };
+  po.isTypeName = [this](std::string_view n, bool inClause) {
+    if (!inClause || symbols_.findBuiltin(n, types_)) return types_.isLocalTypeName(n);
+    return types_.isTypeName(n);
+  };
   po.allowBareProbeSpec = !unit.isScript;
   parse::ParseResult parsed = parse::parseProgram(unit.text, po);
   if (!parsed.diags.empty()) return makeError(compileError(unit, parsed.diags.first()));
@@ -120,18 +126,16 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
     }
   }
 
-  Diagnostics diags;
-  sema::Checker checker(types_, symbols_, config_.macros, diags);
-  if (!checker.check(*program)) return makeError(compileError(unit, diags.first()));
-
-  size_t count = 0;
-  std::map<uint32_t, size_t> enablingIndex;
-  for (size_t i = 0; i < enablings_.size(); i++) enablingIndex[enablings_[i].probe->id] = i;
+  // Descriptions are matched before clauses are checked, as in DTrace:
+  // args[] takes its types from the probes.
+  struct Matched {
+    ast::ProbeSpec spec;  // macros expanded
+    std::vector<const providers::Probe*> probes;
+  };
+  std::map<const ast::ProbeClause*, std::vector<Matched>> matches;
   for (auto& item : program->items) {
     auto* clause = std::get_if<ast::ProbeClause>(&item);
     if (!clause) continue;
-    size_t clauseIndex = clauses_.size();
-    clauses_.push_back(clause);
     for (ast::ProbeSpec spec : clause->probes) {
       for (std::string* f : {&spec.provider, &spec.module, &spec.function, &spec.name}) {
         *f = expandMacros(*f, config_.macros);
@@ -145,7 +149,47 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
             unit, {"D_PDESC_ZERO", spec.loc,
                    "probe description " + fullDescription(spec) + " does not match any probes"}));
       }
-      for (const providers::Probe* probe : *probes) {
+      matches[clause].push_back({spec, std::move(*probes)});
+    }
+  }
+  // What args[] is in each clause, described only for clauses that use it.
+  struct ClauseArgs final : sema::Checker::ArgsSource {
+    ClauseArgs(providers::ProbeCatalog& c, std::map<const ast::ProbeClause*, std::vector<Matched>>& m)
+        : catalog(c), matches(m) {}
+    std::vector<sema::Checker::DescriptionArgs> argsOf(const ast::ProbeClause& clause) override {
+      std::vector<sema::Checker::DescriptionArgs> out;
+      for (const Matched& m : matches[&clause]) {
+        sema::Checker::DescriptionArgs d;
+        d.description = fullDescription(m.spec);
+        const providers::Probe* p = providers::argsProbe(m.spec, m.probes);
+        d.stable = p != nullptr;
+        if (p && !p->argsDescribed) (void)catalog.describeArgs(*p);
+        for (size_t i = 0; p && i < p->args.size() && !p->args[i].typeName.empty(); i++) {
+          d.args.push_back({p->args[i].typeName, p->args[i].size, p->args[i].isSigned});
+        }
+        out.push_back(std::move(d));
+      }
+      return out;
+    }
+    providers::ProbeCatalog& catalog;
+    std::map<const ast::ProbeClause*, std::vector<Matched>>& matches;
+  } clauseArgs(catalog_, matches);
+
+  Diagnostics diags;
+  sema::Checker checker(types_, symbols_, config_.macros, diags);
+  checker.setArgsSource(*program, &clauseArgs);
+  if (!checker.check(*program)) return makeError(compileError(unit, diags.first()));
+
+  size_t count = 0;
+  std::map<uint32_t, size_t> enablingIndex;
+  for (size_t i = 0; i < enablings_.size(); i++) enablingIndex[enablings_[i].probe->id] = i;
+  for (auto& item : program->items) {
+    auto* clause = std::get_if<ast::ProbeClause>(&item);
+    if (!clause) continue;
+    size_t clauseIndex = clauses_.size();
+    clauses_.push_back(clause);
+    for (const Matched& m : matches[clause]) {
+      for (const providers::Probe* probe : m.probes) {
         auto [it, added] = enablingIndex.emplace(probe->id, enablings_.size());
         if (added) enablings_.push_back({probe, {}});
         ir::Ecb ecb;

@@ -19,6 +19,7 @@
 #include "sema/checker.h"
 #include "sema/symbols.h"
 #include "sema/types.h"
+#include "types/btf_types.h"
 #include "util/option_table.h"
 #include "util/result.h"
 
@@ -80,6 +81,7 @@ class Session {
 
   SessionConfig config_;
   OptionTable& options_;
+  types::BtfTypeSource kernelTypes_;
   sema::TypeTable types_;
   sema::SymbolTable symbols_;
   providers::ProbeCatalog catalog_;

@@ -165,6 +165,23 @@ struct Expr {
   const sema::Type* type = nullptr;
   std::optional<int64_t> constValue;
   const sema::Variable* variable = nullptr;  // what an identifier, self->x, this->x or @a names
+  // A member of a struct held in a D variable (x.a, this->s.b, a[k].c):
+  // `variable` is that variable, storageRoot the expression naming it, and
+  // storageOffset the member's byte offset in the variable's value.
+  const Expr* storageRoot = nullptr;
+  uint32_t storageOffset = 0;
+  // An object in kernel (or scratch) memory at an address the code computes:
+  // *p, p->m, s.m of such an s, p[i].
+  bool inMemory = false;
+  // A bit-field member: bits [bitOffset, bitOffset + bitWidth) from the
+  // member's first byte.
+  uint32_t bitOffset = 0, bitWidth = 0;
+  // An inline's name: the expression it stands for.
+  const Expr* inlineValue = nullptr;
+  // A member of a translated struct (xlate<T>(x).m): the translator's
+  // expression for m, evaluated with its input bound to `translatorInput`.
+  const Expr* translatedMember = nullptr;
+  const Expr* translatorInput = nullptr;
 
   Expr(ExprKind k, SourceLoc l) : kind(k), loc(l) {}
 };

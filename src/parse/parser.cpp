@@ -106,7 +106,7 @@ void Parser::error(const std::string& tag, SourceLoc loc, std::string message) {
 
 // ---- type names ----------------------------------------------------------------
 
-bool Parser::isTypeName(std::string_view name) const {
+bool Parser::isTypeName(std::string_view name, bool inClause) const {
   static constexpr std::array kBuiltin = {
       "int8_t",   "int16_t",  "int32_t",   "int64_t", "uint8_t", "uint16_t",  "uint32_t",
       "uint64_t", "intptr_t", "uintptr_t", "size_t",  "ssize_t", "ptrdiff_t",
@@ -115,7 +115,7 @@ bool Parser::isTypeName(std::string_view name) const {
     if (name == b) return true;
   }
   if (typedefs_.count(name) != 0) return true;
-  return options_.isTypeName && options_.isTypeName(name);
+  return options_.isTypeName && options_.isTypeName(name, inClause);
 }
 
 // An identifier names a type unless the program uses it as a variable; like
@@ -181,7 +181,8 @@ void Parser::parseTopLevelItem() {
     Token word;
     word.kind = isDKeyword(head) ? TokKind::Keyword : TokKind::Ident;
     word.text = std::string(head);
-    if (identShaped && startsTypeName(word)) {
+    if (identShaped && (word.kind == TokKind::Keyword ? startsTypeName(word)
+                                                      : isTypeName(word.text, false))) {
       parseDeclaration();
       return;
     }

@@ -50,7 +50,7 @@ class Parser {
   bool failed() const { return failed_; }
 
   // ---- type names ----
-  bool isTypeName(std::string_view name) const;
+  bool isTypeName(std::string_view name, bool inClause = true) const;
   bool isTypeIdent(const Token& t) const;
   bool startsTypeName(const Token& t) const;
 

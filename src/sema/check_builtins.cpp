@@ -1,14 +1,180 @@
 // Type checks of DTrace's built-in arrays: args[] (typed by the probe) and
-// uregs[] (the user registers).
+// uregs[] (the user registers). Both take an integer constant index, as in
+// illumos (dt_idcook_args, dt_idcook_regs), with the same messages.
+#include <string>
+
 #include "sema/checker.h"
 
 namespace dtrace::sema {
 
+using ast::Expr;
+using ast::ExprKind;
+
+namespace {
+
+bool isArgsUse(const Expr& e) {
+  return e.kind == ExprKind::Index && !e.operands.empty() &&
+         e.operands[0]->kind == ExprKind::Identifier && e.operands[0]->text == "args";
+}
+
+void indexExpr(const Expr& e, const ast::ProbeClause& clause,
+               std::map<const Expr*, const ast::ProbeClause*>& uses) {
+  if (isArgsUse(e)) uses[&e] = &clause;
+  for (const auto& operand : e.operands) indexExpr(*operand, clause, uses);
+}
+
+void indexStatements(const std::vector<ast::StmtPtr>& stmts, const ast::ProbeClause& clause,
+                     std::map<const Expr*, const ast::ProbeClause*>& uses) {
+  for (const auto& s : stmts) {
+    if (s->expr) indexExpr(*s->expr, clause, uses);
+    indexStatements(s->body, clause, uses);
+    indexStatements(s->elseBody, clause, uses);
+  }
+}
+
+// "const char *" -> base "char", 1 level of pointer; qualifiers dropped.
+std::string baseTypeName(std::string type, int& pointers) {
+  pointers = 0;
+  for (const char* q : {"const ", "volatile ", "__user "}) {
+    for (size_t at; (at = type.find(q)) != std::string::npos;) type.erase(at, std::string(q).size());
+  }
+  while (!type.empty() && (type.back() == '*' || type.back() == ' ')) {
+    if (type.back() == '*') pointers++;
+    type.pop_back();
+  }
+  return type;
+}
+
+}  // namespace
+
 bool isBuiltinArray(std::string_view name) { return name == "args" || name == "uregs"; }
 
-const Type* Checker::builtinArray(ast::Expr& index) {
-  error("D_UNSUPPORTED", index.loc, index.operands[0]->text + "[ ] is not supported yet");
-  return nullptr;
+void Checker::setArgsSource(const ast::Program& program, ArgsSource* source) {
+  argsProgram_ = &program;
+  argsSource_ = source;
+  argsClauses_.clear();
+  clauseArgs_.clear();
+}
+
+// The clause an args[ ] use is in; the uses are indexed on first need.
+const ast::ProbeClause* Checker::clauseOf(const Expr& e) {
+  if (!argsProgram_) return nullptr;
+  if (argsClauses_.empty()) {
+    for (const auto& item : argsProgram_->items) {
+      const auto* clause = std::get_if<ast::ProbeClause>(&item);
+      if (!clause) continue;
+      if (clause->predicate) indexExpr(*clause->predicate, *clause, argsClauses_);
+      indexStatements(clause->body, *clause, argsClauses_);
+    }
+  }
+  auto it = argsClauses_.find(&e);
+  return it == argsClauses_.end() ? nullptr : it->second;
+}
+
+const Type* Checker::builtinArray(Expr& index) {
+  Expr& name = *index.operands[0];
+  const size_t argc = index.operands.size() - 1;
+  if (argc != 1) {
+    error("D_PROTO_LEN", index.loc,
+          name.text + "[ ] prototype mismatch: " + std::to_string(argc) + " arg" +
+              (argc == 1 ? " " : "s ") + "passed, 1 expected");
+    return nullptr;
+  }
+  Expr& subscript = *index.operands[1];
+  const Type* st = expr(subscript);
+  if (!st) return nullptr;
+  // R_PC and the other register names are constants.
+  if (subscript.variable && subscript.variable->builtin == Builtin::RegIndex) {
+    subscript.constValue = subscript.variable->argIndex;
+  }
+  if (!st->isInteger() || !subscript.constValue) {
+    error("D_PROTO_ARG", subscript.loc,
+          name.text + "[ ] argument #1 is incompatible with prototype:\n\tprototype: integer "
+                      "constant\n\t argument: " + st->name);
+    return nullptr;
+  }
+  const Variable* array = symbols_.findBuiltin(name.text, types_);
+  name.variable = array;
+  index.variable = array;
+  return name.text == "args" ? argsElement(index, *subscript.constValue)
+                             : uregsElement(index, *subscript.constValue);
+}
+
+// args[n]: the type the probe gives its argument n. A clause with several
+// descriptions is checked once here (DTrace cooks it once per description),
+// so they must agree on that type.
+const Type* Checker::argsElement(Expr& index, int64_t n) {
+  const ast::ProbeClause* clause = clauseOf(index);
+  if (!clause || !argsSource_) {
+    error("D_ARGS_NONE", index.loc, "args[ ] may not be referenced outside of a probe clause");
+    return nullptr;
+  }
+  auto described = clauseArgs_.find(clause);
+  if (described == clauseArgs_.end()) {
+    described = clauseArgs_.emplace(clause, argsSource_->argsOf(*clause)).first;
+  }
+  const Type* type = nullptr;
+  std::string typedBy;
+  for (const DescriptionArgs& d : described->second) {
+    if (!d.stable) {
+      error("D_ARGS_MULTI", index.loc,
+            "args[ ] may not be referenced because probe description " + d.description +
+                " matches an unstable set of probes");
+      return nullptr;
+    }
+    if (n < 0 || static_cast<uint64_t>(n) >= d.args.size()) {
+      error("D_ARGS_IDX", index.loc,
+            "index " + std::to_string(n) + " is out of range for " + d.description + " args[ ]");
+      return nullptr;
+    }
+    const Type* t = probeArgType(d.args[n]);
+    if (type && t != type) {
+      error("D_ARGS_MULTI", index.loc,
+            "args[" + std::to_string(n) + "] is " + type->name + " for " + typedBy + " but " +
+                t->name + " for " + d.description + ": use one clause per description");
+      return nullptr;
+    }
+    type = t;
+    typedBy = d.description;
+  }
+  if (!type) {
+    error("D_ARGS_NONE", index.loc, "args[ ] may not be referenced outside of a probe clause");
+  }
+  return type;
+}
+
+// The D type of a probe argument's C type; a name D does not know (a kernel
+// typedef without BTF) falls back to an integer of the argument's width, or
+// to void * behind a pointer.
+const Type* Checker::probeArgType(const ProbeArg& arg) {
+  int pointers = 0;
+  const std::string base = baseTypeName(arg.type, pointers);
+  const Type* t = types_.lookup(base);
+  if (!t || (pointers == 0 && !t->isScalar())) {
+    t = pointers > 0 ? types_.voidType() : types_.integer(arg.size, arg.isSigned);
+  }
+  for (int i = 0; i < pointers; i++) t = types_.pointerTo(t);
+  return t;
+}
+
+// uregs[n]: a saved user register, as DTrace numbers them on x86-64. An
+// index beyond the table, or a register Linux does not save, is refused
+// here (illumos faults at run time instead).
+const Type* Checker::uregsElement(Expr& index, int64_t n) {
+  const UserRegister* reg = userRegister(n);
+  if (!reg) {
+    error("D_REGS_IDX", index.loc,
+          "index " + std::to_string(n) + " is out of range for array uregs");
+    return nullptr;
+  }
+  if (!reg->ptRegsMember) {
+    const Expr& subscript = *index.operands[1];
+    std::string what = subscript.kind == ExprKind::Identifier ? subscript.text : std::to_string(n);
+    error("D_REGS_IDX", index.loc,
+          "uregs[" + what + "] is not available: Linux saves no such register for a user thread");
+    return nullptr;
+  }
+  return types_.uint64();
 }
 
 }  // namespace dtrace::sema

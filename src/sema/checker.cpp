@@ -109,12 +109,10 @@ bool Checker::check(ast::Program& program) {
       ok = checkClause(*clause);
     } else if (auto* decl = std::get_if<ast::Declaration>(&item)) {
       ok = checkDeclaration(*decl);
-    } else if (std::holds_alternative<ast::InlineDecl>(item) ||
-               std::holds_alternative<ast::TranslatorDecl>(item)) {
-      const SourceLoc loc = std::holds_alternative<ast::InlineDecl>(item)
-                                ? std::get<ast::InlineDecl>(item).loc
-                                : std::get<ast::TranslatorDecl>(item).loc;
-      ok = error("D_UNSUPPORTED", loc, "inline and translator declarations are not supported yet");
+    } else if (auto* in = std::get_if<ast::InlineDecl>(&item)) {
+      ok = checkInline(*in);
+    } else if (auto* tr = std::get_if<ast::TranslatorDecl>(&item)) {
+      ok = checkTranslator(*tr);
     }
     if (!ok) return false;
   }
@@ -206,7 +204,7 @@ bool Checker::checkAction(Expr& call) {
   for (size_t i = 1; i < args.size(); i++) {
     const Type* t = args[i]->type;
     PrintfArg a;
-    a.cls = t->isString()    ? PrintfArg::Class::String
+    a.cls = t->isString() || t->isCharArray() ? PrintfArg::Class::String
             : t->isPointer() ? PrintfArg::Class::Pointer
             : t->isInteger() ? PrintfArg::Class::Integer
                              : PrintfArg::Class::Other;
@@ -299,6 +297,9 @@ bool Checker::checkAggregationAssign(Expr& assign) {
 }
 
 bool Checker::checkDeclaration(ast::Declaration& decl) {
+  if (decl.declarators.empty()) {  // `struct s { ... };` defines only the type
+    return resolveDeclared(decl.spec, ast::Declarator{}) != nullptr;
+  }
   for (auto& d : decl.declarators) {
     // `int a[string, int]` declares an associative array: the key list is
     // the outermost declarator step, the rest gives the value type.
@@ -366,88 +367,10 @@ bool Checker::checkDeclaration(ast::Declaration& decl) {
   return true;
 }
 
-const Type* Checker::resolveDeclared(const ast::DeclSpec& spec, const ast::Declarator& d) {
-  const Type* base = nullptr;
-  if (!spec.typedefName.empty()) {
-    base = types_.lookup(spec.typedefName);
-    if (!base) {
-      error("D_TYPE_ERR", spec.loc, "failed to resolve type " + spec.typedefName);
-      return nullptr;
-    }
-  } else if (spec.structSpec || spec.enumSpec) {
-    error("D_UNSUPPORTED", spec.loc, "struct, union and enum types are not supported yet");
-    return nullptr;
-  } else {
-    // Canonical keyword order: signedness, then size words, then the base.
-    std::string sign, size, basic;
-    int longs = 0;
-    bool combo = false;
-    for (const auto& w : spec.basicWords) {
-      if (w == "signed" || w == "unsigned") {
-        combo |= !sign.empty();
-        sign = w;
-      } else if (w == "long") {
-        longs++;
-      } else if (w == "short") {
-        combo |= !size.empty();
-        size = "short";
-      } else {
-        combo |= !basic.empty();
-        basic = w;
-      }
-    }
-    if (combo || (!size.empty() && longs > 0)) {
-      error("D_DECL_COMBO", spec.loc, "invalid type combination");
-      return nullptr;
-    }
-    if (longs == 1) size = "long";
-    if (longs == 2) size = "long long";
-    if (longs > 2) {
-      error("D_TYPE_ERR", spec.loc, "too many long keywords in declaration");
-      return nullptr;
-    }
-    std::string name;
-    for (const std::string& part : {sign, size, basic}) {
-      if (part.empty()) continue;
-      if (!name.empty()) name += ' ';
-      name += part;
-    }
-    if (name.empty()) name = "int";  // `unsigned x;`-style implicit int
-    base = types_.lookup(name);
-    if (!base) {
-      error("D_DECL_COMBO", spec.loc, "invalid type combination: " + name);
-      return nullptr;
-    }
-  }
-  const Type* t = base;
-  for (const auto& step : d.steps) {
-    switch (step.kind) {
-      case ast::DeclaratorStep::Kind::Pointer: t = types_.pointerTo(t); break;
-      case ast::DeclaratorStep::Kind::Array:
-        if (!step.arrayKeys.empty() || !step.arraySize) {
-          error("D_UNSUPPORTED", d.loc, "associative arrays are not supported yet");
-          return nullptr;
-        }
-        if (!expr(*step.arraySize) || !step.arraySize->constValue) {
-          error("D_DECL_ARRSUB", d.loc, "array dimension must be an integer constant");
-          return nullptr;
-        }
-        t = types_.arrayOf(t, static_cast<uint32_t>(*step.arraySize->constValue));
-        break;
-      case ast::DeclaratorStep::Kind::Function:
-        error("D_UNSUPPORTED", d.loc, "function declarations are not supported yet");
-        return nullptr;
-    }
-  }
-  return t;
-}
-
-const Type* Checker::resolveTypeName(const ast::TypeName& tn) {
-  return resolveDeclared(tn.spec, tn.declarator);
-}
-
 bool Checker::assignable(const Type* to, const Type* from) const {
-  if (to->isString() || from->isString()) return to->isString() && from->isString();
+  if (to->isString() || from->isString()) {
+    return to->isString() && (from->isString() || from->isCharArray());
+  }
   if (to->isInteger() && from->isInteger()) return true;
   if (to->isPointer() && (from->isPointer() || from->isInteger())) return true;
   if (to->isInteger() && from->isPointer()) return true;
@@ -479,7 +402,7 @@ const Type* Checker::expr(Expr& e) {
     case ExprKind::Ternary: t = ternary(e); break;
     case ExprKind::Cast: t = cast(e); break;
     case ExprKind::SizeofType: {
-      const Type* of = resolveTypeName(*e.typeName);
+      const Type* of = types_.complete(resolveTypeName(*e.typeName));
       if (!of) return nullptr;
       e.constValue = of->size;
       t = types_.lookup("size_t");
@@ -502,14 +425,16 @@ const Type* Checker::expr(Expr& e) {
       }
       if (e.operands[0]->kind == ExprKind::Identifier && isBuiltinArray(e.operands[0]->text)) {
         t = builtinArray(e);
-      } else {
+      } else if (namesAssociative(*e.operands[0])) {
         t = associativeRead(e);
+      } else {
+        t = arrayIndex(e);
       }
       break;
     case ExprKind::Stringof: {
       const Type* of = expr(*e.operands[0]);
       if (!of) return nullptr;
-      if (!of->isScalar() && !of->isString()) {
+      if (!of->isScalar() && !of->isString() && !of->isCharArray()) {
         error("D_STRINGOF_TYPE", e.loc,
               "stringof( ) operand must be a string, pointer or integer: " + of->name);
         return nullptr;
@@ -517,10 +442,8 @@ const Type* Checker::expr(Expr& e) {
       t = of->isString() ? of : types_.stringType();
       break;
     }
-    case ExprKind::Offsetof:
-    case ExprKind::Xlate:
-      error("D_UNSUPPORTED", e.loc, "this expression is not supported yet");
-      return nullptr;
+    case ExprKind::Offsetof: t = offsetOf(e); break;
+    case ExprKind::Xlate: t = xlate(e); break;
   }
   e.type = t;
   return t;
@@ -564,6 +487,10 @@ const Type* Checker::intLiteral(Expr& e) {
 }
 
 const Type* Checker::identifier(Expr& e, bool forAssignment) {
+  if (translatorScope_ && e.text == translatorScope_->name) {
+    e.variable = translatorScope_;
+    return translatorScope_->type;
+  }
   if (const Variable* b = symbols_.findBuiltin(e.text, types_)) {
     if (forAssignment) {
       error("D_OP_WRITE", e.loc, "operator = can only be applied to a writable variable");
@@ -579,6 +506,21 @@ const Type* Checker::identifier(Expr& e, bool forAssignment) {
     }
     e.variable = g;
     return g->type;
+  }
+  const Type* enumType = nullptr;
+  if (const Enumerator* en = types_.findEnumerator(e.text, &enumType)) {
+    if (forAssignment) {
+      error("D_OP_WRITE", e.loc, "operator = can only be applied to a writable variable");
+      return nullptr;
+    }
+    e.constValue = en->value;
+    return enumType;
+  }
+  if (auto it = inlines_.find(e.text); it != inlines_.end()) {
+    e.inlineValue = it->second.value;
+    e.constValue = it->second.value->constValue;
+    if (it->second.value->inMemory) e.inMemory = true;
+    return it->second.type;
   }
   error("D_IDENT_UNDEF", e.loc, "failed to resolve " + e.text + ": Unknown variable name");
   return nullptr;
@@ -621,13 +563,13 @@ const Type* Checker::unary(Expr& e) {
     case Op::PostInc:
     case Op::PostDec: {
       // ++ on a variable not yet seen declares it as an int64_t, as DTrace does.
-      Variable* v = lvalueVariable(operand, types_.int64(), e.op);
-      if (!v) return nullptr;
-      if (!v->type->isScalar()) {
+      const Type* t = lvalueType(operand, types_.int64(), e.op);
+      if (!t) return nullptr;
+      if (!t->isScalar()) {
         error("D_OP_SCALAR", e.loc, "operator " + opName + " requires an operand of scalar type");
         return nullptr;
       }
-      return v->type;
+      return t;
     }
     default: break;
   }
@@ -652,10 +594,8 @@ const Type* Checker::unary(Expr& e) {
       }
       t = types_.intType();
       break;
-    case Op::Deref:
-    case Op::AddressOf:
-      error("D_UNSUPPORTED", e.loc, "pointer operators are not supported yet");
-      return nullptr;
+    case Op::Deref: return dereference(e);
+    case Op::AddressOf: return addressOf(e);
     default:
       error("D_SYNTAX", e.loc, "unexpected operator " + opName);
       return nullptr;
@@ -697,8 +637,7 @@ const Type* Checker::binary(Expr& e) {
                   (integral ? "integral" : "arithmetic") + " type");
         return nullptr;
       }
-      error("D_UNSUPPORTED", e.loc, "pointer arithmetic is not supported yet");
-      return nullptr;
+      return pointerArithmetic(e);
     }
     t = (e.op == Op::Shl || e.op == Op::Shr) ? types_.promote(a) : types_.arithmeticResult(a, b);
     if ((e.op == Op::Div || e.op == Op::Mod) && e.operands[1]->constValue == 0) {
@@ -708,6 +647,49 @@ const Type* Checker::binary(Expr& e) {
   }
   e.type = t;
   fold(e);
+  return t;
+}
+
+// An associative array's name, or a name not yet known (which only an
+// associative array can be when indexed).
+bool Checker::namesAssociative(const Expr& base) {
+  if (base.kind != ExprKind::Identifier) return false;
+  const Variable* v = symbols_.findGlobal(base.text);
+  if (v) return v->kind == Variable::Kind::Associative;
+  return inlines_.find(base.text) == inlines_.end() && !symbols_.findBuiltin(base.text, types_);
+}
+
+// The type of what an assignment or ++/-- writes: a variable (created on
+// first assignment), a member or element of one, or an object in memory.
+const Type* Checker::lvalueType(Expr& target, const Type* valueType, ast::Op op) {
+  const bool variableForm =
+      target.kind == ExprKind::Identifier ||
+      (target.kind == ExprKind::Member && target.isArrow &&
+       target.operands[0]->kind == ExprKind::Identifier &&
+       (target.operands[0]->text == "this" || target.operands[0]->text == "self")) ||
+      (target.kind == ExprKind::Index && namesAssociative(*target.operands[0]));
+  if (variableForm) {
+    Variable* v = lvalueVariable(target, valueType, op);
+    return v ? v->type : nullptr;
+  }
+  const std::string opName = ast::opSpelling(op);
+  if (target.kind != ExprKind::Member && target.kind != ExprKind::Index &&
+      !(target.kind == ExprKind::Unary && target.op == Op::Deref)) {
+    error("D_OP_LVAL", target.loc, "operator " + opName + " requires lvalue as left operand");
+    return nullptr;
+  }
+  const Type* t = expr(target);
+  if (!t) return nullptr;
+  if (target.translatedMember || (!target.inMemory && !target.storageRoot)) {
+    error("D_OP_WRITE", target.loc,
+          "operator " + opName + " can only be applied to a writable variable");
+    return nullptr;
+  }
+  if (t->isStruct() || t->isArray()) {
+    error("D_OP_SCALAR", target.loc,
+          "operator " + opName + " requires an operand of scalar type");
+    return nullptr;
+  }
   return t;
 }
 
@@ -722,7 +704,7 @@ Variable* Checker::lvalueVariable(Expr& target, const Type* valueType, ast::Op o
     Variable* v = symbols_.findGlobal(target.text);
     if (!v) {
       v = symbols_.addGlobal(target.text, target.loc);
-      v->type = valueType->isString() ? types_.stringType() : valueType;
+      v->type = valueType->isString() || valueType->isCharArray() ? types_.stringType() : valueType;
     }
     target.variable = v;
     target.type = v->type;
@@ -733,7 +715,7 @@ Variable* Checker::lvalueVariable(Expr& target, const Type* valueType, ast::Op o
     Variable* v = symbols_.findClauseLocal(target.text);
     if (!v) {
       v = symbols_.addClauseLocal(target.text, target.loc);
-      v->type = valueType->isString() ? types_.stringType() : valueType;
+      v->type = valueType->isString() || valueType->isCharArray() ? types_.stringType() : valueType;
     }
     target.variable = v;
     target.type = v->type;
@@ -744,7 +726,7 @@ Variable* Checker::lvalueVariable(Expr& target, const Type* valueType, ast::Op o
     Variable* v = symbols_.findThreadLocal(target.text);
     if (!v) {
       v = symbols_.addThreadLocal(target.text, target.loc);
-      v->type = valueType->isString() ? types_.stringType() : valueType;
+      v->type = valueType->isString() || valueType->isCharArray() ? types_.stringType() : valueType;
     }
     target.variable = v;
     target.type = v->type;
@@ -760,7 +742,7 @@ Variable* Checker::lvalueVariable(Expr& target, const Type* valueType, ast::Op o
         return nullptr;
       }
       v = symbols_.addAssociative(name.text, name.loc);
-      v->type = valueType->isString() ? types_.stringType() : valueType;
+      v->type = valueType->isString() || valueType->isCharArray() ? types_.stringType() : valueType;
     }
     if (!checkKeys(*v, target)) return nullptr;
     name.variable = v;
@@ -781,23 +763,23 @@ const Type* Checker::assign(Expr& e) {
     error("D_OP_VOID", value.loc, "operator = requires an operand of non-void type");
     return nullptr;
   }
-  Variable* v = lvalueVariable(target, vt, e.op);
-  if (!v) return nullptr;
+  const Type* lt = lvalueType(target, vt, e.op);
+  if (!lt) return nullptr;
   std::string opName = ast::opSpelling(e.op);
   if (e.op != Op::Assign) {
     Op base = compoundBase(e.op);
-    if (!v->type->isInteger() || !vt->isInteger()) {
+    if (!lt->isInteger() || !vt->isInteger()) {
       error(needsIntegers(base) ? "D_OP_INT" : "D_OP_ARITH", e.loc,
             "operator " + opName + " requires operands of " +
                 (needsIntegers(base) ? "integral" : "arithmetic") + " type");
       return nullptr;
     }
-  } else if (!assignable(v->type, vt)) {
+  } else if (!assignable(lt, vt)) {
     error("D_OP_INCOMPAT", e.loc,
-          "operands have incompatible types: " + quoted(v->type) + " = " + quoted(vt));
+          "operands have incompatible types: " + quoted(lt) + " = " + quoted(vt));
     return nullptr;
   }
-  return v->type;
+  return lt;
 }
 
 const Type* Checker::ternary(Expr& e) {
@@ -842,31 +824,6 @@ const Type* Checker::cast(Expr& e) {
   e.type = to;
   fold(e);
   return to;
-}
-
-const Type* Checker::member(Expr& e, bool forAssignment) {
-  (void)forAssignment;
-  Expr& base = *e.operands[0];
-  if (base.kind == ExprKind::Identifier && base.text == "this" && e.isArrow) {
-    Variable* v = symbols_.findClauseLocal(e.text);
-    if (!v) {
-      error("D_IDENT_UNDEF", e.loc, "failed to resolve this->" + e.text + ": Unknown variable name");
-      return nullptr;
-    }
-    e.variable = v;
-    return v->type;
-  }
-  if (base.kind == ExprKind::Identifier && base.text == "self" && e.isArrow) {
-    Variable* v = symbols_.findThreadLocal(e.text);
-    if (!v) {
-      error("D_IDENT_UNDEF", e.loc, "failed to resolve self->" + e.text + ": Unknown variable name");
-      return nullptr;
-    }
-    e.variable = v;
-    return v->type;
-  }
-  error("D_UNSUPPORTED", e.loc, "struct and union members are not supported yet");
-  return nullptr;
 }
 
 // Checks the keys of `a[k1, k2, ...]` against the array's key types, which

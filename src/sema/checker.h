@@ -3,6 +3,7 @@
 // and refuses wrong programs with DTrace's error tags and messages.
 #pragma once
 
+#include <deque>
 #include <map>
 #include <string>
 #include <vector>
@@ -47,26 +48,95 @@ class Checker {
   const Type* assign(ast::Expr& e);
   const Type* ternary(ast::Expr& e);
   const Type* cast(ast::Expr& e);
+  // check_memory.cpp: pointers, arrays, members.
   const Type* member(ast::Expr& e, bool forAssignment);
+  const Type* dereference(ast::Expr& e);
+  const Type* addressOf(ast::Expr& e);
+  const Type* arrayIndex(ast::Expr& e);
+  const Type* pointerArithmetic(ast::Expr& e);
+  // check_translators.cpp: inline, translator and xlate.
+  bool checkInline(ast::InlineDecl& decl);
+  bool checkTranslator(ast::TranslatorDecl& decl);
+  const Type* xlate(ast::Expr& e);
+  const Type* translatedMember(ast::Expr& e, const ast::Expr& xlateExpr);
   const Type* call(ast::Expr& e);
   // ---- subroutines.cpp: DTrace's subroutines ----
   const Type* subroutine(ast::Expr& e);
+  // True when e names one of these subroutines; `result` is its type, or
+  // null after an error.
+  bool stringSubroutine(ast::Expr& e, const Type*& result);
+  bool memorySubroutine(ast::Expr& e, const Type*& result);
+  bool prototypeArity(ast::Expr& e, size_t min, size_t max);
+  bool prototypeArg(ast::Expr& e, size_t i, bool ok, const char* prototype);
   // ---- end of subroutines.cpp ----
   const Type* associativeRead(ast::Expr& index);
   // ---- check_builtins.cpp: built-in arrays (args[], uregs[]) ----
+ public:
+  // args[] in a clause takes its types from the probes its descriptions
+  // match, which the session knows: it answers through an ArgsSource.
+  struct ProbeArg {
+    std::string type;  // the C type, as the provider names it ("const char *")
+    uint32_t size = 8;
+    bool isSigned = false;
+  };
+  struct DescriptionArgs {
+    std::string description;     // provider:module:function:name, for messages
+    bool stable = false;         // false: it matches no probe, or an unstable set
+    std::vector<ProbeArg> args;  // the typed arguments of the probe it stands for
+  };
+  class ArgsSource {
+   public:
+    virtual ~ArgsSource() = default;
+    // One entry per probe description of the clause, in order.
+    virtual std::vector<DescriptionArgs> argsOf(const ast::ProbeClause& clause) = 0;
+  };
+  // Before check(): the program whose clauses `source` describes.
+  void setArgsSource(const ast::Program& program, ArgsSource* source);
+
+ private:
   const Type* builtinArray(ast::Expr& index);
+  const Type* argsElement(ast::Expr& index, int64_t n);
+  const Type* uregsElement(ast::Expr& index, int64_t n);
+  const Type* probeArgType(const ProbeArg& arg);
+  const ast::ProbeClause* clauseOf(const ast::Expr& e);
+  const ast::Program* argsProgram_ = nullptr;
+  ArgsSource* argsSource_ = nullptr;
+  std::map<const ast::Expr*, const ast::ProbeClause*> argsClauses_;  // each args[ ] use
+  std::map<const ast::ProbeClause*, std::vector<DescriptionArgs>> clauseArgs_;
   // ---- end of check_builtins.cpp ----
   bool checkKeys(Variable& array, ast::Expr& index);
   const Type* intLiteral(ast::Expr& e);
 
   // The variable an assignment target names, created on first assignment.
   Variable* lvalueVariable(ast::Expr& target, const Type* valueType, ast::Op op);
+  const Type* lvalueType(ast::Expr& target, const Type* valueType, ast::Op op);
+  bool namesAssociative(const ast::Expr& base);
+  // check_types.cpp: types written in the program.
   const Type* resolveTypeName(const ast::TypeName& tn);
   const Type* resolveDeclared(const ast::DeclSpec& spec, const ast::Declarator& d);
+  const Type* basicType(const ast::DeclSpec& spec);
+  const Type* structType(const ast::StructSpec& spec);
+  const Type* enumType(const ast::EnumSpec& spec);
+  const Type* offsetOf(ast::Expr& e);
   bool assignable(const Type* to, const Type* from) const;
   void fold(ast::Expr& e);
 
   bool error(const char* tag, SourceLoc loc, std::string message);
+
+  struct Inline {
+    const Type* type;
+    const ast::Expr* value;
+  };
+  struct Translator {
+    const Type* output;  // the struct it produces
+    const Type* input;
+    Variable* inputVariable;
+    std::map<std::string, const ast::Expr*> members;
+  };
+  std::map<std::string, Inline, std::less<>> inlines_;
+  std::vector<Translator> translators_;
+  std::deque<Variable> translatorInputs_;
+  const Variable* translatorScope_ = nullptr;  // the input while checking a translator
 
   TypeTable& types_;
   SymbolTable& symbols_;

@@ -6,26 +6,54 @@ namespace dtrace::sema {
 
 using ast::Expr;
 
+namespace {
+
+// DTrace subroutines that read Solaris kernel objects (mutexes, rwlocks,
+// STREAMS messages, devinfo nodes, file_t) or write user memory, which this
+// kernel forbids: refused by name rather than as unknown.
+bool isUnavailableSubroutine(const std::string& name) {
+  static const char* const kNames[] = {
+      "mutex_owned",  "mutex_owner", "mutex_type_adaptive", "mutex_type_spin",
+      "rw_read_held", "rw_write_held", "rw_iswriter",       "msgsize",
+      "msgdsize",     "getf",        "ddi_pathname",        "copyout",
+      "copyoutstr",
+  };
+  for (const char* n : kNames) {
+    if (name == n) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool Checker::prototypeArity(Expr& e, size_t min, size_t max) {
+  const size_t n = e.operands.size();
+  if (n >= min && n <= max) return true;
+  std::string expected =
+      min == max ? std::to_string(min) : std::to_string(min) + " to " + std::to_string(max);
+  return error("D_PROTO_LEN", e.loc,
+               e.text + "( ) prototype mismatch: " + std::to_string(n) + " arg" +
+                   (n == 1 ? "" : "s") + " passed, " + expected + " expected");
+}
+
+bool Checker::prototypeArg(Expr& e, size_t i, bool ok, const char* prototype) {
+  if (ok) return true;
+  const Expr& a = *e.operands[i];
+  return error("D_PROTO_ARG", a.loc,
+               e.text + "( ) argument #" + std::to_string(i + 1) +
+                   " is incompatible with prototype:\n\tprototype: " + prototype +
+                   "\n\t argument: " + a.type->name);
+}
+
 // DTrace's subroutines that Linux gives a meaning, with their prototypes.
 const Type* Checker::subroutine(Expr& e) {
   auto& args = e.operands;
   for (auto& a : args) {
     if (!expr(*a)) return nullptr;
   }
-  auto arity = [&](size_t min, size_t max) {
-    if (args.size() >= min && args.size() <= max) return true;
-    std::string expected = min == max ? std::to_string(min)
-                                      : std::to_string(min) + " to " + std::to_string(max);
-    return error("D_PROTO_LEN", e.loc,
-                 e.text + "( ) prototype mismatch: " + std::to_string(args.size()) + " arg" +
-                     (args.size() == 1 ? "" : "s") + " passed, " + expected + " expected");
-  };
+  auto arity = [&](size_t min, size_t max) { return prototypeArity(e, min, max); };
   auto argIs = [&](size_t i, bool ok, const char* prototype) {
-    if (ok) return true;
-    return error("D_PROTO_ARG", args[i]->loc,
-                 e.text + "( ) argument #" + std::to_string(i + 1) +
-                     " is incompatible with prototype:\n\tprototype: " + prototype +
-                     "\n\t argument: " + args[i]->type->name);
+    return prototypeArg(e, i, ok, prototype);
   };
   if (e.text == "copyinstr") {
     if (!arity(1, 2) || !argIs(0, args[0]->type->isScalar(), "uintptr_t")) return nullptr;
@@ -73,8 +101,136 @@ const Type* Checker::subroutine(Expr& e) {
     if (!arity(0, 0)) return nullptr;
     return types_.intType();
   }
+  const Type* result = nullptr;
+  if (stringSubroutine(e, result) || memorySubroutine(e, result)) return result;
+  if (isUnavailableSubroutine(e.text)) {
+    error("D_FUNC_UNDEF", e.loc, e.text + "( ) is not available on Linux");
+    return nullptr;
+  }
   error("D_IDENT_UNDEF", e.loc, "failed to resolve " + e.text + ": Unknown function name");
   return nullptr;
+}
+
+
+// String subroutines: "const char *" parameters take D strings.
+bool Checker::stringSubroutine(Expr& e, const Type*& result) {
+  auto& args = e.operands;
+  const std::string& name = e.text;
+  auto isString = [&](size_t i) { return args[i]->type->isString(); };
+  auto isInteger = [&](size_t i) { return args[i]->type->isInteger(); };
+  result = nullptr;
+  if (name == "index" || name == "rindex") {
+    if (prototypeArity(e, 2, 3) && prototypeArg(e, 0, isString(0), "string") &&
+        prototypeArg(e, 1, isString(1), "string") &&
+        (args.size() == 2 || prototypeArg(e, 2, isInteger(2), "int"))) {
+      result = types_.intType();
+    }
+    return true;
+  }
+  if (name == "strchr" || name == "strrchr") {
+    if (prototypeArity(e, 2, 2) && prototypeArg(e, 0, isString(0), "string") &&
+        prototypeArg(e, 1, isInteger(1), "char")) {
+      result = types_.stringType();
+    }
+    return true;
+  }
+  if (name == "strstr") {
+    if (prototypeArity(e, 2, 2) && prototypeArg(e, 0, isString(0), "string") &&
+        prototypeArg(e, 1, isString(1), "string")) {
+      result = types_.stringType();
+    }
+    return true;
+  }
+  if (name == "strtok") {  // strtok(NULL, delims) goes on with the previous string
+    if (prototypeArity(e, 2, 2) &&
+        prototypeArg(e, 0, isString(0) || args[0]->type->isScalar(), "string") &&
+        prototypeArg(e, 1, isString(1), "string")) {
+      result = types_.stringType();
+    }
+    return true;
+  }
+  if (name == "basename" || name == "dirname" || name == "cleanpath") {
+    if (prototypeArity(e, 1, 1) && prototypeArg(e, 0, isString(0), "string")) {
+      result = types_.stringType();
+    }
+    return true;
+  }
+  if (name == "strtoll") {
+    if (prototypeArity(e, 1, 2) && prototypeArg(e, 0, isString(0), "string") &&
+        (args.size() == 1 || prototypeArg(e, 1, isInteger(1), "int"))) {
+      result = types_.int64();
+    }
+    return true;
+  }
+  if (name == "inet_ntoa" || name == "inet_ntoa6") {
+    if (prototypeArity(e, 1, 1) &&
+        prototypeArg(e, 0, args[0]->type->isScalar(),
+                     name == "inet_ntoa" ? "ipaddr_t *" : "in6_addr_t *")) {
+      result = types_.boundedString(46);  // INET6_ADDRSTRLEN
+    }
+    return true;
+  }
+  if (name == "inet_ntop") {
+    if (prototypeArity(e, 2, 2) && prototypeArg(e, 0, isInteger(0), "int") &&
+        prototypeArg(e, 1, args[1]->type->isScalar(), "void *")) {
+      result = types_.boundedString(46);
+    }
+    return true;
+  }
+  return false;
+}
+
+// Scratch memory, copies from user and kernel memory, process ancestry and
+// device numbers.
+bool Checker::memorySubroutine(Expr& e, const Type*& result) {
+  auto& args = e.operands;
+  const std::string& name = e.text;
+  auto isScalar = [&](size_t i) { return args[i]->type->isScalar(); };
+  auto isInteger = [&](size_t i) { return args[i]->type->isInteger(); };
+  const Type* voidPointer = types_.pointerTo(types_.voidType());
+  result = nullptr;
+  if (name == "alloca") {
+    if (prototypeArity(e, 1, 1) && prototypeArg(e, 0, isInteger(0), "size_t")) {
+      result = voidPointer;
+    }
+    return true;
+  }
+  if (name == "copyin") {
+    if (prototypeArity(e, 2, 2) && prototypeArg(e, 0, isScalar(0), "uintptr_t") &&
+        prototypeArg(e, 1, isInteger(1), "size_t")) {
+      result = voidPointer;
+    }
+    return true;
+  }
+  if (name == "copyinto") {
+    if (prototypeArity(e, 3, 3) && prototypeArg(e, 0, isScalar(0), "uintptr_t") &&
+        prototypeArg(e, 1, isInteger(1), "size_t") &&
+        prototypeArg(e, 2, isScalar(2), "void *")) {
+      result = types_.voidType();
+    }
+    return true;
+  }
+  if (name == "bcopy") {
+    if (prototypeArity(e, 3, 3) && prototypeArg(e, 0, isScalar(0), "void *") &&
+        prototypeArg(e, 1, isScalar(1), "void *") &&
+        prototypeArg(e, 2, isInteger(2), "size_t")) {
+      result = types_.voidType();
+    }
+    return true;
+  }
+  if (name == "progenyof") {
+    if (prototypeArity(e, 1, 1) && prototypeArg(e, 0, isInteger(0), "pid_t")) {
+      result = types_.intType();
+    }
+    return true;
+  }
+  if (name == "getmajor" || name == "getminor") {
+    if (prototypeArity(e, 1, 1) && prototypeArg(e, 0, isInteger(0), "dev_t")) {
+      result = types_.uintType();
+    }
+    return true;
+  }
+  return false;
 }
 
 }  // namespace dtrace::sema

@@ -36,12 +36,35 @@ enum class Builtin {
   Errno,
   Epid,
   Id,
+  Caller,       // kernel PC the probe was entered from
+  Ucaller,      // user PC of the caller of the current user function
+  Stackdepth,   // kernel stack frames above the probe
+  Ustackdepth,  // user stack frames
+  Cwd,          // string: the current process's working directory
+  Root,         // string: the current process's root directory
+  Ipl,          // interrupt priority level: always 0 on Linux
+  Args,         // args[N]: typed probe arguments (an array: see check_builtins.cpp)
+  Uregs,        // uregs[R_*]: the thread's saved user registers (an array)
+  RegIndex,     // R_PC, R_RAX, ...: uregs[] index constants, value in argIndex
 };
+
+// One uregs[] index in DTrace's x86-64 numbering (illumos' regs.d: the
+// 32-bit names first, R_GS = 0 .. R_SS = 18, then the 64-bit registers from
+// R_R15 = 19), and the struct pt_regs member where Linux saves that user
+// register; null when Linux keeps no such value for a user thread.
+struct UserRegister {
+  int index;
+  const char* ptRegsMember;
+};
+const UserRegister* userRegister(int64_t index);  // null when out of range
+// The value of a register constant (R_PC, R_RAX, ...), or -1.
+int registerConstant(std::string_view name);
 
 struct Variable {
   // Associative arrays and thread-locals are DTrace's dynamic variables:
   // each lives in a hash map (keyed by its tuple, or by the thread).
-  enum class Kind { Builtin, Global, ClauseLocal, Aggregation, Associative, ThreadLocal };
+  // TranslatorInput: a translator's input (T in `translator x < y *T >`).
+  enum class Kind { Builtin, Global, ClauseLocal, Aggregation, Associative, ThreadLocal, TranslatorInput };
   Kind kind = Kind::Global;
   std::string name;
   const Type* type = nullptr;  // null until the first assignment decides it
@@ -63,7 +86,8 @@ struct Variable {
 class SymbolTable {
  public:
   // The built-in variable `name` (arg0..arg9, pid, execname, ...), made on
-  // first use with its type from `types`; null when there is none.
+  // first use with its type from `types`; null when there is none. The
+  // arrays args and uregs are built-ins too, so that no script redefines them.
   const Variable* findBuiltin(std::string_view name, TypeTable& types);
   Variable* findGlobal(std::string_view name);
   Variable* addGlobal(const std::string& name, SourceLoc loc);

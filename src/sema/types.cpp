@@ -1,9 +1,12 @@
 #include "sema/types.h"
 
+#include <algorithm>
+
 namespace dtrace::sema {
 
 namespace {
-constexpr uint32_t kPointerCountKey = 0xffffffffu;  // derived_ key for "pointer to"
+constexpr uint32_t kPointerCountKey = 0xffffffffu;   // derived_ key for "pointer to"
+constexpr uint32_t kFunctionCountKey = 0xfffffffeu;  // derived_ key for "function returning"
 }
 
 TypeTable::TypeTable(uint32_t strsize) : strsize_(strsize) {
@@ -62,11 +65,63 @@ TypeTable::TypeTable(uint32_t strsize) : strsize_(strsize) {
   names_.emplace("uintptr_t", ulong_);
 }
 
-const Type* TypeTable::make(Type t) {
+const Type* TypeTable::make(Type t) { return newType(std::move(t)); }
+
+Type* TypeTable::newType(Type t) {
+  if (t.align == 1 && t.kind != Type::Kind::Struct && t.kind != Type::Kind::Union) {
+    t.align = t.size ? std::min<uint32_t>(t.size, 8) : 1;
+  }
   storage_.push_back(std::move(t));
-  const Type* type = &storage_.back();
+  Type* type = &storage_.back();
   if (!type->name.empty()) names_.emplace(type->name, type);
   return type;
+}
+
+Type* TypeTable::tagged(Type::Kind kind, const std::string& tag, bool forDefinition) {
+  const char* word = kind == Type::Kind::Struct  ? "struct "
+                     : kind == Type::Kind::Union ? "union "
+                                                 : "enum ";
+  const std::string name = word + tag;
+  if (auto it = names_.find(name); it != names_.end()) return const_cast<Type*>(it->second);
+  // A use names the kernel's type when there is one; a definition is the script's own.
+  if (!forDefinition && source_) {
+    if (const Type* kernel = source_->find(*this, name)) return const_cast<Type*>(kernel);
+  }
+  return newType({.kind = kind, .name = name, .size = kind == Type::Kind::Enum ? 4u : 0u,
+                  .isSigned = kind == Type::Kind::Enum, .rank = 3, .complete = false});
+}
+
+const Type* TypeTable::functionType(const Type* result) {
+  auto key = std::make_pair(result, kFunctionCountKey);
+  if (auto it = derived_.find(key); it != derived_.end()) return it->second;
+  storage_.push_back({.kind = Type::Kind::Function, .name = result->name + " ()", .target = result});
+  return derived_[key] = &storage_.back();
+}
+
+const Type* TypeTable::complete(const Type* t) {
+  if (t && t->isStruct() && !t->complete && t->typeId && source_) {
+    source_->complete(*this, const_cast<Type&>(*t));
+  }
+  return t;
+}
+
+const Member* TypeTable::findMember(const Type* structType, std::string_view name) {
+  complete(structType);
+  for (const Member& m : structType->members) {
+    if (m.name == name) return &m;
+  }
+  return nullptr;
+}
+
+void TypeTable::addEnumerator(const std::string& name, int64_t value, const Type* type) {
+  enumerators_[name] = {Enumerator{name, value}, type};
+}
+
+const Enumerator* TypeTable::findEnumerator(std::string_view name, const Type** type) const {
+  auto it = enumerators_.find(name);
+  if (it == enumerators_.end()) return nullptr;
+  if (type) *type = it->second.second;
+  return &it->second.first;
 }
 
 const Type* TypeTable::makeInt(const char* name, uint32_t size, bool isSigned, int rank) {
@@ -91,7 +146,8 @@ const Type* TypeTable::pointerTo(const Type* target) {
   if (auto it = derived_.find(key); it != derived_.end()) return it->second;
   std::string name = target->name;
   name += name.ends_with('*') ? "*" : " *";
-  storage_.push_back({.kind = Type::Kind::Pointer, .name = name, .size = 8, .target = target});
+  storage_.push_back(
+      {.kind = Type::Kind::Pointer, .name = name, .size = 8, .target = target, .align = 8});
   return derived_[key] = &storage_.back();
 }
 
@@ -110,13 +166,21 @@ const Type* TypeTable::arrayOf(const Type* element, uint32_t count) {
                       .name = element->name + " [" + std::to_string(count) + "]",
                       .size = element->size * count,
                       .target = element,
-                      .count = count});
+                      .count = count,
+                      .align = element->align});
   return derived_[key] = &storage_.back();
 }
 
-const Type* TypeTable::lookup(std::string_view name) const {
+const Type* TypeTable::lookup(std::string_view name) {
+  if (size_t tick = name.find('`'); tick != std::string_view::npos) name = name.substr(tick + 1);
   auto it = names_.find(name);
-  return it == names_.end() ? nullptr : it->second;
+  if (it != names_.end()) return it->second;
+  return source_ ? source_->find(*this, name) : nullptr;
+}
+
+bool TypeTable::isLocalTypeName(std::string_view name) const {
+  if (size_t tick = name.find('`'); tick != std::string_view::npos) name = name.substr(tick + 1);
+  return names_.find(name) != names_.end();
 }
 
 void TypeTable::addTypedef(const std::string& name, const Type* type) { names_[name] = type; }

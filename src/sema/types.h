@@ -13,6 +13,23 @@
 
 namespace dtrace::sema {
 
+struct Type;
+
+// A member of a struct or union. Bit-fields give their position in bits
+// from the start of the struct; other members have bitWidth 0.
+struct Member {
+  std::string name;
+  const Type* type = nullptr;
+  uint32_t offset = 0;  // bytes from the start of the struct
+  uint32_t bitOffset = 0;
+  uint32_t bitWidth = 0;
+};
+
+struct Enumerator {
+  std::string name;
+  int64_t value = 0;
+};
+
 struct Type {
   enum class Kind { Void, Integer, String, Pointer, Array, Struct, Union, Enum, Function };
   Kind kind = Kind::Void;
@@ -22,12 +39,37 @@ struct Type {
   int rank = 0;                    // integer conversion rank: char 1, short 2, int 3, long 4, long long 5
   const Type* target = nullptr;    // pointee (Pointer), element (Array), underlying (Enum)
   uint32_t count = 0;              // Array: number of elements
+  uint32_t align = 1;
+  // Struct, Union: members once complete; a kernel type's members are read
+  // from BTF when first needed (typeId names it there).
+  std::vector<Member> members;
+  bool complete = true;
+  uint32_t typeId = 0;
+  std::vector<Enumerator> enumerators;  // Enum
 
   bool isInteger() const { return kind == Kind::Integer || kind == Kind::Enum; }
   bool isPointer() const { return kind == Kind::Pointer; }
+  bool isArray() const { return kind == Kind::Array; }
+  bool isStruct() const { return kind == Kind::Struct || kind == Kind::Union; }
+  // char[N] arrays read as strings where D expects one.
+  bool isCharArray() const {
+    return kind == Kind::Array && target->kind == Kind::Integer && target->size == 1;
+  }
   bool isString() const { return kind == Kind::String; }
   bool isScalar() const { return isInteger() || isPointer(); }
   bool isVoid() const { return kind == Kind::Void; }
+};
+
+class TypeTable;
+
+// Types the table does not define itself: the kernel's, from BTF.
+class TypeSource {
+ public:
+  virtual ~TypeSource() = default;
+  // The type called `name` ("struct task_struct", "u64"), or null.
+  virtual const Type* find(TypeTable& table, std::string_view name) = 0;
+  // Fills the members of an incomplete struct or union it made.
+  virtual void complete(TypeTable& table, Type& type) = 0;
 };
 
 class TypeTable {
@@ -56,9 +98,27 @@ class TypeTable {
 
   // Named types: C keyword combinations ("unsigned long long"), D's
   // built-in typedefs (uint32_t, size_t, ...), and typedefs a script adds.
-  const Type* lookup(std::string_view name) const;
-  bool isTypeName(std::string_view name) const { return lookup(name) != nullptr; }
+  // Kernel types are asked of the type source when the table has no such
+  // name; a module prefix (vmlinux`u64) is ignored.
+  const Type* lookup(std::string_view name);
+  bool isTypeName(std::string_view name) { return lookup(name) != nullptr; }
+  bool isLocalTypeName(std::string_view name) const;  // without asking the kernel
   void addTypedef(const std::string& name, const Type* type);
+  void setSource(TypeSource* source) { source_ = source; }
+
+  // Structs, unions and enums by tag: `struct foo` is made incomplete on
+  // first mention and completed by its definition. A use (not a
+  // definition) of a tag the script never defined names the kernel's type.
+  Type* tagged(Type::Kind kind, const std::string& tag, bool forDefinition);
+  const Type* functionType(const Type* result);
+  // A struct or union with its members (kernel types are completed here).
+  const Type* complete(const Type* t);
+  const Member* findMember(const Type* structType, std::string_view name);
+  // Enumerators are ordinary identifiers in D: RED in `enum color { RED }`.
+  void addEnumerator(const std::string& name, int64_t value, const Type* type);
+  const Enumerator* findEnumerator(std::string_view name, const Type** type = nullptr) const;
+  // A new type the source builds (kernel types); named ones are registered.
+  Type* newType(Type t);
 
   // C's integer promotions and usual arithmetic conversions.
   const Type* promote(const Type* t) const;
@@ -73,6 +133,8 @@ class TypeTable {
   std::deque<Type> storage_;
   std::map<std::string, const Type*, std::less<>> names_;
   std::map<std::pair<const Type*, uint32_t>, const Type*> derived_;  // (target, count|ptr)
+  std::map<std::string, std::pair<Enumerator, const Type*>, std::less<>> enumerators_;
+  TypeSource* source_ = nullptr;
   uint32_t strsize_;
   const Type *void_, *char_, *schar_, *uchar_, *short_, *ushort_, *int_, *uint_, *long_, *ulong_,
       *llong_, *ullong_, *string_;

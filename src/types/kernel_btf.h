@@ -18,10 +18,11 @@ class KernelBtf {
 
   // Byte offset of `member` in `struct type` (a direct member).
   Result<uint32_t> memberOffset(const char* type, const char* member);
+  // The parsed BTF, loaded on the first call.
+  Result<struct btf*> load();
 
  private:
   KernelBtf() = default;
-  Result<struct btf*> load();
   struct btf* btf_ = nullptr;
   bool tried_ = false;
 };

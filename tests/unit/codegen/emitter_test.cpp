@@ -110,7 +110,7 @@ struct Harness {
     probe_ = probe;
     expected_ = expected;
     parse::ParseOptions po;
-    po.isTypeName = [this](std::string_view n) { return types.isTypeName(n); };
+    po.isTypeName = [this](std::string_view n, bool) { return types.isTypeName(n); };
     parse::ParseResult parsed = parse::parseProgram(src, po);
     if (!parsed.diags.empty())
       return "parse: " + formatDiagnostic(parsed.diags.first(), true, true);

@@ -20,7 +20,7 @@ class LayoutTest : public ::testing::Test {
   // Parses, checks and lays out src; fails the test on a compile error.
   const Layout& lay(std::string_view src, bool quiet = false) {
     parse::ParseOptions po;
-    po.isTypeName = [this](std::string_view n) { return types.isTypeName(n); };
+    po.isTypeName = [this](std::string_view n, bool) { return types.isTypeName(n); };
     parse::ParseResult parsed = parse::parseProgram(src, po);
     EXPECT_TRUE(parsed.diags.empty()) << formatDiagnostic(
         parsed.diags.all().empty() ? Diagnostic{} : parsed.diags.first(), true, true);

@@ -124,7 +124,7 @@ TEST(ParseDecl, TypedefRegistersTypeName) {
 
 TEST(ParseDecl, TypesFromOptions) {
   ParseOptions opts;
-  opts.isTypeName = [](std::string_view n) { return n == "pid_t"; };
+  opts.isTypeName = [](std::string_view n, bool) { return n == "pid_t"; };
   EXPECT_EQ(dump("pid_t p;", opts), "(declaration pid_t (decl p))\n");
   // Without the callback "pid_t" is a probe description.
   EXPECT_EQ(firstError("pid_t p;"),
@@ -133,7 +133,7 @@ TEST(ParseDecl, TypesFromOptions) {
 
 TEST(ParseDecl, ModuleScopedTypeNames) {
   ParseOptions opts;
-  opts.isTypeName = [](std::string_view n) { return n == "vmlinux`u64"; };
+  opts.isTypeName = [](std::string_view n, bool) { return n == "vmlinux`u64"; };
   EXPECT_EQ(dump("BEGIN { x = (vmlinux`u64)y; }", opts),
             "(clause (probes \"BEGIN\") (body (= x (cast (type vmlinux`u64) y))))\n");
   EXPECT_EQ(

@@ -104,7 +104,7 @@ TEST(ParseExpr, Casts) {
 
 TEST(ParseExpr, CastToTypedefFromOptions) {
   ParseOptions opts;
-  opts.isTypeName = [](std::string_view n) { return n == "pid_t" || n == "psinfo_t"; };
+  opts.isTypeName = [](std::string_view n, bool) { return n == "pid_t" || n == "psinfo_t"; };
   EXPECT_EQ(dump("BEGIN { x = (pid_t)y; z = (q) - y; }", opts),
             "(clause (probes \"BEGIN\") (body (= x (cast (type pid_t) y)) (= z (- q y))))\n");
   EXPECT_EQ(dump("BEGIN { x = xlate<psinfo_t *>(curthread); }", opts),

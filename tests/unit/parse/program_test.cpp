@@ -231,7 +231,7 @@ namespace {
 TEST(ParseProgram, TypeCallbackOnlySeesIdentifierShapedWords) {
   std::vector<std::string> asked;
   ParseOptions opts;
-  opts.isTypeName = [&](std::string_view n) {
+  opts.isTypeName = [&](std::string_view n, bool) {
     asked.emplace_back(n);
     return false;
   };

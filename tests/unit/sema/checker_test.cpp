@@ -20,7 +20,7 @@ class CheckerTest : public ::testing::Test {
   // diagnostic as "[TAG] line N: message".
   std::string check(std::string_view src) {
     parse::ParseOptions po;
-    po.isTypeName = [this](std::string_view n) { return types.isTypeName(n); };
+    po.isTypeName = [this](std::string_view n, bool) { return types.isTypeName(n); };
     parse::ParseResult parsed = parse::parseProgram(src, po);
     if (!parsed.diags.empty()) {
       return "parse error: " + formatDiagnostic(parsed.diags.first(), true, true);

@@ -1,0 +1,208 @@
+// alloca(), copyin(), copyinto(), bcopy() and progenyof(). A D pointer is
+// a 64-bit address; the only memory a D program may write is the alloca
+// area at the end of the per-CPU scratch value, reset at every clause
+// firing like DTrace's scratch space.
+#include "codegen/emitter.h"
+
+namespace dtrace::codegen {
+
+using namespace bpf;
+using ast::Expr;
+
+namespace {
+constexpr uint32_t kMaxAncestors = 1024;  // progenyof() gives up beyond this depth
+}  // namespace
+
+void ProgramEmitter::resetAlloca() {
+  if (layout_.allocaSize == 0) return;  // no clause allocates
+  as_.emit(st(Size::DW, R9, static_cast<int16_t>(layout_.allocaUsedOffset), 0));
+}
+
+// r8 = the 8-aligned offset in the alloca area of r6 new bytes; afterwards
+// the verifier knows r6 and r8 are at most the area size.
+void ProgramEmitter::allocate(Reg size) {
+  const int32_t areaSize = static_cast<int32_t>(layout_.allocaSize);
+  Label full = as_.newLabel(), ok = as_.newLabel();
+  const int16_t used = static_cast<int16_t>(layout_.allocaUsedOffset);
+  as_.emit(ldx(Size::DW, R8, R9, used));
+  as_.emit(alu64(BPF_ADD, R8, 7));
+  as_.emit(alu64(BPF_AND, R8, -8));
+  as_.jumpIf(BPF_JGT, R8, areaSize, full);
+  as_.jumpIf(BPF_JGT, size, areaSize, full);
+  as_.emit(mov64(R1, R8));
+  as_.emit(alu64(BPF_ADD, R1, size));
+  as_.jumpIf(BPF_JGT, R1, areaSize, full);
+  as_.emit(stx(Size::DW, R9, used, R1));
+  as_.jump(ok);
+  as_.bind(full);
+  fault(ir::Fault::NoScratch);
+  as_.bind(ok);
+}
+
+void ProgramEmitter::writablePointer(Reg address, uint32_t size) {
+  Label bad = as_.newLabel(), ok = as_.newLabel();
+  if (size > layout_.allocaSize) {  // no alloca area, or a store larger than it
+    fault(ir::Fault::BadAddr, address);
+    return;
+  }
+  const int32_t areaSize = static_cast<int32_t>(layout_.allocaSize);
+  scratchAddress();
+  as_.emit(mov64(R3, address));
+  as_.emit(alu64(BPF_SUB, R3, R0));
+  as_.emit(alu64(BPF_SUB, R3, static_cast<int32_t>(layout_.allocaOffset)));  // offset in the area
+  as_.jumpIf(BPF_JGT, R3, areaSize - static_cast<int32_t>(size), bad);
+  as_.emit(mov64(R1, R3));
+  as_.emit(alu64(BPF_ADD, R1, static_cast<int32_t>(size)));
+  as_.emit(ldx(Size::DW, R2, R9, static_cast<int16_t>(layout_.allocaUsedOffset)));
+  as_.jumpIf(BPF_JGT, R1, R2, bad);  // only allocated bytes
+  as_.emit(mov64(R0, R9));
+  as_.emit(alu64(BPF_ADD, R0, static_cast<int32_t>(layout_.allocaOffset)));
+  as_.emit(alu64(BPF_ADD, R0, R3));
+  as_.jump(ok);
+  as_.bind(bad);
+  fault(ir::Fault::BadAddr, address);
+  as_.bind(ok);
+}
+
+void ProgramEmitter::writableRange(Reg address, Reg size) {
+  const int32_t areaSize = static_cast<int32_t>(layout_.allocaSize);
+  Label bad = as_.newLabel(), ok = as_.newLabel();
+  scratchAddress();
+  as_.emit(mov64(R3, address));
+  as_.emit(alu64(BPF_SUB, R3, R0));
+  as_.emit(alu64(BPF_SUB, R3, static_cast<int32_t>(layout_.allocaOffset)));
+  as_.jumpIf(BPF_JGT, R3, areaSize, bad);
+  as_.jumpIf(BPF_JGT, size, areaSize, bad);
+  as_.emit(mov64(R1, R3));
+  as_.emit(alu64(BPF_ADD, R1, size));
+  as_.emit(ldx(Size::DW, R2, R9, static_cast<int16_t>(layout_.allocaUsedOffset)));
+  as_.jumpIf(BPF_JGT, R1, R2, bad);
+  as_.emit(mov64(R0, R9));
+  as_.emit(alu64(BPF_ADD, R0, static_cast<int32_t>(layout_.allocaOffset)));
+  as_.emit(alu64(BPF_ADD, R0, R3));
+  as_.jump(ok);
+  as_.bind(bad);
+  fault(ir::Fault::BadAddr, address);
+  as_.bind(ok);
+}
+
+bool ProgramEmitter::memorySubroutine(const Expr& call) {
+  const std::string& name = call.text;
+  auto& args = call.operands;
+  auto addressOfArea = [&]() {  // r6 = the D address of alloca offset r8
+    scratchAddress();
+    as_.emit(mov64(R6, R0));
+    as_.emit(alu64(BPF_ADD, R6, static_cast<int32_t>(layout_.allocaOffset)));
+    as_.emit(alu64(BPF_ADD, R6, R8));
+  };
+  // Reads r2 bytes from the address in `from` into r1; a failed read is an
+  // invalid address fault naming that address.
+  auto copyFrom = [&](bool user, int16_t from) {
+    Label ok = as_.newLabel();
+    as_.emit(ldx(Size::DW, R3, R10, from));
+    as_.emit(bpf::call(user ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel));
+    as_.jumpIf(BPF_JEQ, R0, 0, ok);
+    as_.emit(ldx(Size::DW, R6, R10, from));
+    fault(ir::Fault::BadAddr, R6);
+    as_.bind(ok);
+  };
+  if (name == "alloca") {
+    operandValue(*args[0]);
+    allocate(R6);
+    addressOfArea();
+    return true;
+  }
+  if (name == "copyin") {  // copyin(uaddr, size): alloca(size) filled from user memory
+    const int16_t from = pushSlot();
+    operandValue(*args[0]);
+    as_.emit(stx(Size::DW, R10, from, R6));
+    operandValue(*args[1]);
+    allocate(R6);
+    as_.emit(mov64(R1, R9));
+    as_.emit(alu64(BPF_ADD, R1, static_cast<int32_t>(layout_.allocaOffset)));
+    as_.emit(alu64(BPF_ADD, R1, R8));
+    as_.emit(mov64(R2, R6));
+    copyFrom(true, from);
+    popSlot();
+    addressOfArea();
+    return true;
+  }
+  if (name == "copyinto" || name == "bcopy") {
+    // copyinto(uaddr, size, dest); bcopy(src, dest, size) from kernel memory.
+    const bool user = name == "copyinto";
+    const int16_t from = pushSlot(), to = pushSlot();
+    operandValue(*args[0]);
+    as_.emit(stx(Size::DW, R10, from, R6));
+    operandValue(*args[user ? 2 : 1]);
+    as_.emit(stx(Size::DW, R10, to, R6));
+    operandValue(*args[user ? 1 : 2]);
+    as_.emit(mov64(R8, R6));
+    as_.emit(ldx(Size::DW, R6, R10, to));
+    writableRange(R6, R8);
+    as_.emit(mov64(R1, R0));
+    as_.emit(mov64(R2, R8));
+    copyFrom(user, from);
+    popSlot();
+    popSlot();
+    as_.emit(mov64(R6, 0));
+    return true;
+  }
+  if (name == "progenyof") {
+    progenyOf(call);
+    return true;
+  }
+  return false;
+}
+
+// progenyof(pid): 1 when the current process is pid or descends from it,
+// walking real_parent up to the task that is its own parent.
+void ProgramEmitter::progenyOf(const Expr& call) {
+  if (!memberOffset_) {
+    fail("kernel type information is not available");
+    return;
+  }
+  auto tgid = memberOffset_("task_struct", "tgid");
+  auto parent = memberOffset_("task_struct", "real_parent");
+  if (!tgid || !parent) {
+    fail(!tgid ? tgid.error().message : parent.error().message);
+    return;
+  }
+  enum { kTask, kPid, kFound };
+  auto word = [this](int w) { return static_cast<int16_t>(loopState(w)); };
+  operandValue(*call.operands[0]);
+  normalize(R6, types_.intType());
+  as_.emit(stx(Size::DW, R9, word(kPid), R6));
+  as_.emit(st(Size::DW, R9, word(kFound), 0));
+  as_.emit(bpf::call(BPF_FUNC_get_current_task));
+  as_.emit(stx(Size::DW, R9, word(kTask), R0));
+  const int32_t tgidOff = static_cast<int32_t>(*tgid), parentOff = static_cast<int32_t>(*parent);
+  loop(kMaxAncestors, [this, word, tgidOff, parentOff](Label stop) {
+    auto readField = [&](int32_t off, int32_t size) {  // r0 = 0 and fp-8 = task->field
+      as_.emit(st(Size::DW, R10, -8, 0));
+      as_.emit(mov64(R1, R10));
+      as_.emit(alu64(BPF_ADD, R1, -8));
+      as_.emit(mov64(R2, size));
+      as_.emit(mov64(R3, R7));
+      as_.emit(alu64(BPF_ADD, R3, off));
+      as_.emit(bpf::call(BPF_FUNC_probe_read_kernel));
+      as_.jumpIf(BPF_JNE, R0, 0, stop);
+    };
+    Label notIt = as_.newLabel();
+    as_.emit(ldx(Size::DW, R7, R9, word(kTask)));
+    readField(tgidOff, 4);
+    as_.emit(ldx(Size::W, R1, R10, -8));
+    as_.emit(ldx(Size::DW, R2, R9, word(kPid)));
+    as_.jumpIf32(BPF_JNE, R1, R2, notIt);
+    as_.emit(st(Size::DW, R9, word(kFound), 1));
+    as_.jump(stop);
+    as_.bind(notIt);
+    readField(parentOff, 8);
+    as_.emit(ldx(Size::DW, R1, R10, -8));
+    as_.jumpIf(BPF_JEQ, R1, 0, stop);
+    as_.jumpIf(BPF_JEQ, R1, R7, stop);  // the root is its own parent
+    as_.emit(stx(Size::DW, R9, word(kTask), R1));
+  });
+  as_.emit(ldx(Size::DW, R6, R9, word(kFound)));
+}
+
+}  // namespace dtrace::codegen

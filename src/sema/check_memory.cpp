@@ -1,0 +1,192 @@
+// Pointers, arrays and struct members: *p, &x, p->m, s.m, p[i], a[i] and
+// pointer arithmetic with C's scaling. Kernel memory is read with checked
+// loads at run time; members of structs held in D variables are offsets
+// into the variable's storage.
+#include "sema/checker.h"
+
+namespace dtrace::sema {
+
+using ast::Expr;
+using ast::ExprKind;
+using ast::Op;
+
+namespace {
+
+std::string quoted(const Type* t) { return "\"" + t->name + "\""; }
+
+// The expression an inline name stands for, through any chain of inlines.
+const Expr& throughInlines(const Expr& e) {
+  const Expr* p = &e;
+  while (p->inlineValue) p = p->inlineValue;
+  return *p;
+}
+
+}  // namespace
+
+const Type* Checker::member(Expr& e, bool forAssignment) {
+  (void)forAssignment;
+  Expr& base = *e.operands[0];
+  if (base.kind == ExprKind::Identifier && (base.text == "this" || base.text == "self") &&
+      e.isArrow) {
+    const bool local = base.text == "this";
+    Variable* v = local ? symbols_.findClauseLocal(e.text) : symbols_.findThreadLocal(e.text);
+    if (!v) {
+      error("D_IDENT_UNDEF", e.loc,
+            "failed to resolve " + base.text + "->" + e.text + ": Unknown variable name");
+      return nullptr;
+    }
+    e.variable = v;
+    return v->type;
+  }
+  const Type* bt = expr(base);
+  if (!bt) return nullptr;
+  const std::string opName = e.isArrow ? "->" : ".";
+  const Expr& source = throughInlines(base);
+  if (source.kind == ExprKind::Xlate) return translatedMember(e, source);
+  const Type* st = bt;
+  if (e.isArrow) {
+    if (!bt->isPointer()) {
+      error("D_OP_PTR", e.loc, "operator -> must be applied to a pointer");
+      return nullptr;
+    }
+    st = bt->target;
+  }
+  st = types_.complete(st);
+  if (!st->isStruct()) {
+    error("D_OP_SOU", e.loc,
+          "operator " + opName + " cannot be applied to type " + quoted(st) +
+              "; must be applied to a struct or union");
+    return nullptr;
+  }
+  if (!st->complete) {
+    error("D_OP_INCOMPLETE", e.loc,
+          "operator " + opName + " cannot be applied to a forward declaration: no " + st->name +
+              " definition is available");
+    return nullptr;
+  }
+  const Member* m = types_.findMember(st, e.text);
+  if (!m) {
+    error("D_TYPE_MEMBER", e.loc, e.text + " is not a member of " + st->name);
+    return nullptr;
+  }
+  e.bitWidth = m->bitWidth;
+  e.bitOffset = m->bitWidth ? m->bitOffset - m->offset * 8 : 0;
+  if (e.isArrow || base.inMemory) {
+    e.inMemory = true;
+    e.storageOffset = m->offset;  // from the pointer, or from the base's address
+  } else if (base.variable && base.variable->kind != Variable::Kind::Builtin) {
+    e.variable = base.variable;
+    e.storageRoot = base.storageRoot ? base.storageRoot : &base;
+    e.storageOffset = base.storageOffset + m->offset;
+  } else {
+    error("D_OP_SOU", e.loc, "operator . cannot be applied to this struct or union value");
+    return nullptr;
+  }
+  return m->type;
+}
+
+const Type* Checker::dereference(Expr& e) {
+  const Type* t = expr(*e.operands[0]);
+  if (!t) return nullptr;
+  if (!t->isPointer() && !t->isArray()) {
+    error("D_DEREF_NONPTR", e.loc, "cannot dereference non-pointer type");
+    return nullptr;
+  }
+  if (t->target->isVoid()) {
+    error("D_DEREF_VOID", e.loc, "cannot dereference pointer to void");
+    return nullptr;
+  }
+  if (t->target->kind == Type::Kind::Function) {
+    error("D_DEREF_FUNC", e.loc, "cannot dereference pointer to function");
+    return nullptr;
+  }
+  e.inMemory = true;
+  return t->target;
+}
+
+const Type* Checker::addressOf(Expr& e) {
+  Expr& operand = *e.operands[0];
+  const Type* t = expr(operand);
+  if (!t) return nullptr;
+  if (operand.bitWidth) {
+    error("D_ADDROF_BITFIELD", e.loc, "cannot take address of bit-field");
+    return nullptr;
+  }
+  if (operand.variable && operand.variable->kind != Variable::Kind::Builtin) {
+    error("D_ADDROF_VAR", e.loc, "cannot take address of dynamic variable");
+    return nullptr;
+  }
+  if (!operand.inMemory) {
+    error("D_ADDROF_LVAL", e.loc, "unacceptable operand for unary & operator");
+    return nullptr;
+  }
+  return types_.pointerTo(t);
+}
+
+// p[i] on a pointer or an array in memory; a[i] on a D array variable.
+const Type* Checker::arrayIndex(Expr& e) {
+  Expr& base = *e.operands[0];
+  const Type* bt = expr(base);
+  if (!bt) return nullptr;
+  if (e.operands.size() != 2) {
+    error("D_IDENT_BADREF", e.loc, "operator [ ] requires exactly one index for " + quoted(bt));
+    return nullptr;
+  }
+  Expr& index = *e.operands[1];
+  const Type* it = expr(index);
+  if (!it) return nullptr;
+  if (!bt->isPointer() && !bt->isArray()) {
+    error("D_OP_INCOMPAT", e.loc, "operator [ ] may not be applied to type " + quoted(bt));
+    return nullptr;
+  }
+  if (!it->isInteger()) {
+    error("D_OP_INT", e.loc, "operator [ ] index must be of integral type");
+    return nullptr;
+  }
+  if (bt->target->isVoid()) {
+    error("D_DEREF_VOID", e.loc, "cannot dereference pointer to void");
+    return nullptr;
+  }
+  const Type* elem = bt->target;
+  if (bt->isArray() && index.constValue &&
+      (*index.constValue < 0 || static_cast<uint64_t>(*index.constValue) >= bt->count)) {
+    error("D_ARR_BOUNDS", e.loc,
+          "index " + std::to_string(*index.constValue) + " is out of range for array " +
+              (base.kind == ExprKind::Identifier ? base.text : std::string("of ") + bt->name));
+    return nullptr;
+  }
+  if (bt->isArray() && !base.inMemory && base.variable &&
+      base.variable->kind != Variable::Kind::Builtin) {
+    // An element of an array held in a D variable.
+    e.variable = base.variable;
+    e.storageRoot = base.storageRoot ? base.storageRoot : &base;
+    e.storageOffset = base.storageOffset;
+    if (index.constValue) e.storageOffset += static_cast<uint32_t>(*index.constValue) * elem->size;
+    return elem;
+  }
+  e.inMemory = true;
+  return elem;
+}
+
+// p + i, i + p, p - i (scaled by the pointee's size) and p - q (a count).
+const Type* Checker::pointerArithmetic(Expr& e) {
+  const Type* a = e.operands[0]->type;
+  const Type* b = e.operands[1]->type;
+  auto pointerLike = [](const Type* t) { return t->isPointer() || t->isArray(); };
+  if (e.op == Op::Add && pointerLike(a) && b->isInteger()) return types_.pointerTo(a->target);
+  if (e.op == Op::Add && a->isInteger() && pointerLike(b)) return types_.pointerTo(b->target);
+  if (e.op == Op::Sub && pointerLike(a) && b->isInteger()) return types_.pointerTo(a->target);
+  if (e.op == Op::Sub && pointerLike(a) && pointerLike(b)) {
+    if (a->target->size != b->target->size) {
+      error("D_OP_INCOMPAT", e.loc,
+            "operands have incompatible types: " + quoted(a) + " - " + quoted(b));
+      return nullptr;
+    }
+    return types_.lookup("ptrdiff_t");
+  }
+  const std::string opName = ast::opSpelling(e.op);
+  error("D_OP_ARITH", e.loc, "operator " + opName + " requires operands of arithmetic type");
+  return nullptr;
+}
+
+}  // namespace dtrace::sema

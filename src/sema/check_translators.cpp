@@ -1,0 +1,139 @@
+// D's inline names and translators: `inline int MAX = 10;`,
+// `translator psinfo_t < struct task_struct *T > { pr_pid = T->tgid; };`
+// and `xlate <psinfo_t *> (curthread)->pr_pid`. A translated member is the
+// translator's expression for it, evaluated with T bound to the input.
+#include "sema/checker.h"
+
+namespace dtrace::sema {
+
+using ast::Expr;
+
+namespace {
+std::string quoted(const Type* t) { return "\"" + t->name + "\""; }
+}  // namespace
+
+bool Checker::checkInline(ast::InlineDecl& decl) {
+  const Type* t = resolveDeclared(decl.spec, decl.declarator);
+  if (!t) return false;
+  const std::string& name = decl.declarator.name;
+  if (inlines_.count(name) || symbols_.findGlobal(name) || symbols_.findBuiltin(name, types_)) {
+    return error("D_DECL_IDRED", decl.loc, "identifier redeclared: " + name);
+  }
+  const Type* vt = expr(*decl.value);
+  if (!vt) return false;
+  if (!assignable(t, vt) && !(t->isPointer() && vt->isPointer())) {
+    return error("D_OP_INCOMPAT", decl.loc,
+                 "inline " + name + " definition uses incompatible types: " + quoted(t) +
+                     " = " + quoted(vt));
+  }
+  if (decl.value->constValue && t->isInteger()) {
+    // The constant as the inline's type holds it.
+    int64_t v = *decl.value->constValue;
+    if (t->size < 8) {
+      const uint64_t mask = (uint64_t{1} << (t->size * 8)) - 1;
+      uint64_t u = static_cast<uint64_t>(v) & mask;
+      if (t->isSigned && (u >> (t->size * 8 - 1)) & 1) u |= ~mask;
+      v = static_cast<int64_t>(u);
+    }
+    decl.value->constValue = v;
+  }
+  inlines_[name] = {t, decl.value.get()};
+  return true;
+}
+
+bool Checker::checkTranslator(ast::TranslatorDecl& decl) {
+  const Type* output = types_.complete(resolveTypeName(*decl.output));
+  const Type* input = resolveTypeName(*decl.input);
+  if (!output || !input) return false;
+  if (!output->isStruct()) {
+    return error("D_XLATE_SOU", decl.loc,
+                 "translator output type must be a struct or union: " + quoted(output));
+  }
+  Variable& in = translatorInputs_.emplace_back();
+  in.kind = Variable::Kind::TranslatorInput;
+  in.name = decl.inputName;
+  in.type = input;
+  in.loc = decl.loc;
+  Translator tr{output, input, &in, {}};
+  // The input's name is visible in the member expressions only.
+  for (auto& m : decl.members) {
+    const Member* om = types_.findMember(output, m.name);
+    if (!om) {
+      return error("D_XLATE_MEMB", m.loc,
+                   "translator member " + m.name + " is not a member of " + output->name);
+    }
+    if (tr.members.count(m.name)) {
+      return error("D_XLATE_REDECL", m.loc, "translator member " + m.name + " redeclared");
+    }
+    translatorScope_ = &in;
+    const Type* mt = expr(*m.value);
+    translatorScope_ = nullptr;
+    if (!mt) return false;
+    const bool stringMember = om->type->isCharArray() || om->type->isString();
+    if (stringMember ? !(mt->isString() || mt->isCharArray()) : !assignable(om->type, mt)) {
+      return error("D_XLATE_INCOMPAT", m.loc,
+                   "translator member " + m.name + " definition uses incompatible types: " +
+                       quoted(om->type) + " = " + quoted(mt));
+    }
+    tr.members[m.name] = m.value.get();
+  }
+  for (const Translator& old : translators_) {
+    if (old.output == output && old.input == input) {
+      return error("D_XLATE_REDECL", decl.loc,
+                   "translator from " + input->name + " to " + output->name + " has already "
+                   "been declared");
+    }
+  }
+  translators_.push_back(std::move(tr));
+  return true;
+}
+
+// xlate <T> (x) and xlate <T *> (x): only members of the result are values.
+const Type* Checker::xlate(Expr& e) {
+  const Type* to = resolveTypeName(*e.typeName);
+  const Type* from = expr(*e.operands[0]);
+  if (!to || !from) return nullptr;
+  const Type* output = to->isPointer() ? to->target : to;
+  for (const Translator& t : translators_) {
+    if (t.output != output) continue;
+    const bool matches = t.input == from || (t.input->isPointer() && from->isPointer() &&
+                                             (t.input->target == from->target ||
+                                              from->target->isVoid())) ||
+                         (t.input->isInteger() && from->isInteger());
+    if (matches) return to;
+  }
+  error("D_XLATE_NONE", e.loc,
+        "translator does not exist: " + from->name + " -> " + output->name);
+  return nullptr;
+}
+
+const Type* Checker::translatedMember(Expr& e, const Expr& xlateExpr) {
+  const Type* to = xlateExpr.type;
+  if (e.isArrow != to->isPointer()) {
+    error("D_OP_PTR", e.loc, std::string("operator ") + (e.isArrow ? "->" : ".") +
+                                 " cannot be applied to " + quoted(to));
+    return nullptr;
+  }
+  const Type* output = to->isPointer() ? to->target : to;
+  const Type* from = xlateExpr.operands[0]->type;
+  for (const Translator& t : translators_) {
+    if (t.output != output) continue;
+    auto it = t.members.find(e.text);
+    if (it == t.members.end()) continue;
+    const bool matches = t.input == from || (t.input->isPointer() && from->isPointer()) ||
+                         (t.input->isInteger() && from->isInteger());
+    if (!matches) continue;
+    e.translatedMember = it->second;
+    e.translatorInput = xlateExpr.operands[0].get();
+    e.variable = t.inputVariable;
+    const Member* om = types_.findMember(output, e.text);
+    const Type* valueType = it->second->type;
+    if (valueType->isString() || valueType->isCharArray()) return valueType;
+    return om->type;
+  }
+  error("D_XLATE_MEMB", e.loc,
+        "translator member " + e.text + " is not defined for " + output->name);
+  return nullptr;
+}
+
+}  // namespace dtrace::sema

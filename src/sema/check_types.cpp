@@ -1,0 +1,232 @@
+// Types written in a D program: C keyword combinations, typedef names,
+// struct/union/enum definitions and uses (the kernel's when the script
+// defines none by that tag), pointers, arrays and function declarators.
+#include "sema/checker.h"
+
+namespace dtrace::sema {
+
+namespace {
+
+uint32_t alignUp(uint32_t v, uint32_t align) { return align ? (v + align - 1) / align * align : v; }
+
+}  // namespace
+
+const Type* Checker::basicType(const ast::DeclSpec& spec) {
+  // Canonical keyword order: signedness, then size words, then the base.
+  std::string sign, size, basic;
+  int longs = 0;
+  bool combo = false;
+  for (const auto& w : spec.basicWords) {
+    if (w == "signed" || w == "unsigned") {
+      combo |= !sign.empty();
+      sign = w;
+    } else if (w == "long") {
+      longs++;
+    } else if (w == "short") {
+      combo |= !size.empty();
+      size = "short";
+    } else {
+      combo |= !basic.empty();
+      basic = w;
+    }
+  }
+  if (combo || (!size.empty() && longs > 0)) {
+    error("D_DECL_COMBO", spec.loc, "invalid type combination");
+    return nullptr;
+  }
+  if (longs == 1) size = "long";
+  if (longs == 2) size = "long long";
+  if (longs > 2) {
+    error("D_TYPE_ERR", spec.loc, "too many long keywords in declaration");
+    return nullptr;
+  }
+  std::string name;
+  for (const std::string& part : {sign, size, basic}) {
+    if (part.empty()) continue;
+    if (!name.empty()) name += ' ';
+    name += part;
+  }
+  if (name.empty()) name = "int";  // `unsigned x;`-style implicit int
+  const Type* t = types_.lookup(name);
+  if (!t) error("D_DECL_COMBO", spec.loc, "invalid type combination: " + name);
+  return t;
+}
+
+// `struct s { ... }` lays out its members as C does: each at the next
+// multiple of its alignment, bit-fields packed into their storage units.
+const Type* Checker::structType(const ast::StructSpec& spec) {
+  const Type::Kind kind = spec.isUnion ? Type::Kind::Union : Type::Kind::Struct;
+  static int anonymous = 0;
+  const std::string tag = spec.tag.empty() ? "<anon" + std::to_string(++anonymous) + ">" : spec.tag;
+  Type* t = types_.tagged(kind, tag, spec.hasBody);
+  if (!spec.hasBody) return t;
+  if (t->complete && !t->members.empty()) {
+    error("D_DECL_TYPERED", spec.loc, "type redeclared: " + t->name);
+    return nullptr;
+  }
+  uint32_t offset = 0, size = 0, align = 1, bitCursor = 0;
+  for (const ast::StructMember& m : spec.members) {
+    const Type* mt = resolveDeclared(m.spec, m.declarator);
+    if (!mt) return nullptr;
+    if (mt->isStruct() && !types_.complete(mt)->complete) {
+      error("D_DECL_INCOMPLETE", m.loc, "incomplete struct/union/enum " + mt->name + ": " +
+                                            m.declarator.name);
+      return nullptr;
+    }
+    for (const Member& old : t->members) {
+      if (old.name == m.declarator.name) {
+        error("D_DECL_MEMBER", m.loc, "duplicate member name: " + m.declarator.name);  // ctf
+        return nullptr;
+      }
+    }
+    Member member{m.declarator.name, mt, 0, 0, 0};
+    if (m.bitWidth) {
+      if (!expr(*m.bitWidth) || !m.bitWidth->constValue || !mt->isInteger() ||
+          *m.bitWidth->constValue <= 0 || *m.bitWidth->constValue > mt->size * 8) {
+        error("D_DECL_BFSIZE", m.loc, "bit-field width of " + m.declarator.name + " is invalid");
+        return nullptr;
+      }
+      const uint32_t width = static_cast<uint32_t>(*m.bitWidth->constValue);
+      uint32_t start = kind == Type::Kind::Union ? 0 : bitCursor;
+      // A bit-field does not straddle a unit of its declared type.
+      const uint32_t unitBits = mt->size * 8;
+      if (start / unitBits != (start + width - 1) / unitBits) start = alignUp(start, unitBits);
+      // The member is the storage unit holding the bits.
+      member.offset = start / unitBits * mt->size;
+      member.bitOffset = start;
+      member.bitWidth = width;
+      bitCursor = start + width;
+      offset = alignUp(bitCursor, 8) / 8;
+      align = std::max(align, mt->align);
+    } else {
+      const uint32_t at = kind == Type::Kind::Union ? 0 : alignUp(std::max(offset, alignUp(bitCursor, 8) / 8), mt->align);
+      member.offset = at;
+      member.bitOffset = at * 8;
+      offset = at + mt->size;
+      bitCursor = offset * 8;
+      align = std::max(align, mt->align);
+    }
+    size = std::max(size, kind == Type::Kind::Union ? std::max(mt->size, member.offset + 1)
+                                                    : offset);
+    t->members.push_back(std::move(member));
+  }
+  t->size = alignUp(size, align);
+  t->align = align;
+  t->complete = true;
+  return t;
+}
+
+const Type* Checker::enumType(const ast::EnumSpec& spec) {
+  static int anonymous = 0;
+  const std::string tag = spec.tag.empty() ? "<anon" + std::to_string(++anonymous) + ">" : spec.tag;
+  Type* t = types_.tagged(Type::Kind::Enum, tag, spec.hasBody);
+  if (!spec.hasBody) return t;
+  if (t->complete) {
+    error("D_DECL_TYPERED", spec.loc, "type redeclared: " + t->name);
+    return nullptr;
+  }
+  t->target = types_.intType();
+  int64_t next = 0;
+  for (const ast::EnumMember& m : spec.members) {
+    if (types_.findEnumerator(m.name) || symbols_.findGlobal(m.name)) {
+      error("D_DECL_IDRED", m.loc, "identifier redeclared: " + m.name);
+      return nullptr;
+    }
+    if (m.value) {
+      if (!expr(*m.value)) return nullptr;
+      if (!m.value->constValue || !m.value->type->isInteger()) {
+        error("D_DECL_ENCONST", m.loc,
+              "enumerator '" + m.name + "' must be assigned an integral constant expression");
+        return nullptr;
+      }
+      next = *m.value->constValue;
+    }
+    t->enumerators.push_back({m.name, next});
+    types_.addEnumerator(m.name, next, t);
+    next++;
+  }
+  t->complete = true;
+  return t;
+}
+
+const Type* Checker::resolveDeclared(const ast::DeclSpec& spec, const ast::Declarator& d) {
+  const Type* base = nullptr;
+  if (!spec.typedefName.empty()) {
+    base = types_.lookup(spec.typedefName);
+    if (!base) {
+      error("D_TYPE_ERR", spec.loc, "failed to resolve type " + spec.typedefName);
+      return nullptr;
+    }
+  } else if (spec.structSpec) {
+    base = structType(*spec.structSpec);
+  } else if (spec.enumSpec) {
+    base = enumType(*spec.enumSpec);
+  } else {
+    base = basicType(spec);
+  }
+  if (!base) return nullptr;
+  const Type* t = base;
+  for (const auto& step : d.steps) {
+    switch (step.kind) {
+      case ast::DeclaratorStep::Kind::Pointer: t = types_.pointerTo(t); break;
+      case ast::DeclaratorStep::Kind::Array:
+        if (!step.arrayKeys.empty() || !step.arraySize) {
+          error("D_DECL_ARRNULL", d.loc,
+                "array declaration requires array dimension or tuple signature");
+          return nullptr;
+        }
+        if (!expr(*step.arraySize) || !step.arraySize->constValue ||
+            *step.arraySize->constValue < 0) {
+          error("D_DECL_ARRSUB", d.loc, "positive integral constant expression or tuple "
+                                        "signature expected as array declaration subscript");
+          return nullptr;
+        }
+        t = types_.arrayOf(t, static_cast<uint32_t>(*step.arraySize->constValue));
+        break;
+      case ast::DeclaratorStep::Kind::Function:
+        for (const auto& param : step.params) {
+          if (!resolveDeclared(param->spec, param->declarator)) return nullptr;
+        }
+        t = types_.functionType(t);
+        break;
+    }
+  }
+  return t;
+}
+
+const Type* Checker::resolveTypeName(const ast::TypeName& tn) {
+  return resolveDeclared(tn.spec, tn.declarator);
+}
+
+// offsetof(type, member), where member may be a path (a.b).
+const Type* Checker::offsetOf(ast::Expr& e) {
+  const Type* t = resolveTypeName(*e.typeName);
+  if (!t) return nullptr;
+  uint64_t offset = 0;
+  size_t start = 0;
+  for (;;) {
+    const size_t dot = e.text.find('.', start);
+    const std::string name = e.text.substr(start, dot - start);
+    if (!t->isStruct()) {
+      error("D_OFFSETOF_TYPE", e.loc, "offsetof( ) first argument must be a struct or union type");
+      return nullptr;
+    }
+    const Member* m = types_.findMember(t, name);
+    if (!m) {
+      error("D_UNKNOWN", e.loc, t->name + " has no member named " + name);
+      return nullptr;
+    }
+    if (m->bitWidth) {
+      error("D_OFFSETOF_BITFIELD", e.loc, "cannot take offset of a bit-field: " + name);
+      return nullptr;
+    }
+    offset += m->offset;
+    t = m->type;
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  e.constValue = static_cast<int64_t>(offset);
+  return types_.lookup("size_t");
+}
+
+}  // namespace dtrace::sema

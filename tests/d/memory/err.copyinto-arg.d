@@ -1,0 +1,4 @@
+BEGIN
+{
+	copyinto(0, 4, "x");
+}

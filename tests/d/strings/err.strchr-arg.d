@@ -1,0 +1,4 @@
+BEGIN
+{
+	trace(strchr("abc", "b"));
+}

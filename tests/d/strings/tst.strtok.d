@@ -1,0 +1,27 @@
+/*
+ * strtok(): a NULL (0) first argument goes on with the string of the previous
+ * call, in later clauses of the same firing too; no token left is "".
+ */
+#pragma D option quiet
+
+BEGIN
+{
+	this->str = ",,,Carrots,,Barley,Oatmeal,,,Beans,";
+	printf("[%s]", strtok(this->str, ","));
+	printf("[%s]", strtok(0, ","));
+}
+
+BEGIN
+{
+	printf("[%s]", strtok(0, ","));
+	printf("[%s]", strtok(0, ","));
+	printf("[%s]\n", strtok(0, ","));
+}
+
+BEGIN
+{
+	printf("[%s] [%s] [%s]\n", strtok("foobar", "o"), strtok(0, "o"), strtok(0, "o"));
+	printf("[%s] [%s] [%s]\n", strtok("a b\tc", " \t"), strtok(0, "\t"), strtok(0, "\t"));
+	printf("[%s] [%s] [%s]\n", strtok("", ""), strtok("foo", ""), strtok(",,,", ","));
+	exit(0);
+}
