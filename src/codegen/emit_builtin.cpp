@@ -49,6 +49,10 @@ void ProgramEmitter::builtin(const sema::Variable& v) {
       as_.emit(call(BPF_FUNC_get_smp_processor_id));
       as_.emit(mov64(R6, R0));
       return;
+    case Builtin::Curthread:
+      as_.emit(call(BPF_FUNC_get_current_task));
+      as_.emit(mov64(R6, R0));
+      return;
     case Builtin::Errno: {
       // Only a syscall's return probe knows an error: -4095..-1 from the
       // kernel is errno negated. Elsewhere errno reads as 0.

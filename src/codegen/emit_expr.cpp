@@ -147,12 +147,35 @@ void ProgramEmitter::value(const Expr& e) {
 void ProgramEmitter::staticStorage(const Expr& target) {
   const sema::Variable& v = *target.variable;
   const int32_t offset = static_cast<int32_t>(v.offset + target.storageOffset);
+  if (target.kind == ExprKind::Index && !target.operands[1]->constValue) {
+    variableIndex(target);  // r8 = the element's offset in the array
+  }
   if (v.kind == sema::Variable::Kind::Global) {
     as_.emit(ldMapValue(R1, maps_.globals, static_cast<uint32_t>(offset)));
   } else {
     as_.emit(mov64(R1, R9));
     as_.emit(alu64(BPF_ADD, R1, offset));
   }
+  if (target.kind == ExprKind::Index && !target.operands[1]->constValue) {
+    as_.emit(alu64(BPF_ADD, R1, R8));
+  }
+}
+
+// r8 = index * element size for a[i] on a D array, after checking that i
+// is in range (DTrace's "index out of range" error otherwise); r6 is kept.
+void ProgramEmitter::variableIndex(const Expr& target) {
+  const sema::Type* array = target.operands[0]->type;
+  const int16_t slot = pushSlot();
+  as_.emit(stx(Size::DW, R10, slot, R6));
+  value(*target.operands[1]);
+  Label ok = as_.newLabel();
+  as_.jumpIf(BPF_JLT, R6, static_cast<int32_t>(array->count), ok);
+  fault(ir::Fault::BadIndex, R6);
+  as_.bind(ok);
+  as_.emit(mov64(R8, R6));
+  as_.emit(alu64(BPF_MUL, R8, static_cast<int32_t>(target.type->size)));
+  as_.emit(ldx(Size::DW, R6, R10, slot));
+  popSlot();
 }
 
 // r6 = the scalar (or bit-field) that `target` names at `ptr`.

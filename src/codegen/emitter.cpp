@@ -71,9 +71,11 @@ void ProgramEmitter::clause(const EnabledClause& ec) {
 
   // DTrace's activity check: a probe fires only while tracing is in the
   // state it expects, so nothing runs before BEGIN or after exit().
-  as_.emit(ldMapValue(R1, maps_.globals, kStateOffset));
-  as_.emit(ldx(Size::DW, R1, R1, 0));
-  as_.jumpIf(BPF_JNE, R1, static_cast<int32_t>(expected_), nextClause_);
+  if (expected_ != Activity::Any) {
+    as_.emit(ldMapValue(R1, maps_.globals, kStateOffset));
+    as_.emit(ldx(Size::DW, R1, R1, 0));
+    as_.jumpIf(BPF_JNE, R1, static_cast<int32_t>(expected_), nextClause_);
+  }
   resetAlloca();  // DTrace's scratch space lasts one clause firing
 
   const ast::ProbeClause& pc = *clause_->clause;
@@ -259,11 +261,12 @@ void ProgramEmitter::action(const Expr& call) {
 // DTrace. During END (Cooldown) the new status is simply recorded.
 void ProgramEmitter::exitAction() {
   if (expected_ == Activity::Cooldown) return;
+  const auto from = static_cast<int32_t>(expected_ == Activity::Any ? Activity::Active : expected_);
   as_.emit(ldMapValue(R1, maps_.globals, kStateOffset));
-  as_.emit(mov64(R0, static_cast<int32_t>(expected_)));
+  as_.emit(mov64(R0, from));
   as_.emit(mov64(R2, static_cast<int32_t>(Activity::Draining)));
   as_.emit(atomicCmpxchg64(R1, 0, R2));
-  as_.jumpIf(BPF_JNE, R0, static_cast<int32_t>(expected_), nextClause_);
+  as_.jumpIf(BPF_JNE, R0, from, nextClause_);
 }
 
 void ProgramEmitter::storeField(const Expr& e, const ir::Field& field, Reg base, int32_t baseOffset) {

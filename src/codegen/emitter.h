@@ -90,6 +90,7 @@ class ProgramEmitter {
   void value(const ast::Expr& e);
   void constant(int64_t v, bpf::Reg dst = bpf::R6);
   void staticStorage(const ast::Expr& target);  // r1 = a global's or clause-local's bytes
+  void variableIndex(const ast::Expr& target);
   void loadFrom(bpf::Reg ptr, const ast::Expr& target);
   void storeTo(bpf::Reg ptr, const ast::Expr& target);
   // Any variable reference (x, this->x, self->x, a[k]): r6 = its value,

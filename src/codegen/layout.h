@@ -23,6 +23,9 @@ enum class Activity : uint64_t {
   Draining = 3,
   Cooldown = 4,
   Stopped = 5,
+  // ERROR: run by the consumer for a fault that already happened, in
+  // whatever state tracing has reached since.
+  Any = 6,
 };
 
 // Fixed slots at the start of the globals value.

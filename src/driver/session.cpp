@@ -20,6 +20,7 @@
 #include "consume/aggregation_reader.h"
 #include "consume/consumer.h"
 #include "consume/messages.h"
+#include "driver/d_library.h"
 #include "parse/parser.h"
 #include "proc/target.h"
 #include "providers/probe_args.h"
@@ -96,7 +97,28 @@ std::string Session::compileError(const SourceUnit& unit, const Diagnostic& d) c
   return "invalid probe specifier " + unit.name + ": " + formatDiagnostic(d, config_.errtags, false);
 }
 
+// The library units a script needs, each checked once per session; their
+// inlines and translators are then visible to every later program.
+Result<void> Session::loadLibraries(std::string_view script) {
+  for (const LibraryUnit* lib : libraryUnitsFor(script)) {
+    if (!loadedLibraries_.insert(lib).second) continue;
+    if (auto r = loadLibraries(lib->source); !r) return r;  // units it builds on
+    parse::ParseOptions po;
+    po.isTypeName = [this](std::string_view n, bool) { return types_.isTypeName(n); };
+    parse::ParseResult parsed = parse::parseProgram(lib->source, po);
+    SourceUnit unit{true, std::string("/usr/lib/dtrace/") + lib->name, lib->source};
+    if (!parsed.diags.empty()) return makeError(compileError(unit, parsed.diags.first()));
+    auto program = std::make_unique<ast::Program>(std::move(parsed.program));
+    Diagnostics diags;
+    sema::Checker checker(types_, symbols_, config_.macros, diags, &definitions_);
+    if (!checker.check(*program)) return makeError(compileError(unit, diags.first()));
+    programs_.push_back(std::move(program));
+  }
+  return {};
+}
+
 Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
+  if (auto r = loadLibraries(unit.text); !r) return r;
   parse::ParseOptions po;
   po.isTypeName = [this](std::string_view n, bool inClause) {
     if (!inClause || symbols_.findBuiltin(n, types_)) return types_.isLocalTypeName(n);
@@ -176,7 +198,7 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
   } clauseArgs(catalog_, matches);
 
   Diagnostics diags;
-  sema::Checker checker(types_, symbols_, config_.macros, diags);
+  sema::Checker checker(types_, symbols_, config_.macros, diags, &definitions_);
   checker.setArgsSource(*program, &clauseArgs);
   if (!checker.check(*program)) return makeError(compileError(unit, diags.first()));
 
@@ -298,9 +320,10 @@ Result<void> Session::loadProbe(ProbeEnabling& enabling) {
     if (auto r = catalog_.describeArgs(probe); !r) return r;
   }
   const providers::Probe& probeView = probe;
-  Activity expected = probe.provider == "dtrace" && probe.name == "BEGIN" ? Activity::Warmup
-                      : probe.provider == "dtrace" && probe.name == "END" ? Activity::Cooldown
-                                                                           : Activity::Active;
+  Activity expected = probe.provider == "dtrace" && probe.name == "BEGIN"   ? Activity::Warmup
+                      : probe.provider == "dtrace" && probe.name == "END"   ? Activity::Cooldown
+                      : probe.provider == "dtrace" && probe.name == "ERROR" ? Activity::Any
+                                                                             : Activity::Active;
   codegen::MapFds fds;
   fds.globals = maps_->globals->fd();
   fds.scratch = maps_->scratch->fd();

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <deque>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,7 @@ class Session {
   Result<void> createMaps();
   Result<void> loadProbe(ProbeEnabling& enabling);
   std::string compileError(const SourceUnit& unit, const Diagnostic& d) const;
+  Result<void> loadLibraries(std::string_view script);
   void reportCounters();  // drops not yet reported, per CPU
 
   SessionConfig config_;
@@ -84,6 +86,8 @@ class Session {
   types::BtfTypeSource kernelTypes_;
   sema::TypeTable types_;
   sema::SymbolTable symbols_;
+  sema::Definitions definitions_;  // inlines and translators, across programs
+  std::set<const struct LibraryUnit*> loadedLibraries_;
   providers::ProbeCatalog catalog_;
 
   std::vector<std::unique_ptr<ast::Program>> programs_;

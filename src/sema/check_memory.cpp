@@ -148,7 +148,8 @@ const Type* Checker::arrayIndex(Expr& e) {
     return nullptr;
   }
   const Type* elem = bt->target;
-  if (bt->isArray() && index.constValue &&
+  // A zero-length array is C's flexible array member: any index goes.
+  if (bt->isArray() && bt->count > 0 && index.constValue &&
       (*index.constValue < 0 || static_cast<uint64_t>(*index.constValue) >= bt->count)) {
     error("D_ARR_BOUNDS", e.loc,
           "index " + std::to_string(*index.constValue) + " is out of range for array " +

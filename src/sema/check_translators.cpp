@@ -16,7 +16,7 @@ bool Checker::checkInline(ast::InlineDecl& decl) {
   const Type* t = resolveDeclared(decl.spec, decl.declarator);
   if (!t) return false;
   const std::string& name = decl.declarator.name;
-  if (inlines_.count(name) || symbols_.findGlobal(name) || symbols_.findBuiltin(name, types_)) {
+  if (defs_.inlines.count(name) || symbols_.findGlobal(name) || symbols_.findBuiltin(name, types_)) {
     return error("D_DECL_IDRED", decl.loc, "identifier redeclared: " + name);
   }
   const Type* vt = expr(*decl.value);
@@ -37,7 +37,7 @@ bool Checker::checkInline(ast::InlineDecl& decl) {
     }
     decl.value->constValue = v;
   }
-  inlines_[name] = {t, decl.value.get()};
+  defs_.inlines[name] = {t, decl.value.get()};
   return true;
 }
 
@@ -49,12 +49,12 @@ bool Checker::checkTranslator(ast::TranslatorDecl& decl) {
     return error("D_XLATE_SOU", decl.loc,
                  "translator output type must be a struct or union: " + quoted(output));
   }
-  Variable& in = translatorInputs_.emplace_back();
+  Variable& in = defs_.translatorInputs.emplace_back();
   in.kind = Variable::Kind::TranslatorInput;
   in.name = decl.inputName;
   in.type = input;
   in.loc = decl.loc;
-  Translator tr{output, input, &in, {}};
+  Definitions::Translator tr{output, input, &in, {}};
   // The input's name is visible in the member expressions only.
   for (auto& m : decl.members) {
     const Member* om = types_.findMember(output, m.name);
@@ -77,14 +77,14 @@ bool Checker::checkTranslator(ast::TranslatorDecl& decl) {
     }
     tr.members[m.name] = m.value.get();
   }
-  for (const Translator& old : translators_) {
+  for (const Definitions::Translator& old : defs_.translators) {
     if (old.output == output && old.input == input) {
       return error("D_XLATE_REDECL", decl.loc,
                    "translator from " + input->name + " to " + output->name + " has already "
                    "been declared");
     }
   }
-  translators_.push_back(std::move(tr));
+  defs_.translators.push_back(std::move(tr));
   return true;
 }
 
@@ -94,7 +94,7 @@ const Type* Checker::xlate(Expr& e) {
   const Type* from = expr(*e.operands[0]);
   if (!to || !from) return nullptr;
   const Type* output = to->isPointer() ? to->target : to;
-  for (const Translator& t : translators_) {
+  for (const Definitions::Translator& t : defs_.translators) {
     if (t.output != output) continue;
     const bool matches = t.input == from || (t.input->isPointer() && from->isPointer() &&
                                              (t.input->target == from->target ||
@@ -116,7 +116,7 @@ const Type* Checker::translatedMember(Expr& e, const Expr& xlateExpr) {
   }
   const Type* output = to->isPointer() ? to->target : to;
   const Type* from = xlateExpr.operands[0]->type;
-  for (const Translator& t : translators_) {
+  for (const Definitions::Translator& t : defs_.translators) {
     if (t.output != output) continue;
     auto it = t.members.find(e.text);
     if (it == t.members.end()) continue;

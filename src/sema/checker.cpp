@@ -94,8 +94,12 @@ const std::string* MacroTable::find(std::string_view name) const {
 }
 
 Checker::Checker(TypeTable& types, SymbolTable& symbols, const MacroTable& macros,
-                 Diagnostics& diags)
-    : types_(types), symbols_(symbols), macros_(macros), diags_(diags) {}
+                 Diagnostics& diags, Definitions* definitions)
+    : defs_(definitions ? *definitions : ownDefinitions_),
+      types_(types),
+      symbols_(symbols),
+      macros_(macros),
+      diags_(diags) {}
 
 bool Checker::error(const char* tag, SourceLoc loc, std::string message) {
   diags_.error(tag, loc, std::move(message));
@@ -516,7 +520,7 @@ const Type* Checker::identifier(Expr& e, bool forAssignment) {
     e.constValue = en->value;
     return enumType;
   }
-  if (auto it = inlines_.find(e.text); it != inlines_.end()) {
+  if (auto it = defs_.inlines.find(e.text); it != defs_.inlines.end()) {
     e.inlineValue = it->second.value;
     e.constValue = it->second.value->constValue;
     if (it->second.value->inMemory) e.inMemory = true;
@@ -656,7 +660,7 @@ bool Checker::namesAssociative(const Expr& base) {
   if (base.kind != ExprKind::Identifier) return false;
   const Variable* v = symbols_.findGlobal(base.text);
   if (v) return v->kind == Variable::Kind::Associative;
-  return inlines_.find(base.text) == inlines_.end() && !symbols_.findBuiltin(base.text, types_);
+  return defs_.inlines.find(base.text) == defs_.inlines.end() && !symbols_.findBuiltin(base.text, types_);
 }
 
 // The type of what an assignment or ++/-- writes: a variable (created on

@@ -24,9 +24,30 @@ struct MacroTable {
   const std::string* find(std::string_view name) const;
 };
 
+// What one program's declarations define for the programs compiled after
+// it in the same session: inline names and translators.
+struct Definitions {
+  struct Inline {
+    const Type* type;
+    const ast::Expr* value;
+  };
+  struct Translator {
+    const Type* output;  // the struct it produces
+    const Type* input;
+    Variable* inputVariable;
+    std::map<std::string, const ast::Expr*> members;
+  };
+  std::map<std::string, Inline, std::less<>> inlines;
+  std::vector<Translator> translators;
+  std::deque<Variable> translatorInputs;
+};
+
 class Checker {
  public:
-  Checker(TypeTable& types, SymbolTable& symbols, const MacroTable& macros, Diagnostics& diags);
+  // `definitions` carries inlines and translators from one compiled program
+  // to the next; without it they last as long as the checker.
+  Checker(TypeTable& types, SymbolTable& symbols, const MacroTable& macros, Diagnostics& diags,
+          Definitions* definitions = nullptr);
 
   // Checks the whole program; false when a diagnostic was reported.
   bool check(ast::Program& program);
@@ -123,19 +144,8 @@ class Checker {
 
   bool error(const char* tag, SourceLoc loc, std::string message);
 
-  struct Inline {
-    const Type* type;
-    const ast::Expr* value;
-  };
-  struct Translator {
-    const Type* output;  // the struct it produces
-    const Type* input;
-    Variable* inputVariable;
-    std::map<std::string, const ast::Expr*> members;
-  };
-  std::map<std::string, Inline, std::less<>> inlines_;
-  std::vector<Translator> translators_;
-  std::deque<Variable> translatorInputs_;
+  Definitions ownDefinitions_;
+  Definitions& defs_;
   const Variable* translatorScope_ = nullptr;  // the input while checking a translator
 
   TypeTable& types_;

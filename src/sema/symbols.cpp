@@ -40,6 +40,7 @@ constexpr BuiltinSpec kBuiltins[] = {
     {"cwd", Builtin::Cwd, "string"},
     {"root", Builtin::Root, "string"},
     {"ipl", Builtin::Ipl, "uint_t"},
+    {"curthread", Builtin::Curthread, "struct task_struct *"},
     // Arrays: indexed, they take their type from check_builtins.cpp; alone
     // they are void, which every use refuses.
     {"args", Builtin::Args, "void"},
@@ -141,6 +142,11 @@ const Variable* SymbolTable::findBuiltin(std::string_view name, TypeTable& types
                        : typeName == "void"   ? types.voidType()
                        : typeName == "string" ? types.stringType()
                                               : types.lookup(typeName);
+    // A pointer to a kernel type ("struct task_struct *").
+    if (typeName.ends_with(" *")) {
+      const Type* target = types.lookup(typeName.substr(0, typeName.size() - 2));
+      type = target ? types.pointerTo(target) : nullptr;
+    }
     return addBuiltin(made, name, type, spec.builtin);
   }
   return nullptr;

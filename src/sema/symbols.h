@@ -43,6 +43,7 @@ enum class Builtin {
   Cwd,          // string: the current process's working directory
   Root,         // string: the current process's root directory
   Ipl,          // interrupt priority level: always 0 on Linux
+  Curthread,    // the current thread's struct task_struct *
   Args,         // args[N]: typed probe arguments (an array: see check_builtins.cpp)
   Uregs,        // uregs[R_*]: the thread's saved user registers (an array)
   RegIndex,     // R_PC, R_RAX, ...: uregs[] index constants, value in argIndex

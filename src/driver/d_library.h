@@ -1,0 +1,22 @@
+// DTrace's standard D definitions, as illumos ships them in
+// /usr/lib/dtrace: psinfo_t, lwpsinfo_t and cpuinfo_t with their
+// translators from the kernel's types, the curpsinfo, curlwpsinfo and
+// curcpu inlines, and NULL. Compiled into a session only when a script
+// names one of them, because the translators need the kernel's BTF.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+namespace dtrace::driver {
+
+struct LibraryUnit {
+  const char* name;    // as errors name it: "process.d"
+  const char* source;  // D
+  std::vector<std::string_view> names;  // what it defines for scripts
+};
+
+// The library units a script needs: those defining a name it mentions.
+std::vector<const LibraryUnit*> libraryUnitsFor(std::string_view script);
+
+}  // namespace dtrace::driver

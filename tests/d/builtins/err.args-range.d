@@ -1,0 +1,5 @@
+/* getppid(2) takes no arguments. */
+syscall::getppid:entry
+{
+	trace(args[0]);
+}

@@ -1,0 +1,5 @@
+typedef struct info { int a; } info_t;
+BEGIN
+{
+	trace(xlate <info_t> ("x").a);
+}
