@@ -233,6 +233,9 @@ void ProgramEmitter::statement(const ast::Stmt& stmt) {
              e.operands[0]->operands[0]->variable &&
              e.operands[0]->operands[0]->variable->kind == sema::Variable::Kind::Aggregation) {
     aggregation(e);
+  } else if (e.type && e.type->isString() && e.kind != ExprKind::Assign) {
+    // A string computed for its effect (strtok(s, ",");): into a temporary.
+    stringInto(e, R9, static_cast<int32_t>(layout_.stringTempOffset), layout_.stringTempSize);
   } else {
     value(e);
   }

@@ -1,0 +1,122 @@
+// Types a D program declares: struct and union layout as C lays them out,
+// bit-fields, enumerators, offsetof, pointers and their arithmetic, inline
+// names and translators.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "parse/parser.h"
+#include "sema/checker.h"
+
+namespace dtrace::sema {
+namespace {
+
+class CheckTypesTest : public ::testing::Test {
+ protected:
+  // Each check starts from fresh tables: a type may be defined only once.
+  std::string check(std::string_view src) {
+    types = std::make_unique<TypeTable>();
+    symbols = std::make_unique<SymbolTable>();
+    parse::ParseOptions po;
+    po.isTypeName = [this](std::string_view n, bool) { return types->isTypeName(n); };
+    parse::ParseResult parsed = parse::parseProgram(src, po);
+    if (!parsed.diags.empty()) return "parse error: " + formatDiagnostic(parsed.diags.first(), true, true);
+    programs.push_back(std::make_unique<ast::Program>(std::move(parsed.program)));
+    Diagnostics diags;
+    Checker checker(*types, *symbols, macros, diags);
+    checker.check(*programs.back());
+    return diags.empty() ? "" : formatDiagnostic(diags.first(), true, true);
+  }
+  // The folded value of `expr` traced in BEGIN after `decls`.
+  int64_t constant(const std::string& decls, const std::string& expr) {
+    EXPECT_EQ(check(decls + "\nBEGIN { trace(" + expr + "); }\n"), "") << expr;
+    const ast::Expr* e = traced();
+    EXPECT_TRUE(e && e->constValue) << expr;
+    return e && e->constValue ? *e->constValue : INT64_MIN;
+  }
+  std::string typeOf(const std::string& decls, const std::string& expr) {
+    EXPECT_EQ(check(decls + "\nBEGIN { trace(" + expr + "); }\n"), "") << expr;
+    const ast::Expr* e = traced();
+    return e && e->type ? e->type->name : "<none>";
+  }
+  const ast::Expr* traced() {
+    if (programs.empty()) return nullptr;
+    for (auto& item : programs.back()->items) {
+      if (auto* c = std::get_if<ast::ProbeClause>(&item)) {
+        return c->body.back()->expr->operands.at(0).get();
+      }
+    }
+    return nullptr;
+  }
+
+  std::unique_ptr<TypeTable> types;
+  std::unique_ptr<SymbolTable> symbols;
+  MacroTable macros;
+  std::vector<std::unique_ptr<ast::Program>> programs;
+};
+
+TEST_F(CheckTypesTest, StructMembersAreAlignedAsInC) {
+  const std::string s = "struct s { char c; int i; char d; long l; short h; };";
+  EXPECT_EQ(constant(s, "sizeof (struct s)"), 32);
+  EXPECT_EQ(constant(s, "offsetof(struct s, i)"), 4);
+  EXPECT_EQ(constant(s, "offsetof(struct s, d)"), 8);
+  EXPECT_EQ(constant(s, "offsetof(struct s, l)"), 16);
+  EXPECT_EQ(constant(s, "offsetof(struct s, h)"), 24);
+}
+
+TEST_F(CheckTypesTest, UnionsAreAsLargeAsTheirLargestMember) {
+  EXPECT_EQ(constant("union u { char c[5]; int i; };", "sizeof (union u)"), 8);
+}
+
+TEST_F(CheckTypesTest, BitFieldsPackIntoTheirUnit) {
+  const std::string s = "struct b { unsigned a : 3; unsigned b : 30; char c; };";
+  EXPECT_EQ(constant(s, "sizeof (struct b)"), 12);
+  EXPECT_EQ(constant(s, "offsetof(struct b, c)"), 8);
+  EXPECT_EQ(check("struct b { int a : 33; };"),
+            "[D_DECL_BFSIZE] line 1: bit-field width of a is invalid");
+}
+
+TEST_F(CheckTypesTest, EnumeratorsCountOnFromTheLastValue) {
+  const std::string e = "enum e { A, B = 10, C, D = -5, E };";
+  EXPECT_EQ(constant(e, "A"), 0);
+  EXPECT_EQ(constant(e, "C"), 11);
+  EXPECT_EQ(constant(e, "E"), -4);
+  EXPECT_EQ(typeOf(e, "C"), "enum e");
+}
+
+TEST_F(CheckTypesTest, PointerArithmeticKeepsThePointerType) {
+  EXPECT_EQ(typeOf("int *p;", "p + 1"), "int *");
+  EXPECT_EQ(typeOf("int *p;", "p - p"), "long");
+  EXPECT_EQ(typeOf("int *p;", "*p"), "int");
+  EXPECT_EQ(typeOf("int *p;", "p[3]"), "int");
+  EXPECT_EQ(typeOf("struct s { int a; }; struct s *p;", "&p->a"), "int *");
+}
+
+TEST_F(CheckTypesTest, PointerErrorsUseDTraceTags) {
+  EXPECT_EQ(check("BEGIN { x = 1; trace(*x); }"),
+            "[D_DEREF_NONPTR] line 1: cannot dereference non-pointer type");
+  EXPECT_EQ(check("void *p; BEGIN { trace(*p); }"),
+            "[D_DEREF_VOID] line 1: cannot dereference pointer to void");
+  EXPECT_EQ(check("BEGIN { x = 1; trace(&x); }"),
+            "[D_ADDROF_VAR] line 1: cannot take address of dynamic variable");
+  EXPECT_EQ(check("struct s { int a; }; struct s v; BEGIN { trace(v.b); }"),
+            "[D_TYPE_MEMBER] line 1: b is not a member of struct s");
+}
+
+TEST_F(CheckTypesTest, InlinesAreConstantsOfTheirType) {
+  EXPECT_EQ(constant("inline uint8_t X = 257;", "X"), 1);
+  EXPECT_EQ(constant("inline int Y = 6 * 7;", "Y + 1"), 43);
+}
+
+TEST_F(CheckTypesTest, TranslatedMembersTakeTheMemberType) {
+  const std::string t =
+      "struct out { int doubled; }; translator struct out < int N > { doubled = N * 2; };";
+  EXPECT_EQ(typeOf(t, "xlate <struct out> (3).doubled"), "int");
+  EXPECT_EQ(check(t + " BEGIN { trace(xlate <struct out> (\"s\").doubled); }"),
+            "[D_XLATE_NONE] line 1: translator does not exist: string -> struct out");
+}
+
+}  // namespace
+}  // namespace dtrace::sema
