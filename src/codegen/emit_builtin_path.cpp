@@ -48,9 +48,8 @@ void ProgramEmitter::taskPath(bool root, Reg base, int32_t offset, uint32_t size
   readKernelWord(R6, R8, pathOffset + mntOffset);
   as_.emit(stx(Size::DW, R9, static_cast<int16_t>(loopState(kMountWord)), R6));
   joinDepth_++;  // the area stays ours while the callback is generated
-  loop(kMaxSteps, [this, pathArea, nameArea, n](Label stop) {
-    pathStep(pathArea, nameArea, n, stop);
-  });
+  loop(kMaxSteps,
+       [this, pathArea, nameArea, n](Label stop) { pathStep(pathArea, nameArea, n, stop); });
   joinDepth_--;
 
   as_.emit(ldx(Size::DW, R1, R9, static_cast<int16_t>(loopState(kStartWord))));

@@ -31,9 +31,11 @@ constexpr int kMaxStackFrames = 127;
 int ProgramEmitter::machineryFrames() const {
   switch (probe_.attachKind) {
     case providers::AttachKind::Consumer:
-    case providers::AttachKind::Timer: return -1;
+    case providers::AttachKind::Timer:
+      return -1;
     case providers::AttachKind::PerfEvent:
-    case providers::AttachKind::Uprobe: return 0;
+    case providers::AttachKind::Uprobe:
+      return 0;
     case providers::AttachKind::Tracepoint:
     case providers::AttachKind::SyscallDispatch:
       return probe_.progType == BPF_PROG_TYPE_RAW_TRACEPOINT ? kRawTracepointFrames : 0;
@@ -89,8 +91,8 @@ void ProgramEmitter::stackDepth(bool user) {
     as_.emit(mov64(R2, R10));
     as_.emit(alu64(BPF_ADD, R2, buffer));
     as_.emit(mov64(R3, kDepthChunk * 8));
-    as_.emit(mov64(R4, ((machinery + counted) & BPF_F_SKIP_FIELD_MASK) |
-                           (user ? BPF_F_USER_STACK : 0)));
+    as_.emit(
+        mov64(R4, ((machinery + counted) & BPF_F_SKIP_FIELD_MASK) | (user ? BPF_F_USER_STACK : 0)));
     as_.emit(call(BPF_FUNC_get_stack));
     as_.jumpIf(BPF_JSLT, R0, 0, done);  // fewer frames than were skipped
     as_.emit(alu64(BPF_RSH, R0, 3));

@@ -154,7 +154,8 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
     ast::ProbeSpec spec;  // macros expanded
     std::vector<const providers::Probe*> probes;
   };
-  std::map<const ast::ProbeClause*, std::vector<Matched>> matches;
+  using MatchMap = std::map<const ast::ProbeClause*, std::vector<Matched>>;
+  MatchMap matches;
   for (auto& item : program->items) {
     auto* clause = std::get_if<ast::ProbeClause>(&item);
     if (!clause) continue;
@@ -176,8 +177,7 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
   }
   // What args[] is in each clause, described only for clauses that use it.
   struct ClauseArgs final : sema::Checker::ArgsSource {
-    ClauseArgs(providers::ProbeCatalog& c, std::map<const ast::ProbeClause*, std::vector<Matched>>& m)
-        : catalog(c), matches(m) {}
+    ClauseArgs(providers::ProbeCatalog& c, MatchMap& m) : catalog(c), matches(m) {}
     std::vector<sema::Checker::DescriptionArgs> argsOf(const ast::ProbeClause& clause) override {
       std::vector<sema::Checker::DescriptionArgs> out;
       for (const Matched& m : matches[&clause]) {
@@ -194,12 +194,12 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
       return out;
     }
     providers::ProbeCatalog& catalog;
-    std::map<const ast::ProbeClause*, std::vector<Matched>>& matches;
+    MatchMap& matches;
   } clauseArgs(catalog_, matches);
 
   Diagnostics diags;
   sema::Checker checker(types_, symbols_, config_.macros, diags, &definitions_);
-  checker.setArgsSource(*program, &clauseArgs);
+  checker.prepareBuiltins(*program, &clauseArgs);
   if (!checker.check(*program)) return makeError(compileError(unit, diags.first()));
 
   size_t count = 0;

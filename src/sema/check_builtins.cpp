@@ -17,18 +17,29 @@ bool isArgsUse(const Expr& e) {
          e.operands[0]->kind == ExprKind::Identifier && e.operands[0]->text == "args";
 }
 
-void indexExpr(const Expr& e, const ast::ProbeClause& clause,
-               std::map<const Expr*, const ast::ProbeClause*>& uses) {
-  if (isArgsUse(e)) uses[&e] = &clause;
-  for (const auto& operand : e.operands) indexExpr(*operand, clause, uses);
+template <typename Fn>
+void forEachExpr(Expr& e, Fn& fn) {
+  fn(e);
+  for (auto& operand : e.operands) forEachExpr(*operand, fn);
 }
 
-void indexStatements(const std::vector<ast::StmtPtr>& stmts, const ast::ProbeClause& clause,
-                     std::map<const Expr*, const ast::ProbeClause*>& uses) {
-  for (const auto& s : stmts) {
-    if (s->expr) indexExpr(*s->expr, clause, uses);
-    indexStatements(s->body, clause, uses);
-    indexStatements(s->elseBody, clause, uses);
+template <typename Fn>
+void forEachExpr(std::vector<ast::StmtPtr>& stmts, Fn& fn) {
+  for (auto& s : stmts) {
+    if (s->expr) forEachExpr(*s->expr, fn);
+    forEachExpr(s->body, fn);
+    forEachExpr(s->elseBody, fn);
+  }
+}
+
+template <typename Fn>
+void forEachClauseExpr(ast::Program& program, Fn fn) {
+  for (auto& item : program.items) {
+    auto* clause = std::get_if<ast::ProbeClause>(&item);
+    if (!clause) continue;
+    auto visit = [&](Expr& e) { fn(*clause, e); };
+    if (clause->predicate) forEachExpr(*clause->predicate, visit);
+    forEachExpr(clause->body, visit);
   }
 }
 
@@ -36,7 +47,8 @@ void indexStatements(const std::vector<ast::StmtPtr>& stmts, const ast::ProbeCla
 std::string baseTypeName(std::string type, int& pointers) {
   pointers = 0;
   for (const char* q : {"const ", "volatile ", "__user "}) {
-    for (size_t at; (at = type.find(q)) != std::string::npos;) type.erase(at, std::string(q).size());
+    for (size_t at; (at = type.find(q)) != std::string::npos;)
+      type.erase(at, std::string(q).size());
   }
   while (!type.empty() && (type.back() == '*' || type.back() == ' ')) {
     if (type.back() == '*') pointers++;
@@ -49,24 +61,19 @@ std::string baseTypeName(std::string type, int& pointers) {
 
 bool isBuiltinArray(std::string_view name) { return name == "args" || name == "uregs"; }
 
-void Checker::setArgsSource(const ast::Program& program, ArgsSource* source) {
-  argsProgram_ = &program;
+void Checker::prepareBuiltins(ast::Program& program, ArgsSource* source) {
   argsSource_ = source;
   argsClauses_.clear();
   clauseArgs_.clear();
+  forEachClauseExpr(program, [this](const ast::ProbeClause& clause, Expr& e) {
+    if (isArgsUse(e)) argsClauses_[&e] = &clause;
+    if (e.kind != ExprKind::Identifier) return;
+    if (int reg = registerConstant(e.text); reg >= 0) e.constValue = reg;  // regs.d's inlines
+  });
 }
 
-// The clause an args[ ] use is in; the uses are indexed on first need.
+// The clause an args[ ] use is in.
 const ast::ProbeClause* Checker::clauseOf(const Expr& e) {
-  if (!argsProgram_) return nullptr;
-  if (argsClauses_.empty()) {
-    for (const auto& item : argsProgram_->items) {
-      const auto* clause = std::get_if<ast::ProbeClause>(&item);
-      if (!clause) continue;
-      if (clause->predicate) indexExpr(*clause->predicate, *clause, argsClauses_);
-      indexStatements(clause->body, *clause, argsClauses_);
-    }
-  }
   auto it = argsClauses_.find(&e);
   return it == argsClauses_.end() ? nullptr : it->second;
 }
@@ -83,14 +90,15 @@ const Type* Checker::builtinArray(Expr& index) {
   Expr& subscript = *index.operands[1];
   const Type* st = expr(subscript);
   if (!st) return nullptr;
-  // R_PC and the other register names are constants.
   if (subscript.variable && subscript.variable->builtin == Builtin::RegIndex) {
-    subscript.constValue = subscript.variable->argIndex;
+    subscript.constValue = subscript.variable->argIndex;  // not prepared by prepareBuiltins
   }
   if (!st->isInteger() || !subscript.constValue) {
     error("D_PROTO_ARG", subscript.loc,
-          name.text + "[ ] argument #1 is incompatible with prototype:\n\tprototype: integer "
-                      "constant\n\t argument: " + st->name);
+          name.text +
+              "[ ] argument #1 is incompatible with prototype:\n\tprototype: integer "
+              "constant\n\t argument: " +
+              st->name);
     return nullptr;
   }
   const Variable* array = symbols_.findBuiltin(name.text, types_);

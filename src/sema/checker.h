@@ -111,8 +111,9 @@ class Checker {
     // One entry per probe description of the clause, in order.
     virtual std::vector<DescriptionArgs> argsOf(const ast::ProbeClause& clause) = 0;
   };
-  // Before check(): the program whose clauses `source` describes.
-  void setArgsSource(const ast::Program& program, ArgsSource* source);
+  // Before check(): the program whose clauses `source` describes. Register
+  // names (R_PC, ...) in its clauses become integer constants here.
+  void prepareBuiltins(ast::Program& program, ArgsSource* source);
 
  private:
   const Type* builtinArray(ast::Expr& index);
@@ -120,7 +121,6 @@ class Checker {
   const Type* uregsElement(ast::Expr& index, int64_t n);
   const Type* probeArgType(const ProbeArg& arg);
   const ast::ProbeClause* clauseOf(const ast::Expr& e);
-  const ast::Program* argsProgram_ = nullptr;
   ArgsSource* argsSource_ = nullptr;
   std::map<const ast::Expr*, const ast::ProbeClause*> argsClauses_;  // each args[ ] use
   std::map<const ast::ProbeClause*, std::vector<DescriptionArgs>> clauseArgs_;

@@ -14,8 +14,7 @@ __attribute__((noinline, optimize("no-omit-frame-pointer"))) static void enter(v
                    : "=a"(ret), "=&r"(after)
                    : "a"((long)SYS_getppid), "D"(0x1234567L), "r"(r8)
                    : "rcx", "r11", "memory");
-  printf("pc %lx ucaller %lx\n", (unsigned long)after,
-         (unsigned long)__builtin_return_address(0));
+  printf("pc %lx ucaller %lx\n", (unsigned long)after, (unsigned long)__builtin_return_address(0));
 }
 
 int main(void) {

@@ -21,7 +21,8 @@ class FakeArgs : public Checker::ArgsSource {
     std::vector<Checker::DescriptionArgs> out;
     for (const ast::ProbeSpec& spec : clause.probes) {
       auto it = byText.find(spec.text);
-      out.push_back(it != byText.end() ? it->second : Checker::DescriptionArgs{spec.text, false, {}});
+      out.push_back(it != byText.end() ? it->second
+                                       : Checker::DescriptionArgs{spec.text, false, {}});
     }
     return out;
   }
@@ -33,9 +34,11 @@ class BuiltinsTest : public ::testing::Test {
  protected:
   BuiltinsTest() {
     args.byText["syscall::write:entry"] = {
-        "syscall::write:entry", true,
+        "syscall::write:entry",
+        true,
         {{"unsigned int", 4, false}, {"const char *", 8, false}, {"size_t", 8, false}}};
-    args.byText["syscall::close:entry"] = {"syscall::close:entry", true, {{"unsigned int", 4, false}}};
+    args.byText["syscall::close:entry"] = {
+        "syscall::close:entry", true, {{"unsigned int", 4, false}}};
     args.byText["syscall::open:entry"] = {
         "syscall::open:entry", true, {{"const char *", 8, false}, {"int", 4, true}}};
   }
@@ -49,17 +52,18 @@ class BuiltinsTest : public ::testing::Test {
     programs.push_back(std::make_unique<ast::Program>(std::move(parsed.program)));
     Diagnostics diags;
     Checker checker(types, symbols, macros, diags);
-    checker.setArgsSource(*programs.back(), &args);
+    checker.prepareBuiltins(*programs.back(), &args);
     checker.check(*programs.back());
     if (diags.empty()) return "";
     return "[" + diags.first().tag + "] " + diags.first().message;
   }
-  // The type of x after `desc { x = expr; }`.
+  // The type of a new variable after `desc { v = expr; }`.
   std::string typeOf(const std::string& desc, const std::string& expr) {
-    const std::string err = check(desc + " { x = " + expr + "; }");
+    const std::string name = "v" + std::to_string(++variables);
+    const std::string err = check(desc + " { " + name + " = " + expr + "; }");
     if (!err.empty()) return err;
-    const Variable* x = symbols.findGlobal("x");
-    return x && x->type ? x->type->name : "<none>";
+    const Variable* v = symbols.findGlobal(name);
+    return v && v->type ? v->type->name : "<none>";
   }
 
   TypeTable types;
@@ -67,6 +71,7 @@ class BuiltinsTest : public ::testing::Test {
   MacroTable macros;
   FakeArgs args;
   std::vector<std::unique_ptr<ast::Program>> programs;
+  int variables = 0;
 };
 
 TEST_F(BuiltinsTest, ArgsTakeTheProbesTypes) {
@@ -84,7 +89,7 @@ TEST_F(BuiltinsTest, ArgsAreDescribedOncePerClause) {
 
 TEST_F(BuiltinsTest, DescriptionsOfAClauseMustAgreeOnATypeUsed) {
   EXPECT_EQ(check("syscall::write:entry, syscall::close:entry { x = args[0]; }"), "");
-  EXPECT_EQ(check("syscall::write:entry, syscall::open:entry { y = args[0]; }"),
+  EXPECT_EQ(check("syscall::write:entry, syscall::open:entry { trace(args[0]); }"),
             "[D_ARGS_MULTI] args[0] is unsigned int for syscall::write:entry but char * for "
             "syscall::open:entry: use one clause per description");
 }
@@ -99,7 +104,7 @@ TEST_F(BuiltinsTest, ArgsErrorsAreDTraces) {
             "syscall:::entry matches an unstable set of probes");
   EXPECT_EQ(check("syscall::close:entry { x = args[arg0]; }"),
             "[D_PROTO_ARG] args[ ] argument #1 is incompatible with prototype:\n\tprototype: "
-            "integer constant\n\t argument: int64_t");
+            "integer constant\n\t argument: long long");
   EXPECT_EQ(check("syscall::close:entry { x = args[0, 1]; }"),
             "[D_PROTO_LEN] args[ ] prototype mismatch: 2 args passed, 1 expected");
   EXPECT_EQ(check("syscall::close:entry { args[0] = 1; }").substr(0, 12), "[D_OP_WRITE]");
@@ -107,8 +112,11 @@ TEST_F(BuiltinsTest, ArgsErrorsAreDTraces) {
 }
 
 TEST_F(BuiltinsTest, UregsTakeRegisterConstants) {
-  EXPECT_EQ(typeOf("BEGIN", "uregs[R_PC]"), "uint64_t");
-  EXPECT_EQ(typeOf("BEGIN", "uregs[R_R15 + 1]"), "<none>") << "not a constant the checker folds";
+  EXPECT_EQ(typeOf("BEGIN", "uregs[R_PC]"), "unsigned long long");
+  EXPECT_EQ(typeOf("BEGIN", "uregs[R_R15 + 1]"), "unsigned long long");
+  EXPECT_EQ(check("BEGIN { x = uregs[arg0]; }"),
+            "[D_PROTO_ARG] uregs[ ] argument #1 is incompatible with prototype:\n\tprototype: "
+            "integer constant\n\t argument: long long");
   EXPECT_EQ(check("BEGIN { x = uregs[33]; }"), "");
   EXPECT_EQ(check("BEGIN { x = uregs[R_TRAPNO]; }"),
             "[D_REGS_IDX] uregs[R_TRAPNO] is not available: Linux saves no such register for "
@@ -136,11 +144,11 @@ TEST_F(BuiltinsTest, RegisterConstantsAreIllumosAmd64Numbers) {
 }
 
 TEST_F(BuiltinsTest, ScalarBuiltinsHaveDTracesTypes) {
-  EXPECT_EQ(typeOf("BEGIN", "caller"), "unsigned long");
-  EXPECT_EQ(typeOf("BEGIN", "ucaller"), "unsigned long long");
-  EXPECT_EQ(typeOf("BEGIN", "stackdepth"), "unsigned int");
+  EXPECT_EQ(typeOf("BEGIN", "caller"), "unsigned long");        // uintptr_t
+  EXPECT_EQ(typeOf("BEGIN", "ucaller"), "unsigned long long");  // uint64_t
+  EXPECT_EQ(typeOf("BEGIN", "stackdepth"), "unsigned int");     // uint32_t
   EXPECT_EQ(typeOf("BEGIN", "ustackdepth"), "unsigned int");
-  EXPECT_EQ(typeOf("BEGIN", "ipl"), "unsigned int");
+  EXPECT_EQ(typeOf("BEGIN", "ipl"), "unsigned int");  // uint_t
   EXPECT_EQ(typeOf("BEGIN", "cwd"), "string");
   EXPECT_EQ(typeOf("BEGIN", "root"), "string");
 }
