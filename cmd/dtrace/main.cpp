@@ -197,6 +197,8 @@ int main(int argc, char** argv) {
   macros.named["gid"] = std::to_string(getgid());
   macros.named["sid"] = std::to_string(getsid(0));
   macros.named["pgid"] = std::to_string(getpgid(0));
+  if (char cwd[4096]; getcwd(cwd, sizeof cwd)) macros.named["cwd"] = cwd;
+  macros.defaultArgs = options.flag("defaultargs");
   if (!targets.empty()) macros.named["target"] = std::to_string(targets.front().pid());
 
   driver::Session session(std::move(config), options);

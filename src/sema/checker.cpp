@@ -532,6 +532,10 @@ const Type* Checker::identifier(Expr& e, bool forAssignment) {
 
 const Type* Checker::macro(Expr& e) {
   const std::string* value = macros_.find(e.text);
+  static const std::string kZero = "0", kEmpty;
+  if (!value && macros_.defaultArgs && std::isdigit(static_cast<unsigned char>(e.text[0]))) {
+    value = e.isStringMacro ? &kEmpty : &kZero;
+  }
   if (!value) {
     error("D_MACRO_UNDEF", e.loc,
           std::string("macro argument $") + (e.isStringMacro ? "$" : "") + e.text +

@@ -20,6 +20,7 @@ namespace dtrace::sema {
 struct MacroTable {
   std::vector<std::string> args;  // args[0] is $0 (the script name), args[1] is $1
   std::map<std::string, std::string> named;  // "target" -> "1234", "pid" -> ...
+  bool defaultArgs = false;  // -x defaultargs: an unset $N is 0, an unset $$N ""
   // Returns the value of $name, or null when it is not defined.
   const std::string* find(std::string_view name) const;
 };

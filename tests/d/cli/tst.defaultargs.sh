@@ -1,0 +1,4 @@
+# -x defaultargs: unset $N reads as 0 and $$N as ""; $cwd is dtrace's
+# working directory.
+cd /tmp && $DTRACE -x defaultargs -qn 'BEGIN { printf("%d [%s] %s\n", $1, $$2, $cwd); exit(0); }' &&
+$DTRACE -x defaultargs -qn 'BEGIN { printf("%d [%s]\n", $1, $$2); exit(0); }' 7 word
