@@ -550,8 +550,8 @@ void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_
     unbindTranslatorInput();
     return;
   }
-  if (e.type && e.type->isCharArray() && (e.inMemory || e.kind == ExprKind::Stringof)) {
-    value(e.inMemory ? e : *e.operands[0]);  // the array's address
+  if (e.type && e.type->isCharArray() && e.inMemory) {
+    value(e);  // the array's address
     readStringAt(false, R6, base, offset, std::min(size, e.type->size));
     return;
   }

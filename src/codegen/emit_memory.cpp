@@ -40,28 +40,12 @@ void ProgramEmitter::allocate(Reg size) {
 }
 
 void ProgramEmitter::writablePointer(Reg address, uint32_t size) {
-  Label bad = as_.newLabel(), ok = as_.newLabel();
   if (size > layout_.allocaSize) {  // no alloca area, or a store larger than it
     fault(ir::Fault::BadAddr, address);
     return;
   }
-  const int32_t areaSize = static_cast<int32_t>(layout_.allocaSize);
-  scratchAddress();
-  as_.emit(mov64(R3, address));
-  as_.emit(alu64(BPF_SUB, R3, R0));
-  as_.emit(alu64(BPF_SUB, R3, static_cast<int32_t>(layout_.allocaOffset)));  // offset in the area
-  as_.jumpIf(BPF_JGT, R3, areaSize - static_cast<int32_t>(size), bad);
-  as_.emit(mov64(R1, R3));
-  as_.emit(alu64(BPF_ADD, R1, static_cast<int32_t>(size)));
-  as_.emit(ldx(Size::DW, R2, R9, static_cast<int16_t>(layout_.allocaUsedOffset)));
-  as_.jumpIf(BPF_JGT, R1, R2, bad);  // only allocated bytes
-  as_.emit(mov64(R0, R9));
-  as_.emit(alu64(BPF_ADD, R0, static_cast<int32_t>(layout_.allocaOffset)));
-  as_.emit(alu64(BPF_ADD, R0, R3));
-  as_.jump(ok);
-  as_.bind(bad);
-  fault(ir::Fault::BadAddr, address);
-  as_.bind(ok);
+  as_.emit(mov64(R4, static_cast<int32_t>(size)));
+  writableRange(address, R4);
 }
 
 void ProgramEmitter::writableRange(Reg address, Reg size) {
