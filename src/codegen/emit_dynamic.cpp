@@ -121,10 +121,11 @@ void ProgramEmitter::storeOrDelete(const sema::Variable& v, int32_t key, Reg pre
 void ProgramEmitter::dynamicStringInto(const Expr& target, Reg base, int32_t offset,
                                        uint32_t size) {
   const sema::Variable& v = *target.variable;
-  dynamicLookup(v, dynamicKey(target, v));
+  const Expr& root = target.storageRoot ? *target.storageRoot : target;
+  dynamicLookup(v, dynamicKey(root, v));
   Label missing = as_.newLabel(), done = as_.newLabel();
   as_.jumpIf(BPF_JEQ, R0, 0, missing);
-  copyString(R0, 0, v.type->size, base, offset, size);
+  copyString(R0, static_cast<int32_t>(target.storageOffset), target.type->size, base, offset, size);
   as_.jump(done);
   as_.bind(missing);
   literalInto("", base, offset, size);

@@ -101,6 +101,10 @@ void ProgramEmitter::value(const Expr& e) {
     normalize(R6, e.type);
     return;
   }
+  if (e.translation || (isAggregate(e.type) && !e.inMemory && e.kind != ExprKind::Assign)) {
+    fail("a struct or array value can only be assigned or traced");
+    return;
+  }
   if (e.inMemory) {
     address(e);
     // An array or struct in an integer context stands for its address.
@@ -481,6 +485,10 @@ void ProgramEmitter::assign(const Expr& e) {
     }
     return;
   }
+  if (isAggregate(tt)) {
+    assignAggregate(e);
+    return;
+  }
   if (e.op == Op::Assign) {
     value(rhs);
     normalize(R6, tt);
@@ -589,13 +597,16 @@ void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_
       case Builtin::Probename: literalInto(probe_.name, base, offset, size); return;
       default: if (builtinString(*v, base, offset, size)) return; break;  // cwd, root
     }
+    // A char array member of a struct variable (this->p.pr_fname) is a
+    // string at its offset in the variable.
+    const uint32_t at = v->offset + e.storageOffset;
     if (v->kind == sema::Variable::Kind::Global) {
-      as_.emit(ldMapValue(R8, maps_.globals, v->offset));
-      copyString(R8, 0, v->type->size, base, offset, size);
+      as_.emit(ldMapValue(R8, maps_.globals, at));
+      copyString(R8, 0, e.type->size, base, offset, size);
       return;
     }
     if (v->kind == sema::Variable::Kind::ClauseLocal) {
-      copyString(R9, static_cast<int32_t>(v->offset), v->type->size, base, offset, size);
+      copyString(R9, static_cast<int32_t>(at), e.type->size, base, offset, size);
       return;
     }
   }

@@ -143,10 +143,14 @@ void ProgramEmitter::pointerArithmetic(const Expr& e) {
 // A translator's member: its expression with the input bound to the value
 // (or, for a string input, nothing but the expression) it was given.
 void ProgramEmitter::bindTranslatorInput(const Expr& e) {
-  value(*e.translatorInput);
+  bindTranslatorInput(*e.translatorInput, *e.variable);
+}
+
+void ProgramEmitter::bindTranslatorInput(const Expr& input, const sema::Variable& inputVariable) {
+  value(input);
   const int16_t slot = pushSlot();
   as_.emit(stx(Size::DW, R10, slot, R6));
-  translatorInputs_.push_back({e.variable, slot});
+  translatorInputs_.push_back({&inputVariable, slot});
 }
 
 void ProgramEmitter::unbindTranslatorInput() {

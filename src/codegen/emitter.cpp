@@ -43,6 +43,8 @@ Result<std::vector<Insn>> ProgramEmitter::emit(const std::vector<EnabledClause>&
   prologue();
   as_.jumpIf(BPF_JEQ, R0, 0, done);
   as_.emit(mov64(R9, R0));
+  // strtok(NULL, ...) goes on only within one probe firing, as in DTrace.
+  if (layout_.allocaSize) as_.emit(st(Size::B, R9, static_cast<int16_t>(layout_.strtokOffset), 0));
   for (const auto& ec : clauses) clause(ec);
   as_.bind(done);
   as_.emit(mov64(R0, 0));
@@ -276,6 +278,11 @@ void ProgramEmitter::storeField(const Expr& e, const ir::Field& field, Reg base,
   const int32_t at = baseOffset + static_cast<int32_t>(field.offset);
   if (field.kind == ir::DataKind::String) {
     stringInto(e, base, at, field.size);
+    return;
+  }
+  if (isAggregate(e.type)) {
+    if (base != R9) fail("a struct value can only be recorded in scratch");
+    aggregateInto(e, at, field.size);
     return;
   }
   value(e);  // r6 holds the value extended to 64 bits: any field width works

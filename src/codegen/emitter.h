@@ -33,6 +33,9 @@ inline bpf::Size sizeOf(uint32_t bytes) {
   }
 }
 
+// A struct, union or non-char array: copied as bytes, never in a register.
+bool isAggregate(const sema::Type* t);
+
 // Fixed stack slots of every generated program.
 inline constexpr int16_t kCtxSlot = -8;
 inline constexpr int16_t kZeroKeySlot = -16;
@@ -132,8 +135,16 @@ class ProgramEmitter {
   void storeMemory(const ast::Expr& e);  // *e = r6
   void pointerArithmetic(const ast::Expr& e);
   void bindTranslatorInput(const ast::Expr& member);
+  void bindTranslatorInput(const ast::Expr& input, const sema::Variable& inputVariable);
   void unbindTranslatorInput();
   void loadTranslatorInput(const sema::Variable& v);
+  // emit_aggregate.cpp: whole struct, union and array values, built at
+  // r9+offset (a record field, a clause-local, or the staging area).
+  void aggregateInto(const ast::Expr& e, int32_t offset, uint32_t size);
+  void translateInto(const ast::Expr& xlate, int32_t offset, uint32_t size);
+  void assignAggregate(const ast::Expr& assign);
+  void copyFromAddress(int32_t offset, uint32_t size);  // from address r6
+  void zeroFill(int32_t offset, uint32_t size);
   // ---- emit_builtin.cpp: built-in variables ----
   void builtin(const sema::Variable& v);
   void probeArg(int index);

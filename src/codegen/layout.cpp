@@ -181,7 +181,13 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
     layout.aggregations.push_back(std::move(a));
   }
 
+  // The staging area also holds a struct or array bound for a global.
   uint32_t maxDynamicValue = 8;
+  for (const sema::Variable& v : symbols.globals()) {
+    if (!v.isDynamic() && (v.type->isStruct() || v.type->isArray())) {
+      maxDynamicValue = std::max(maxDynamicValue, alignUp(v.type->size, 8));
+    }
+  }
   for (const sema::Variable* v : symbols.dynamics()) {
     DynamicLayout d;
     uint32_t end = 0;

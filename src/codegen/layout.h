@@ -80,7 +80,7 @@ struct Layout {
   uint32_t faultOffset = 0;
   uint32_t dynamicKeyOffset = 0;    // kMaxDynamicKeyDepth areas of dynamicKeySize
   uint32_t dynamicKeySize = 8;
-  uint32_t dynamicValueOffset = 0;  // a value being stored
+  uint32_t dynamicValueOffset = 0;  // a value being stored (dynamic, or a struct for a global)
   uint32_t stringTempOffset = 0;  // two zero-padded strings being compared
   uint32_t stringTempSize = 0;    // bytes of each
   // strjoin() works in one area per nesting level: the joined string

@@ -145,6 +145,7 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
       }
       if (name == "quiet") config_.quiet = true;
       if (name == "errtags") config_.errtags = true;
+      if (name == "defaultargs") config_.macros.defaultArgs = true;
     }
   }
 
@@ -293,8 +294,17 @@ Result<void> Session::createMaps() {
   return {};
 }
 
+constexpr uint32_t kMaxScratchSize = 32 * 1024;
+
 Result<void> Session::load() {
   layout_ = codegen::computeLayout(clauses_, symbols_, config_.quiet, types_.strsize());
+  // A per-CPU map value (and a BPF instruction's offset) reaches 32 KiB.
+  if (layout_.scratchSize > kMaxScratchSize) {
+    return makeError("scratch space of " + std::to_string(layout_.scratchSize) +
+                     " bytes per CPU exceeds the limit of " + std::to_string(kMaxScratchSize) +
+                     ": lower strsize (now " + std::to_string(types_.strsize()) +
+                     ") or the size of clause-local variables");
+  }
   for (ir::Ecb& ecb : ir_.ecbs) {
     const codegen::ClauseLayout& cl = layout_.clauses.at(ecb.clauseIndex);
     ecb.actions = cl.orderedActions;

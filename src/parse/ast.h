@@ -14,6 +14,7 @@
 namespace dtrace::sema {
 struct Type;      // defined by src/sema; the parser never sets these
 struct Variable;
+struct Translator;
 }
 
 namespace dtrace::ast {
@@ -182,6 +183,10 @@ struct Expr {
   // expression for m, evaluated with its input bound to `translatorInput`.
   const Expr* translatedMember = nullptr;
   const Expr* translatorInput = nullptr;
+  // xlate<T>(x): the translator chosen. A whole translated struct
+  // (xlate<T>(x) itself, or *p of p = xlate<T *>(x)) names that xlate here.
+  const sema::Translator* translator = nullptr;
+  const Expr* translation = nullptr;
 
   Expr(ExprKind k, SourceLoc l) : kind(k), loc(l) {}
 };

@@ -75,6 +75,12 @@ class Lexer {
 
   const LexState& state() const { return st_; }
   void restore(const LexState& s) { st_ = s; }
+  // The next character that is not white space, '\0' at the end.
+  char nextVisibleChar() const {
+    size_t p = st_.pos;
+    while (p < src_.size() && (src_[p] == ' ' || src_[p] == '\t' || src_[p] == '\n' || src_[p] == '\r')) ++p;
+    return p < src_.size() ? src_[p] : '\0';
+  }
 
   // Pragmas read since the last call, each reported once even if the parser
   // rewinds over it.

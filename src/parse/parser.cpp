@@ -1,6 +1,7 @@
 #include "parse/parser.h"
 
 #include <array>
+#include <cstring>
 #include <utility>
 
 #include "parse/parser_impl.h"
@@ -167,8 +168,7 @@ void Parser::parseTopLevelItem() {
     }
     return;
   }
-  if (t.kind == TokKind::ProbeSpec && !options_.allowBareProbeSpec &&
-      t.text.find(':') == std::string::npos) {
+  if (t.kind == TokKind::ProbeSpec && t.text.find(':') == std::string::npos) {
     // "foo_t*x;" is read as one probe-description word: if the part before
     // the '*' names a type, it is a declaration after all.
     size_t star = t.text.find('*');
@@ -181,8 +181,13 @@ void Parser::parseTopLevelItem() {
     Token word;
     word.kind = isDKeyword(head) ? TokKind::Keyword : TokKind::Ident;
     word.text = std::string(head);
-    if (identShaped && (word.kind == TokKind::Keyword ? startsTypeName(word)
-                                                      : isTypeName(word.text, false))) {
+    // With -n a lone word is a probe description even if it names a type
+    // (dtrace -ln 'int*'): a declaration needs a declarator after it.
+    const char next = ahead_.size() == 1 ? lexer_.nextVisibleChar() : ';';
+    const bool lone =  // strchr finds the terminator too: the end of input
+        options_.allowBareProbeSpec && std::strchr("{/,", next) != nullptr;
+    if (identShaped && !lone &&
+        (word.kind == TokKind::Keyword ? startsTypeName(word) : isTypeName(word.text, false))) {
       parseDeclaration();
       return;
     }

@@ -42,7 +42,8 @@ const Type* Checker::member(Expr& e, bool forAssignment) {
   if (!bt) return nullptr;
   const std::string opName = e.isArrow ? "->" : ".";
   const Expr& source = throughInlines(base);
-  if (source.kind == ExprKind::Xlate) return translatedMember(e, source);
+  if (source.kind == ExprKind::Xlate) return translatedMember(e, source, source.type->isPointer());
+  if (base.translation) return translatedMember(e, *base.translation, false);
   const Type* st = bt;
   if (e.isArrow) {
     if (!bt->isPointer()) {
@@ -99,6 +100,12 @@ const Type* Checker::dereference(Expr& e) {
   if (t->target->kind == Type::Kind::Function) {
     error("D_DEREF_FUNC", e.loc, "cannot dereference pointer to function");
     return nullptr;
+  }
+  // *xlate<T *>(x) is the whole translated struct, built member by member.
+  const Expr& source = throughInlines(*e.operands[0]);
+  if (source.kind == ExprKind::Xlate) {
+    e.translation = &source;
+    return t->target;
   }
   e.inMemory = true;
   return t->target;

@@ -54,7 +54,7 @@ bool Checker::checkTranslator(ast::TranslatorDecl& decl) {
   in.name = decl.inputName;
   in.type = input;
   in.loc = decl.loc;
-  Definitions::Translator tr{output, input, &in, {}};
+  Translator tr{output, input, &in, {}};
   // The input's name is visible in the member expressions only.
   for (auto& m : decl.members) {
     const Member* om = types_.findMember(output, m.name);
@@ -77,7 +77,7 @@ bool Checker::checkTranslator(ast::TranslatorDecl& decl) {
     }
     tr.members[m.name] = m.value.get();
   }
-  for (const Definitions::Translator& old : defs_.translators) {
+  for (const Translator& old : defs_.translators) {
     if (old.output == output && old.input == input) {
       return error("D_XLATE_REDECL", decl.loc,
                    "translator from " + input->name + " to " + output->name + " has already "
@@ -94,29 +94,34 @@ const Type* Checker::xlate(Expr& e) {
   const Type* from = expr(*e.operands[0]);
   if (!to || !from) return nullptr;
   const Type* output = to->isPointer() ? to->target : to;
-  for (const Definitions::Translator& t : defs_.translators) {
+  for (const Translator& t : defs_.translators) {
     if (t.output != output) continue;
     const bool matches = t.input == from || (t.input->isPointer() && from->isPointer() &&
                                              (t.input->target == from->target ||
                                               from->target->isVoid())) ||
                          (t.input->isInteger() && from->isInteger());
-    if (matches) return to;
+    if (!matches) continue;
+    e.translator = &t;
+    // xlate<T>(x) is a whole struct; xlate<T *>(x) points at one.
+    if (!to->isPointer()) e.translation = &e;
+    return to;
   }
   error("D_XLATE_NONE", e.loc,
         "translator does not exist: " + from->name + " -> " + output->name);
   return nullptr;
 }
 
-const Type* Checker::translatedMember(Expr& e, const Expr& xlateExpr) {
+const Type* Checker::translatedMember(Expr& e, const Expr& xlateExpr, bool pointerForm) {
   const Type* to = xlateExpr.type;
-  if (e.isArrow != to->isPointer()) {
+  if (e.isArrow != pointerForm) {
     error("D_OP_PTR", e.loc, std::string("operator ") + (e.isArrow ? "->" : ".") +
-                                 " cannot be applied to " + quoted(to));
+                                 " cannot be applied to " +
+                                 quoted(pointerForm ? to : to->isPointer() ? to->target : to));
     return nullptr;
   }
   const Type* output = to->isPointer() ? to->target : to;
   const Type* from = xlateExpr.operands[0]->type;
-  for (const Definitions::Translator& t : defs_.translators) {
+  for (const Translator& t : defs_.translators) {
     if (t.output != output) continue;
     auto it = t.members.find(e.text);
     if (it == t.members.end()) continue;

@@ -526,6 +526,14 @@ const Type* Checker::identifier(Expr& e, bool forAssignment) {
     if (it->second.value->inMemory) e.inMemory = true;
     return it->second.type;
   }
+  if (e.text.find('`') != std::string::npos) {
+    // Kernel data symbols: this kernel's kallsyms lists none, and BTF types
+    // only per-CPU variables, so there is neither an address nor a type.
+    error("D_SYM_NOSYM", e.loc,
+          "failed to resolve " + e.text +
+              ": kernel variables are not available on Linux (no data symbols or types)");
+    return nullptr;
+  }
   error("D_IDENT_UNDEF", e.loc, "failed to resolve " + e.text + ": Unknown variable name");
   return nullptr;
 }

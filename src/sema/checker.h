@@ -27,19 +27,22 @@ struct MacroTable {
 
 // What one program's declarations define for the programs compiled after
 // it in the same session: inline names and translators.
+// A translator declaration: each member it defines is an expression of its
+// input variable.
+struct Translator {
+  const Type* output;  // the struct it produces
+  const Type* input;
+  Variable* inputVariable;
+  std::map<std::string, const ast::Expr*> members;
+};
+
 struct Definitions {
   struct Inline {
     const Type* type;
     const ast::Expr* value;
   };
-  struct Translator {
-    const Type* output;  // the struct it produces
-    const Type* input;
-    Variable* inputVariable;
-    std::map<std::string, const ast::Expr*> members;
-  };
   std::map<std::string, Inline, std::less<>> inlines;
-  std::vector<Translator> translators;
+  std::deque<Translator> translators;  // a deque: expressions point at its elements
   std::deque<Variable> translatorInputs;
 };
 
@@ -80,7 +83,8 @@ class Checker {
   bool checkInline(ast::InlineDecl& decl);
   bool checkTranslator(ast::TranslatorDecl& decl);
   const Type* xlate(ast::Expr& e);
-  const Type* translatedMember(ast::Expr& e, const ast::Expr& xlateExpr);
+  // `pointerForm`: the member is read with -> (xlate<T *>) rather than .
+  const Type* translatedMember(ast::Expr& e, const ast::Expr& xlateExpr, bool pointerForm);
   const Type* call(ast::Expr& e);
   // ---- subroutines.cpp: DTrace's subroutines ----
   const Type* subroutine(ast::Expr& e);

@@ -1,6 +1,7 @@
 /*
  * strtok(): a NULL (0) first argument goes on with the string of the previous
- * call, in later clauses of the same firing too; no token left is "".
+ * call, in later clauses of the same firing too (not in later firings); no
+ * token left is "".
  */
 #pragma D option quiet
 
@@ -23,5 +24,12 @@ BEGIN
 	printf("[%s] [%s] [%s]\n", strtok("foobar", "o"), strtok(0, "o"), strtok(0, "o"));
 	printf("[%s] [%s] [%s]\n", strtok("a b\tc", " \t"), strtok(0, "\t"), strtok(0, "\t"));
 	printf("[%s] [%s] [%s]\n", strtok("", ""), strtok("foo", ""), strtok(",,,", ","));
+	x = strtok("left,over", ",");
+}
+
+/* A new firing starts with nothing saved. */
+tick-1ms
+{
+	printf("[%s] [%s]\n", x, strtok(0, ","));
 	exit(0);
 }
