@@ -563,6 +563,11 @@ void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_
     readStringAt(false, R6, base, offset, std::min(size, e.type->size));
     return;
   }
+  if (e.type && e.type->isCharPointer()) {
+    value(e);  // a kernel address, read as a string where D wants one
+    readStringAt(false, R6, base, offset, size);
+    return;
+  }
   if (e.kind == ExprKind::StringLiteral) {
     literalInto(e.text, base, offset, size);
     return;

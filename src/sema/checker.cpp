@@ -637,7 +637,9 @@ const Type* Checker::binary(Expr& e) {
     }
     t = types_.intType();
   } else if (isComparison(e.op)) {
-    bool ok = (a->isScalar() && b->isScalar()) || (a->isString() && b->isString());
+    bool ok = (a->isScalar() && b->isScalar()) ||
+              ((a->isString() || b->isString()) && a->isStringCompatible() &&
+               b->isStringCompatible());
     if (!ok) {
       error("D_OP_INCOMPAT", e.loc,
             "operands have incompatible types: " + quoted(a) + " " + opName + " " + quoted(b));
@@ -812,8 +814,9 @@ const Type* Checker::ternary(Expr& e) {
   const Type* t = nullptr;
   if (a->isInteger() && b->isInteger()) {
     t = types_.arithmeticResult(a, b);
-  } else if (a->isString() && b->isString()) {
-    t = a->size >= b->size ? a : b;
+  } else if ((a->isString() || b->isString()) && a->isStringCompatible() &&
+             b->isStringCompatible()) {
+    t = a->isString() && b->isString() ? (a->size >= b->size ? a : b) : types_.stringType();
   } else if (a == b) {
     t = a;
   } else {

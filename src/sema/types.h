@@ -56,6 +56,12 @@ struct Type {
     return kind == Kind::Array && target->kind == Kind::Integer && target->size == 1;
   }
   bool isString() const { return kind == Kind::String; }
+  bool isCharPointer() const {
+    return kind == Kind::Pointer && target->kind == Kind::Integer && target->size == 1;
+  }
+  // DTrace's "string-compatible" types: string, char[N] and char *. Compared
+  // with a string they compare as strings.
+  bool isStringCompatible() const { return isString() || isCharArray() || isCharPointer(); }
   bool isScalar() const { return isInteger() || isPointer(); }
   bool isVoid() const { return kind == Kind::Void; }
 };
