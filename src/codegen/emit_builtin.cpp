@@ -74,6 +74,10 @@ void ProgramEmitter::builtin(const sema::Variable& v) {
     case Builtin::Epid: constant(epid_); return;
     case Builtin::Id: constant(probe_.id); return;
     case Builtin::Ipl: constant(0); return;  // Linux has no interrupt priority levels
+    case Builtin::Lgrp:
+      as_.emit(call(BPF_FUNC_get_numa_node_id));
+      as_.emit(mov64(R6, R0));
+      return;
     case Builtin::RegIndex: constant(v.argIndex); return;
     case Builtin::Caller: stackFrame(false, 0); return;
     case Builtin::Ucaller: stackFrame(true, 1); return;  // frame 0 is the user PC itself

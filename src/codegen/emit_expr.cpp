@@ -142,6 +142,9 @@ void ProgramEmitter::value(const Expr& e) {
       normalize(R6, e.type);
       return;
     case ExprKind::Call: subroutineValue(e); return;
+    case ExprKind::Xlate:
+      fail("a translated pointer (xlate <T *>) can only be dereferenced or used with ->");
+      return;
     default: fail("expression is not supported in code generation yet"); return;
   }
 }

@@ -98,8 +98,7 @@ translator lwpsinfo_t < struct task_struct *T > {
 translator cpuinfo_t < int C > {
   cpu_id = C;
   cpu_pset = -1;
-  cpu_chip = 0;
-  cpu_lgrp = 0;
+  cpu_lgrp = lgrp;
 };
 
 inline psinfo_t *curpsinfo = xlate <psinfo_t *> (curthread);

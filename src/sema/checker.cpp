@@ -496,6 +496,10 @@ const Type* Checker::identifier(Expr& e, bool forAssignment) {
     return translatorScope_->type;
   }
   if (const Variable* b = symbols_.findBuiltin(e.text, types_)) {
+    if (b->builtin == Builtin::Unavailable) {
+      error("D_VAR_UNSUP", e.loc, e.text + " is not available on Linux");
+      return nullptr;
+    }
     if (forAssignment) {
       error("D_OP_WRITE", e.loc, "operator = can only be applied to a writable variable");
       return nullptr;

@@ -40,6 +40,14 @@ constexpr BuiltinSpec kBuiltins[] = {
     {"cwd", Builtin::Cwd, "string"},
     {"root", Builtin::Root, "string"},
     {"ipl", Builtin::Ipl, "uint_t"},
+    {"lgrp", Builtin::Lgrp, "int"},
+    // DTrace built-ins with no Linux counterpart: any use is an error.
+    {"chip", Builtin::Unavailable, "void"},
+    {"projid", Builtin::Unavailable, "void"},
+    {"taskid", Builtin::Unavailable, "void"},
+    {"zonename", Builtin::Unavailable, "void"},
+    {"execargs", Builtin::Unavailable, "void"},
+    {"fds", Builtin::Unavailable, "void"},
     {"curthread", Builtin::Curthread, "struct task_struct *"},
     // Arrays: indexed, they take their type from check_builtins.cpp; alone
     // they are void, which every use refuses.

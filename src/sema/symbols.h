@@ -43,6 +43,8 @@ enum class Builtin {
   Cwd,          // string: the current process's working directory
   Root,         // string: the current process's root directory
   Ipl,          // interrupt priority level: always 0 on Linux
+  Lgrp,         // locality group: the NUMA node of the current CPU
+  Unavailable,  // a DTrace built-in Linux has no counterpart for (zonename, ...)
   Curthread,    // the current thread's struct task_struct *
   Args,         // args[N]: typed probe arguments (an array: see check_builtins.cpp)
   Uregs,        // uregs[R_*]: the thread's saved user registers (an array)
