@@ -81,10 +81,21 @@ Type* TypeTable::tagged(Type::Kind kind, const std::string& tag, bool forDefinit
   const char* word = kind == Type::Kind::Struct  ? "struct "
                      : kind == Type::Kind::Union ? "union "
                                                  : "enum ";
-  const std::string name = word + tag;
+  // A scoped tag (struct vmlinux`task_struct) names the module's type; the
+  // D and C scopes are the script's own types. Linux has one kernel type space.
+  std::string_view bare = tag, scope;
+  if (size_t tick = tag.find('`'); tick != std::string::npos) {
+    scope = bare.substr(0, tick);
+    bare = bare.substr(tick + 1);
+  }
+  const bool kernelScope = !scope.empty() && scope != "D" && scope != "C";
+  const std::string name = word + std::string(bare);
+  if (kernelScope && !forDefinition && source_) {
+    if (const Type* kernel = source_->find(*this, name)) return const_cast<Type*>(kernel);
+  }
   if (auto it = names_.find(name); it != names_.end()) return const_cast<Type*>(it->second);
   // A use names the kernel's type when there is one; a definition is the script's own.
-  if (!forDefinition && source_) {
+  if (!forDefinition && source_ && scope.empty()) {
     if (const Type* kernel = source_->find(*this, name)) return const_cast<Type*>(kernel);
   }
   return newType({.kind = kind, .name = name, .size = kind == Type::Kind::Enum ? 4u : 0u,
