@@ -707,7 +707,12 @@ const Type* Checker::lvalueType(Expr& target, const Type* valueType, ast::Op op)
           "operator " + opName + " can only be applied to a writable variable");
     return nullptr;
   }
-  if (t->isStruct() || t->isArray()) {
+  if (t->isArray()) {
+    error("D_OP_ARRFUN", target.loc,
+          "operator " + opName + " may not be applied to operand of type " + quoted(t));
+    return nullptr;
+  }
+  if (t->isStruct()) {
     error("D_OP_SCALAR", target.loc,
           "operator " + opName + " requires an operand of scalar type");
     return nullptr;

@@ -17,4 +17,8 @@ check 'BEGIN { trace(99999999999999999999); }'
 check 'BEGIN { a[1] = 1; trace(a[1, 2]); }'
 check 'BEGIN { trace(1.5); }'
 check 'nosuchprovider:::x { }'
+check 'struct s { char b[8]; }; struct s x; BEGIN { x.b = "hi"; }'
+check 'BEGIN { trace(zonename); }'
+check 'BEGIN { trace(`jiffies); }'
+check 'struct s { int a; }; struct s x, y; BEGIN { trace(x == y); }'
 exit 1

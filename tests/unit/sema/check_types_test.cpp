@@ -118,5 +118,30 @@ TEST_F(CheckTypesTest, TranslatedMembersTakeTheMemberType) {
             "[D_XLATE_NONE] line 1: translator does not exist: string -> struct out");
 }
 
+TEST_F(CheckTypesTest, WholeTranslatedStructsNameTheirXlate) {
+  const std::string t =
+      "struct out { int doubled; }; translator struct out < int N > { doubled = N * 2; };"
+      "inline struct out *p = xlate <struct out *> (3);";
+  EXPECT_EQ(typeOf(t, "*p"), "struct out");
+  const ast::Expr* whole = traced();
+  ASSERT_TRUE(whole && whole->translation);
+  EXPECT_EQ(whole->translation->kind, ast::ExprKind::Xlate);
+  EXPECT_FALSE(whole->inMemory);  // built from the translator, never read from memory
+  EXPECT_EQ(typeOf(t, "(*p).doubled"), "int");
+  EXPECT_EQ(check(t + " BEGIN { trace((*p)->doubled); }"),
+            "[D_OP_PTR] line 1: operator -> cannot be applied to \"struct out\"");
+}
+
+TEST_F(CheckTypesTest, CharArraysAndPointersCompareWithStrings) {
+  const std::string d = "struct s { char name[8]; }; struct s x; char *p;";
+  EXPECT_EQ(typeOf(d, "x.name == \"a\""), "int");
+  EXPECT_EQ(typeOf(d, "\"a\" < p"), "int");
+  EXPECT_EQ(typeOf(d, "1 ? x.name : \"b\""), "string");
+  EXPECT_EQ(check(d + " BEGIN { trace(x.name == p); }"),
+            "[D_OP_INCOMPAT] line 1: operands have incompatible types: \"char [8]\" == \"char *\"");
+  EXPECT_EQ(check(d + " BEGIN { x.name = \"a\"; }"),
+            "[D_OP_ARRFUN] line 1: operator = may not be applied to operand of type \"char [8]\"");
+}
+
 }  // namespace
 }  // namespace dtrace::sema
