@@ -21,10 +21,10 @@ void ProgramEmitter::zeroFill(int32_t offset, uint32_t size) {
   for (; off < size; off++) as_.emit(st(Size::B, R9, static_cast<int16_t>(offset + off), 0));
 }
 
-// r9+offset = the `size` bytes at address r6; an unreadable address is a
+// base+offset = the `size` bytes at address r6; an unreadable address is a
 // fault that carries it.
-void ProgramEmitter::copyFromAddress(int32_t offset, uint32_t size) {
-  as_.emit(mov64(R1, R9));
+void ProgramEmitter::copyFromAddress(Reg base, int32_t offset, uint32_t size) {
+  as_.emit(mov64(R1, base));
   as_.emit(alu64(BPF_ADD, R1, offset));
   as_.emit(mov64(R2, static_cast<int32_t>(size)));
   as_.emit(mov64(R3, R6));
@@ -70,7 +70,7 @@ void ProgramEmitter::aggregateInto(const Expr& e, int32_t offset, uint32_t size)
   }
   if (e.inMemory) {
     address(e);
-    copyFromAddress(offset, size);
+    copyFromAddress(R9, offset, size);
     return;
   }
   const sema::Variable* v = e.variable;
@@ -87,7 +87,7 @@ void ProgramEmitter::aggregateInto(const Expr& e, int32_t offset, uint32_t size)
     as_.jumpIf(BPF_JEQ, R0, 0, missing);
     as_.emit(mov64(R6, R0));
     if (e.storageOffset) as_.emit(alu64(BPF_ADD, R6, static_cast<int32_t>(e.storageOffset)));
-    copyFromAddress(offset, size);
+    copyFromAddress(R9, offset, size);
     as_.jump(done);
     as_.bind(missing);
     zeroFill(offset, size);
@@ -96,7 +96,7 @@ void ProgramEmitter::aggregateInto(const Expr& e, int32_t offset, uint32_t size)
   }
   staticStorage(e);
   as_.emit(mov64(R6, R1));
-  copyFromAddress(offset, size);
+  copyFromAddress(R9, offset, size);
 }
 
 // Members the translator does not define are zero, as in DTrace.

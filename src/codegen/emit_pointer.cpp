@@ -77,15 +77,7 @@ void ProgramEmitter::loadMemory(const sema::Type* t, uint32_t bitOffset, uint32_
   }
   const int16_t slot = pushSlot();
   as_.emit(st(Size::DW, R10, slot, 0));
-  as_.emit(mov64(R1, R10));
-  as_.emit(alu64(BPF_ADD, R1, slot));
-  as_.emit(mov64(R2, static_cast<int32_t>(size)));
-  as_.emit(mov64(R3, R6));
-  as_.emit(call(BPF_FUNC_probe_read_kernel));
-  Label ok = as_.newLabel();
-  as_.jumpIf(BPF_JEQ, R0, 0, ok);
-  fault(ir::Fault::BadAddr, R6);
-  as_.bind(ok);
+  copyFromAddress(R10, slot, size);
   as_.emit(ldx(bitWidth ? Size::DW : sizeOf(size), R6, R10, slot));
   popSlot();
   if (bitWidth) {

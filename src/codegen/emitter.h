@@ -143,7 +143,7 @@ class ProgramEmitter {
   void aggregateInto(const ast::Expr& e, int32_t offset, uint32_t size);
   void translateInto(const ast::Expr& xlate, int32_t offset, uint32_t size);
   void assignAggregate(const ast::Expr& assign);
-  void copyFromAddress(int32_t offset, uint32_t size);  // from address r6
+  void copyFromAddress(bpf::Reg base, int32_t offset, uint32_t size);  // from address r6
   void zeroFill(int32_t offset, uint32_t size);
   // ---- emit_builtin.cpp: built-in variables ----
   void builtin(const sema::Variable& v);
