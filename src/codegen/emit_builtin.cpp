@@ -57,7 +57,7 @@ void ProgramEmitter::builtin(const sema::Variable& v) {
       // Only a syscall's return probe knows an error: -4095..-1 from the
       // kernel is errno negated. Elsewhere errno reads as 0.
       as_.emit(mov64(R6, 0));
-      for (const auto& a : probe_.args) {
+      for (const auto& a : probe_->args) {
         if (a.kind != providers::ArgSource::Kind::SyscallReturn) continue;
         Label done = as_.newLabel();
         as_.emit(ldx(Size::DW, R1, R10, kCtxSlot));
@@ -72,7 +72,7 @@ void ProgramEmitter::builtin(const sema::Variable& v) {
       return;
     }
     case Builtin::Epid: constant(epid_); return;
-    case Builtin::Id: constant(probe_.id); return;
+    case Builtin::Id: constant(probe_->id); return;
     case Builtin::Ipl: constant(0); return;  // Linux has no interrupt priority levels
     case Builtin::Lgrp:
       as_.emit(call(BPF_FUNC_get_numa_node_id));
@@ -89,14 +89,18 @@ void ProgramEmitter::builtin(const sema::Variable& v) {
 
 void ProgramEmitter::probeArg(int index) {
   using Kind = providers::ArgSource::Kind;
-  if (index >= static_cast<int>(probe_.args.size()) ||
-      probe_.args[index].kind == Kind::None) {
+  if (index >= static_cast<int>(probe_->args.size()) ||
+      probe_->args[index].kind == Kind::None) {
     as_.emit(mov64(R6, 0));
     return;
   }
-  const providers::ArgSource& a = probe_.args[index];
+  const providers::ArgSource& a = probe_->args[index];
   as_.emit(ldx(Size::DW, R1, R10, kCtxSlot));
   switch (a.kind) {
+    case Kind::FaultRecord:
+      as_.emit(ldx(sizeOf(a.size), R6, R9,
+                   static_cast<int16_t>(layout_.faultOffset + sizeof(ir::RecordHeader) + a.offset)));
+      return;
     case Kind::CtxField:
       as_.emit(ldx(sizeOf(a.size), R6, R1, a.offset));
       if (a.isSigned && a.size < 8) normalize(R6, types_.integer(a.size, true));

@@ -29,7 +29,7 @@ constexpr int kMaxStackFrames = 127;
 }  // namespace
 
 int ProgramEmitter::machineryFrames() const {
-  switch (probe_.attachKind) {
+  switch (probe_->attachKind) {
     case providers::AttachKind::Consumer:
     case providers::AttachKind::Timer:
       return -1;
@@ -38,7 +38,7 @@ int ProgramEmitter::machineryFrames() const {
       return 0;
     case providers::AttachKind::Tracepoint:
     case providers::AttachKind::SyscallDispatch:
-      return probe_.progType == BPF_PROG_TYPE_RAW_TRACEPOINT ? kRawTracepointFrames : 0;
+      return probe_->progType == BPF_PROG_TYPE_RAW_TRACEPOINT ? kRawTracepointFrames : 0;
   }
   return -1;
 }
@@ -55,7 +55,7 @@ void ProgramEmitter::stackFrame(bool user, int frame) {
       return;
     }
     skip += machinery;
-    if (probe_.attachKind == providers::AttachKind::PerfEvent) skip++;  // above the interrupted PC
+    if (probe_->attachKind == providers::AttachKind::PerfEvent) skip++;  // above the interrupted PC
   }
   const int16_t slot = pushSlot();
   Label done = as_.newLabel();

@@ -599,10 +599,10 @@ void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_
         as_.emit(mov64(R2, static_cast<int32_t>(std::min<uint32_t>(size, 16))));
         as_.emit(call(BPF_FUNC_get_current_comm));
         return;
-      case Builtin::Probeprov: literalInto(probe_.provider, base, offset, size); return;
-      case Builtin::Probemod: literalInto(probe_.module, base, offset, size); return;
-      case Builtin::Probefunc: literalInto(probe_.function, base, offset, size); return;
-      case Builtin::Probename: literalInto(probe_.name, base, offset, size); return;
+      case Builtin::Probeprov: literalInto(probe_->provider, base, offset, size); return;
+      case Builtin::Probemod: literalInto(probe_->module, base, offset, size); return;
+      case Builtin::Probefunc: literalInto(probe_->function, base, offset, size); return;
+      case Builtin::Probename: literalInto(probe_->name, base, offset, size); return;
       default: if (builtinString(*v, base, offset, size)) return; break;  // cwd, root
     }
     // A char array member of a struct variable (this->p.pr_fname) is a

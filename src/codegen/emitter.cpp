@@ -1,6 +1,7 @@
 #include "codegen/emitter.h"
 
 #include <cstddef>
+#include <tuple>
 
 #include "sema/checker.h"
 
@@ -18,7 +19,7 @@ constexpr int kMaxSlots = (512 + kFirstSpillSlot) / 8;
 ProgramEmitter::ProgramEmitter(const providers::Probe& probe, Activity expectedState,
                                const Layout& layout, const MapFds& maps, sema::TypeTable& types,
                                MemberOffsetFn memberOffset)
-    : probe_(probe),
+    : probe_(&probe),
       expected_(expectedState),
       layout_(layout),
       maps_(maps),
@@ -199,7 +200,22 @@ void ProgramEmitter::faultHandler() {
   as_.jumpIf(BPF_JEQ, R0, 0, sent);
   bumpCounter(offsetof(Counters, bufferDrops));
   as_.bind(sent);
+  if (!inErrorClause_) runErrorClauses();
   as_.jump(nextClause_);
+}
+
+// The ERROR clauses read arg1-arg5 from the fault record just built in
+// scratch; the faulting clause's labels and state come back afterwards.
+void ProgramEmitter::runErrorClauses() {
+  if (errorClauses_.empty()) return;
+  const auto saved = std::make_tuple(probe_, expected_, clause_, epid_, actionIndex_, nextClause_,
+                                     fault_, faultUsed_);
+  probe_ = errorProbe_;
+  expected_ = Activity::Any;
+  inErrorClause_ = true;
+  for (const EnabledClause& ec : errorClauses_) clause(ec);
+  inErrorClause_ = false;
+  std::tie(probe_, expected_, clause_, epid_, actionIndex_, nextClause_, fault_, faultUsed_) = saved;
 }
 
 void ProgramEmitter::statements(const std::vector<ast::StmtPtr>& stmts) {
@@ -263,11 +279,26 @@ void ProgramEmitter::action(const Expr& call) {
 
 // exit() moves tracing from the expected state to Draining, once: a second
 // exit (on another CPU) loses the race and its record is dropped, as in
-// DTrace. During END (Cooldown) the new status is simply recorded.
+// DTrace. During END (Cooldown) the new status is simply recorded. An
+// ERROR clause may run in any state: BEGIN's (Warmup) or END's too.
 void ProgramEmitter::exitAction() {
   if (expected_ == Activity::Cooldown) return;
-  const auto from = static_cast<int32_t>(expected_ == Activity::Any ? Activity::Active : expected_);
   as_.emit(ldMapValue(R1, maps_.globals, kStateOffset));
+  if (expected_ == Activity::Any) {
+    Label exiting = as_.newLabel(), done = as_.newLabel();
+    as_.emit(ldx(Size::DW, R3, R1, 0));
+    as_.jumpIf(BPF_JEQ, R3, static_cast<int32_t>(Activity::Cooldown), done);
+    as_.jumpIf(BPF_JEQ, R3, static_cast<int32_t>(Activity::Warmup), exiting);
+    as_.jumpIf(BPF_JNE, R3, static_cast<int32_t>(Activity::Active), nextClause_);
+    as_.bind(exiting);
+    as_.emit(mov64(R0, R3));
+    as_.emit(mov64(R2, static_cast<int32_t>(Activity::Draining)));
+    as_.emit(atomicCmpxchg64(R1, 0, R2));
+    as_.jumpIf(BPF_JNE, R0, R3, nextClause_);
+    as_.bind(done);
+    return;
+  }
+  const auto from = static_cast<int32_t>(expected_);
   as_.emit(mov64(R0, from));
   as_.emit(mov64(R2, static_cast<int32_t>(Activity::Draining)));
   as_.emit(atomicCmpxchg64(R1, 0, R2));

@@ -70,6 +70,13 @@ class ProgramEmitter {
 
   Result<std::vector<bpf::Insn>> emit(const std::vector<EnabledClause>& clauses);
 
+  // The ERROR probe's clauses, run inline wherever a clause faults (as
+  // DTrace fires ERROR in probe context, before the next clause runs).
+  void setErrorClauses(const providers::Probe& errorProbe, std::vector<EnabledClause> clauses) {
+    errorProbe_ = &errorProbe;
+    errorClauses_ = std::move(clauses);
+  }
+
  private:
   // emitter.cpp: program, clauses, statements, actions, aggregations
   void prologue();
@@ -82,6 +89,7 @@ class ProgramEmitter {
   void storeField(const ast::Expr& value, const ir::Field& field, bpf::Reg base, int32_t baseOffset);
   void emitRecord();
   void faultHandler();
+  void runErrorClauses();  // inline, after a fault record is sent
   void bumpCounter(uint32_t counterOffset);
   // Map helpers on `fd` with the key (and value) at offsets in scratch;
   // r0 holds the result (a value pointer, or 0 on success).
@@ -230,7 +238,7 @@ class ProgramEmitter {
   void popSlot();
   void fail(std::string message);
 
-  const providers::Probe& probe_;
+  const providers::Probe* probe_;  // the ERROR probe while its clauses run inline
   Activity expected_;
   const Layout& layout_;
   const MapFds& maps_;
@@ -246,6 +254,9 @@ class ProgramEmitter {
   int actionIndex_ = 0;  // 1-based number of the statement being generated, 0 in the predicate
   bpf::Label nextClause_{}, fault_{};
   bool faultUsed_ = false;
+  const providers::Probe* errorProbe_ = nullptr;
+  std::vector<EnabledClause> errorClauses_;
+  bool inErrorClause_ = false;  // a fault in an ERROR clause does not fire ERROR again
   uint32_t dynamicDepth_ = 0;  // nesting of dynamic-variable keys being built
   uint32_t joinDepth_ = 0;     // nesting of strjoin() calls
   // Translator inputs being evaluated, innermost last: (input, stack slot).

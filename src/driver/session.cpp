@@ -74,6 +74,10 @@ std::string fullDescription(const ast::ProbeSpec& s) {
   return s.provider + ":" + s.module + ":" + s.function + ":" + s.name;
 }
 
+bool isErrorProbe(const providers::Probe& p) {
+  return p.provider == "dtrace" && p.name == "ERROR";
+}
+
 std::atomic_ref<uint64_t> stateRef(uint64_t* globals) {
   return std::atomic_ref<uint64_t>(globals[codegen::kStateOffset / 8]);
 }
@@ -315,7 +319,15 @@ Result<void> Session::load() {
   ir_.formats = layout_.formats;
 
   if (auto r = createMaps(); !r) return r;
+  // ERROR has no program of its own: its clauses run inline where a fault
+  // happens, so they are found first.
   for (ProbeEnabling& e : enablings_) {
+    if (!isErrorProbe(*e.probe)) continue;
+    if (auto r = catalog_.describeArgs(*e.probe); !r) return r;
+    errorEnabling_ = &e;
+  }
+  for (ProbeEnabling& e : enablings_) {
+    if (&e == errorEnabling_) continue;
     if (auto r = loadProbe(e); !r) return r;
   }
   return {};
@@ -332,7 +344,6 @@ Result<void> Session::loadProbe(ProbeEnabling& enabling) {
   const providers::Probe& probeView = probe;
   Activity expected = probe.provider == "dtrace" && probe.name == "BEGIN"   ? Activity::Warmup
                       : probe.provider == "dtrace" && probe.name == "END"   ? Activity::Cooldown
-                      : probe.provider == "dtrace" && probe.name == "ERROR" ? Activity::Any
                                                                              : Activity::Active;
   codegen::MapFds fds;
   fds.globals = maps_->globals->fd();
@@ -342,15 +353,20 @@ Result<void> Session::loadProbe(ProbeEnabling& enabling) {
   for (const auto& m : maps_->aggregations) fds.aggregations.push_back(m.fd());
   for (const auto& m : maps_->dynamics) fds.dynamics.push_back(m.fd());
 
-  std::vector<codegen::EnabledClause> clauses;
-  for (auto [clauseIndex, epid] : enabling.clauses) {
-    clauses.push_back({&layout_.clauses.at(clauseIndex), epid});
-  }
+  auto enabledClauses = [this](const ProbeEnabling& e) {
+    std::vector<codegen::EnabledClause> clauses;
+    for (auto [clauseIndex, epid] : e.clauses) {
+      clauses.push_back({&layout_.clauses.at(clauseIndex), epid});
+    }
+    return clauses;
+  };
   codegen::ProgramEmitter emitter(
       probeView, expected, layout_, fds, types_,
       [](const char* type, const char* member) {
         return types::KernelBtf::instance().memberOffset(type, member);
       });
+  if (errorEnabling_) emitter.setErrorClauses(*errorEnabling_->probe, enabledClauses(*errorEnabling_));
+  const std::vector<codegen::EnabledClause> clauses = enabledClauses(enabling);
   std::string description =
       probe.provider + ":" + probe.module + ":" + probe.function + ":" + probe.name;
   auto insns = emitter.emit(clauses);
@@ -371,7 +387,6 @@ Result<void> Session::loadProbe(ProbeEnabling& enabling) {
   if (firedByConsumer) {
     if (probe.name == "BEGIN") beginProgram_ = &loadedProgram;
     if (probe.name == "END") endProgram_ = &loadedProgram;
-    if (probe.name == "ERROR") errorProgram_ = &loadedProgram;
     return {};
   }
   auto links = catalog_.attach(probe, loadedProgram.fd());
@@ -419,23 +434,8 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   globals[codegen::kWallClockOffset / 8] = static_cast<uint64_t>(offset);
 
   consume::Consumer consumer(ir_, config_.out, config_.quiet);
-  // A fault record fires the ERROR probe with DTrace's arguments: arg1 the
-  // EPID that faulted, arg2 the action, arg3 the offset, arg4 the fault,
-  // arg5 the address. It runs here, once the consumer has seen the fault.
   auto ring = bpf::RingBuffer::open(maps_->ringbuf->fd(), [&](const void* data, size_t size) {
-    int rc = consumer.handleRecord(data, size);
-    ir::RecordHeader header;
-    ir::FaultRecord fault;
-    if (errorProgram_ && size >= sizeof header + sizeof fault) {
-      std::memcpy(&header, data, sizeof header);
-      if (header.epid == 0) {
-        std::memcpy(&fault, static_cast<const uint8_t*>(data) + sizeof header, sizeof fault);
-        const std::array<uint64_t, 6> args{0, fault.epid, fault.actionIndex, fault.difOffset,
-                                           fault.fault, fault.address};
-        (void)errorProgram_->run(args);
-      }
-    }
-    return rc;
+    return consumer.handleRecord(data, size);
   });
   if (!ring) return ring.error();
 

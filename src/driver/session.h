@@ -102,7 +102,7 @@ class Session {
   std::vector<bpf::Link> links_;
   const bpf::Program* beginProgram_ = nullptr;
   const bpf::Program* endProgram_ = nullptr;
-  const bpf::Program* errorProgram_ = nullptr;
+  const ProbeEnabling* errorEnabling_ = nullptr;  // dtrace:::ERROR's clauses, if enabled
   std::vector<uint64_t> reportedDrops_;  // per CPU, buffer then aggregation drops
   uint64_t reportedDynamicDrops_ = 0;
 };

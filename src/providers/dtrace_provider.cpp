@@ -1,7 +1,9 @@
 #include "providers/dtrace_provider.h"
 
+#include <cstddef>
 #include <string>
 
+#include "ir/program.h"
 #include "providers/catalog.h"
 #include "providers/glob.h"
 
@@ -35,15 +37,22 @@ class DtraceProvider final : public Provider {
     }
   }
 
+  // BEGIN and END have no arguments. ERROR's are DTrace's: arg1 the EPID
+  // that faulted, arg2 the action, arg3 the offset, arg4 the fault, arg5
+  // the address, read from the fault record its clauses run after.
   Result<void> describeArgs(Probe& probe) override {
-    probe.args.clear();
-    for (int i = 0; i < kDtraceProbeArgs; ++i) {
-      ArgSource a;
-      a.kind = ArgSource::Kind::CtxField;
-      a.offset = static_cast<int16_t>(8 * i);
-      a.size = 8;
-      a.isSigned = true;
-      probe.args.push_back(a);
+    probe.args.assign(kDtraceProbeArgs, ArgSource{});
+    if (probe.name == "ERROR") {
+      auto field = [&](int i, size_t offset, uint8_t size) {
+        probe.args[i].kind = ArgSource::Kind::FaultRecord;
+        probe.args[i].offset = static_cast<int16_t>(offset);
+        probe.args[i].size = size;
+      };
+      field(1, offsetof(ir::FaultRecord, epid), 4);
+      field(2, offsetof(ir::FaultRecord, actionIndex), 4);
+      field(3, offsetof(ir::FaultRecord, difOffset), 4);
+      field(4, offsetof(ir::FaultRecord, fault), 4);
+      field(5, offsetof(ir::FaultRecord, address), 8);
     }
     probe.argsDescribed = true;
     return {};

@@ -22,6 +22,7 @@ struct ArgSource {
                     // and errno = -value (illumos semantics); otherwise the value and errno 0
     KernelPc,       // profile: the interrupted kernel PC, or 0 in user mode
     UserPc,         // profile: the interrupted user PC, or 0 in kernel mode
+    FaultRecord,    // ERROR: the field at `offset` of the ir::FaultRecord being reported
     SyscallArg,     // syscall entry: ctx[0] is the caller's saved `struct pt_regs *`; read
                     // (bpf_probe_read_kernel) the low `size` bytes of the register at that
                     // offset, sign-extending if isSigned
