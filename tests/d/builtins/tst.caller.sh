@@ -1,3 +1,5 @@
+# run alone: while a second program is attached to sys_enter the kernel
+# calls them through __traceiter_sys_enter, one more frame below the probe.
 # caller is the kernel PC that fired the probe: for a syscall entry, in the
 # kernel's syscall entry work, past the BPF machinery; stackdepth counts the
 # kernel frames from there. BEGIN, which dtrace fires itself, has neither.
