@@ -12,12 +12,14 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "bpf/assembler.h"
 #include "codegen/layout.h"
 #include "providers/probe.h"
+#include "providers/tracepoint_machinery.h"
 #include "sema/types.h"
 #include "util/result.h"
 
@@ -26,10 +28,14 @@ namespace dtrace::codegen {
 // The load/store width for a value of `bytes` bytes (1, 2, 4, else 8).
 inline bpf::Size sizeOf(uint32_t bytes) {
   switch (bytes) {
-    case 1: return bpf::Size::B;
-    case 2: return bpf::Size::H;
-    case 4: return bpf::Size::W;
-    default: return bpf::Size::DW;
+    case 1:
+      return bpf::Size::B;
+    case 2:
+      return bpf::Size::H;
+    case 4:
+      return bpf::Size::W;
+    default:
+      return bpf::Size::DW;
   }
 }
 
@@ -86,7 +92,8 @@ class ProgramEmitter {
   void action(const ast::Expr& call);
   void exitAction();
   void aggregation(const ast::Expr& assign);
-  void storeField(const ast::Expr& value, const ir::Field& field, bpf::Reg base, int32_t baseOffset);
+  void storeField(const ast::Expr& value, const ir::Field& field, bpf::Reg base,
+                  int32_t baseOffset);
   void emitRecord();
   void faultHandler();
   void runErrorClauses();  // inline, after a fault record is sent
@@ -156,7 +163,7 @@ class ProgramEmitter {
   // ---- emit_builtin.cpp: built-in variables ----
   void builtin(const sema::Variable& v);
   void probeArg(int index);
-  void builtinArray(const ast::Expr& index);  // r6 = args[i], uregs[i]
+  void builtinArray(const ast::Expr& index);           // r6 = args[i], uregs[i]
   void taskMember(const char* member, uint32_t size);  // r6 = current->member (a u64 chain)
   void savedUserRegister(const char* ptRegsMember);    // r6 = the thread's saved user register
   // String-valued built-ins (cwd, root) into base+offset; false for others.
@@ -167,7 +174,12 @@ class ProgramEmitter {
   // stack slot; r0-r5 are clobbered. dst and address are r6-r9.
   void readKernelWord(bpf::Reg dst, bpf::Reg address, int32_t offset);
   // emit_builtin_stack.cpp: caller, ucaller, stackdepth, ustackdepth
-  int machineryFrames() const;  // kernel frames of the probe's own machinery, -1: not meaningful
+  // Kernel frames of the probe's own machinery: -1 not meaningful,
+  // kMachineryByAddress when recognised at run time by address.
+  static constexpr int kMachineryByAddress = 1000;
+  int machineryFrames();
+  const std::vector<providers::AddressRange>& machineryRanges();
+  void skipMachinery(int frame, bool wantPc);
   void stackFrame(bool user, int frame);  // r6 = that frame's PC, or 0
   void stackDepth(bool user);             // r6 = the number of frames
   // emit_builtin_path.cpp: cwd, root
@@ -192,7 +204,7 @@ class ProgramEmitter {
   int32_t loopState(int word) const;      // offset of a u64 of the loop state
   void copySlice(int32_t area, bpf::Reg start, bpf::Reg count, bpf::Reg base, int32_t offset,
                  uint32_t size);  // base+offset = area[start, start+count), NUL-terminated
-  void scratchAddress();  // r0 = the scratch value's address, as an integer
+  void scratchAddress();          // r0 = the scratch value's address, as an integer
   // emit_loop.cpp: bpf_loop callbacks, emitted after the main program. In the
   // callback r9 is the scratch value and r6 the iteration index; jumping to
   // `stop` ends the loop, falling off the end goes on to the next iteration.
@@ -229,7 +241,7 @@ class ProgramEmitter {
   // pointer, and the verifier knows size <= kAllocaSize.
   void writableRange(bpf::Reg address, bpf::Reg size);
   void progenyOf(const ast::Expr& call);
-  void resetAlloca();  // at the start of every clause
+  void resetAlloca();       // at the start of every clause
   uint32_t subrDepth_ = 0;  // nesting of subroutine operands being evaluated
   std::vector<std::pair<bpf::Label, std::function<void(bpf::Label)>>> callbacks_;
   // ---- end of emit_subr.cpp ----
@@ -239,6 +251,7 @@ class ProgramEmitter {
   void fail(std::string message);
 
   const providers::Probe* probe_;  // the ERROR probe while its clauses run inline
+  std::optional<std::vector<providers::AddressRange>> machineryRanges_;  // read on first use
   Activity expected_;
   const Layout& layout_;
   const MapFds& maps_;
@@ -257,8 +270,8 @@ class ProgramEmitter {
   const providers::Probe* errorProbe_ = nullptr;
   std::vector<EnabledClause> errorClauses_;
   bool inErrorClause_ = false;  // a fault in an ERROR clause does not fire ERROR again
-  uint32_t dynamicDepth_ = 0;  // nesting of dynamic-variable keys being built
-  uint32_t joinDepth_ = 0;     // nesting of strjoin() calls
+  uint32_t dynamicDepth_ = 0;   // nesting of dynamic-variable keys being built
+  uint32_t joinDepth_ = 0;      // nesting of strjoin() calls
   // Translator inputs being evaluated, innermost last: (input, stack slot).
   std::vector<std::pair<const sema::Variable*, int16_t>> translatorInputs_;
 };

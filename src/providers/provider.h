@@ -69,6 +69,10 @@ class Provider {
   // Fills probe.args (and sets argsDescribed).
   virtual Result<void> describeArgs(Probe& probe) = 0;
 
+  // The kernel tracepoint whose raw-tracepoint program runs the probe's
+  // clauses; empty for probes attached otherwise.
+  virtual std::string rawTracepoint(const Probe& /*probe*/) const { return {}; }
+
   // Attaches the loaded program `progFd` to the probe. The links detach when
   // destroyed. Empty for probes that the consumer fires itself (BEGIN, END,
   // ERROR: see dtrace_provider.h).

@@ -57,11 +57,11 @@ std::vector<Insn> syscallDispatcherProgram(SyscallDirection direction, int progA
   return a.finish().value();
 }
 
-namespace {
-
-const char* tracepointName(SyscallDirection d) {
+const char* syscallTracepoint(SyscallDirection d) {
   return d == SyscallDirection::Entry ? "sys_enter" : "sys_exit";
 }
+
+namespace {
 
 std::string errnoMessage(int err) { return strerror(err); }
 
@@ -85,7 +85,7 @@ bpf::Fd SyscallDispatcher::currentLink() {
 bool SyscallDispatcher::attached() { return currentLink().valid(); }
 
 Result<SyscallDispatcher::Generation> SyscallDispatcher::startGeneration(bpf::Fd& link) {
-  const std::string name = std::string("dt_") + tracepointName(direction_);
+  const std::string name = std::string("dt_") + syscallTracepoint(direction_);
   Result<bpf::Map> array =
       bpf::Map::create(BPF_MAP_TYPE_PROG_ARRAY, name, 4, 4, static_cast<uint32_t>(maxNumber_) + 1);
   if (!array) return array.error();
@@ -94,7 +94,8 @@ Result<SyscallDispatcher::Generation> SyscallDispatcher::startGeneration(bpf::Fd
   if (!program) {
     return Error{"failed to load the syscall dispatcher: " + program.error().message};
   }
-  Result<bpf::Link> attached = bpf::attachRawTracepoint(program->fd(), tracepointName(direction_));
+  Result<bpf::Link> attached =
+      bpf::attachRawTracepoint(program->fd(), syscallTracepoint(direction_));
   if (!attached) return attached.error();
   link.reset(fcntl(attached->bpfLinkFd(), F_DUPFD_CLOEXEC, 0));
   if (!link) return Error{"cannot duplicate the syscall dispatcher link: " + errnoMessage(errno)};

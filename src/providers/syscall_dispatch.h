@@ -21,6 +21,9 @@ namespace dtrace::providers {
 
 enum class SyscallDirection { Entry, Return };
 
+// The raw tracepoint of a direction: sys_enter or sys_exit.
+const char* syscallTracepoint(SyscallDirection direction);
+
 // Offsets in x86-64 `struct pt_regs` and `struct thread_info` (the first
 // member of task_struct) that the dispatchers read; stable kernel ABI.
 namespace syscallabi {

@@ -90,6 +90,11 @@ class SyscallProvider final : public Provider {
     return {};
   }
 
+  std::string rawTracepoint(const Probe& probe) const override {
+    return syscallTracepoint(probe.name == "entry" ? SyscallDirection::Entry
+                                                   : SyscallDirection::Return);
+  }
+
   Result<std::vector<bpf::Link>> attach(const Probe& probe, int progFd) override {
     SyscallDispatcher& dispatcher = probe.name == "entry" ? entry_ : return_;
     Result<bpf::Link> link = dispatcher.attach(probe.syscallNumber, progFd);
