@@ -17,7 +17,8 @@ bool isAggregate(const sema::Type* t) {
 
 void ProgramEmitter::zeroFill(int32_t offset, uint32_t size) {
   uint32_t off = 0;
-  for (; off + 8 <= size; off += 8) as_.emit(st(Size::DW, R9, static_cast<int16_t>(offset + off), 0));
+  for (; off + 8 <= size; off += 8)
+    as_.emit(st(Size::DW, R9, static_cast<int16_t>(offset + off), 0));
   for (; off < size; off++) as_.emit(st(Size::B, R9, static_cast<int16_t>(offset + off), 0));
 }
 
@@ -66,7 +67,8 @@ void ProgramEmitter::aggregateInto(const Expr& e, int32_t offset, uint32_t size)
       as_.bind(done);
       return;
     }
-    default: break;
+    default:
+      break;
   }
   if (e.inMemory) {
     address(e);
@@ -87,6 +89,7 @@ void ProgramEmitter::aggregateInto(const Expr& e, int32_t offset, uint32_t size)
     as_.jumpIf(BPF_JEQ, R0, 0, missing);
     as_.emit(mov64(R6, R0));
     if (e.storageOffset) as_.emit(alu64(BPF_ADD, R6, static_cast<int32_t>(e.storageOffset)));
+    addVariableIndexes(R6, e);
     copyFromAddress(R9, offset, size);
     as_.jump(done);
     as_.bind(missing);
@@ -124,31 +127,49 @@ void ProgramEmitter::translateInto(const Expr& xlate, int32_t offset, uint32_t s
   unbindTranslatorInput();
 }
 
-// x = y for whole struct, union or array variables. The value is built in
-// place when the variable lives in scratch, otherwise in the area for a
-// value being stored, and then copied.
+// x = y for whole struct, union or array values. A clause-local's value is
+// built in place; otherwise the destination is found first (a member of a
+// dynamic variable's element creates the element), then the value is built
+// in the area for a value being stored and copied there.
 void ProgramEmitter::assignAggregate(const Expr& e) {
   const Expr& target = *e.operands[0];
   const Expr& rhs = *e.operands[1];
-  const sema::Variable& v = *target.variable;
   const uint32_t size = target.type->size;
   const int32_t staging = static_cast<int32_t>(layout_.dynamicValueOffset);
-  if (v.kind == sema::Variable::Kind::ClauseLocal) {
-    aggregateInto(rhs, static_cast<int32_t>(v.offset + target.storageOffset), size);
+  const sema::Variable* v = target.inMemory ? nullptr : target.variable;
+  if (v && v->kind == sema::Variable::Kind::ClauseLocal && !hasVariableIndex(target)) {
+    aggregateInto(rhs, static_cast<int32_t>(v->offset + target.storageOffset), size);
     return;
   }
-  aggregateInto(rhs, staging, size);
-  if (v.isDynamic()) {
-    const int32_t key = dynamicKey(target, v);
+  if (v && v->isDynamic() && !target.storageRoot) {
+    aggregateInto(rhs, staging, size);
+    const int32_t key = dynamicKey(target, *v);
     as_.emit(mov64(R1, 1));  // a struct is stored, never freed
-    storeOrDelete(v, key, R1);
+    storeOrDelete(*v, key, R1);
     return;
   }
-  staticStorage(target);
+  Label done = as_.newLabel();
+  const int16_t destination = pushSlot();
+  if (!v) {
+    address(target);
+    writablePointer(R6, size);
+    as_.emit(mov64(R1, R0));
+  } else if (v->isDynamic()) {
+    dynamicMemberAddress(target);
+    as_.jumpIf(BPF_JEQ, R0, 0, done);
+    as_.emit(mov64(R1, R0));
+  } else {
+    staticStorage(target);
+  }
+  as_.emit(stx(Size::DW, R10, destination, R1));
+  aggregateInto(rhs, staging, size);
+  as_.emit(ldx(Size::DW, R1, R10, destination));
   as_.emit(mov64(R2, static_cast<int32_t>(size)));
   as_.emit(mov64(R3, R9));
   as_.emit(alu64(BPF_ADD, R3, staging));
   as_.emit(call(BPF_FUNC_probe_read_kernel));
+  as_.bind(done);
+  popSlot();
 }
 
 }  // namespace dtrace::codegen

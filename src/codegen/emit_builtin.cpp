@@ -13,7 +13,9 @@ using sema::Builtin;
 
 void ProgramEmitter::builtin(const sema::Variable& v) {
   switch (v.builtin) {
-    case Builtin::Arg: probeArg(v.argIndex); return;
+    case Builtin::Arg:
+      probeArg(v.argIndex);
+      return;
     case Builtin::Pid:
       as_.emit(call(BPF_FUNC_get_current_pid_tgid));
       as_.emit(mov64(R6, R0));
@@ -32,8 +34,12 @@ void ProgramEmitter::builtin(const sema::Variable& v) {
       as_.emit(mov64(R6, R0));
       as_.emit(alu64(BPF_RSH, R6, 32));
       return;
-    case Builtin::Ppid: taskMember("real_parent.tgid", 4); return;
-    case Builtin::Vtimestamp: taskMember("se.sum_exec_runtime", 8); return;
+    case Builtin::Ppid:
+      taskMember("real_parent.tgid", 4);
+      return;
+    case Builtin::Vtimestamp:
+      taskMember("se.sum_exec_runtime", 8);
+      return;
     case Builtin::Timestamp:
       as_.emit(call(BPF_FUNC_ktime_get_ns));
       as_.emit(mov64(R6, R0));
@@ -71,26 +77,43 @@ void ProgramEmitter::builtin(const sema::Variable& v) {
       }
       return;
     }
-    case Builtin::Epid: constant(epid_); return;
-    case Builtin::Id: constant(probe_->id); return;
-    case Builtin::Ipl: constant(0); return;  // Linux has no interrupt priority levels
+    case Builtin::Epid:
+      constant(epid_);
+      return;
+    case Builtin::Id:
+      constant(probe_->id);
+      return;
+    case Builtin::Ipl:
+      constant(0);
+      return;  // Linux has no interrupt priority levels
     case Builtin::Lgrp:
       as_.emit(call(BPF_FUNC_get_numa_node_id));
       as_.emit(mov64(R6, R0));
       return;
-    case Builtin::RegIndex: constant(v.argIndex); return;
-    case Builtin::Caller: stackFrame(false, 0); return;
-    case Builtin::Ucaller: stackFrame(true, 1); return;  // frame 0 is the user PC itself
-    case Builtin::Stackdepth: stackDepth(false); return;
-    case Builtin::Ustackdepth: stackDepth(true); return;
-    default: fail("built-in variable " + v.name + " has no integer value"); return;
+    case Builtin::RegIndex:
+      constant(v.argIndex);
+      return;
+    case Builtin::Caller:
+      stackFrame(false, 0);
+      return;
+    case Builtin::Ucaller:
+      stackFrame(true, 1);
+      return;  // frame 0 is the user PC itself
+    case Builtin::Stackdepth:
+      stackDepth(false);
+      return;
+    case Builtin::Ustackdepth:
+      stackDepth(true);
+      return;
+    default:
+      fail("built-in variable " + v.name + " has no integer value");
+      return;
   }
 }
 
 void ProgramEmitter::probeArg(int index) {
   using Kind = providers::ArgSource::Kind;
-  if (index >= static_cast<int>(probe_->args.size()) ||
-      probe_->args[index].kind == Kind::None) {
+  if (index >= static_cast<int>(probe_->args.size()) || probe_->args[index].kind == Kind::None) {
     as_.emit(mov64(R6, 0));
     return;
   }
@@ -98,8 +121,9 @@ void ProgramEmitter::probeArg(int index) {
   as_.emit(ldx(Size::DW, R1, R10, kCtxSlot));
   switch (a.kind) {
     case Kind::FaultRecord:
-      as_.emit(ldx(sizeOf(a.size), R6, R9,
-                   static_cast<int16_t>(layout_.faultOffset + sizeof(ir::RecordHeader) + a.offset)));
+      as_.emit(
+          ldx(sizeOf(a.size), R6, R9,
+              static_cast<int16_t>(layout_.faultOffset + sizeof(ir::RecordHeader) + a.offset)));
       return;
     case Kind::CtxField:
       as_.emit(ldx(sizeOf(a.size), R6, R1, a.offset));
@@ -143,7 +167,8 @@ void ProgramEmitter::probeArg(int index) {
       if (a.size < 8) normalize(R6, types_.integer(a.size, a.isSigned));
       return;
     }
-    case Kind::None: break;
+    case Kind::None:
+      break;
   }
   as_.emit(mov64(R6, 0));
 }
@@ -238,7 +263,8 @@ int32_t ProgramEmitter::kernelOffset(const char* type, const char* member) {
   auto off = memberOffset_(type, member);
   if (off) return static_cast<int32_t>(*off);
   if (const sema::Type* t = types_.lookup(std::string("struct ") + type); t && t->isStruct()) {
-    if (const sema::Member* m = types_.findMember(t, member)) return static_cast<int32_t>(m->offset);
+    if (const sema::Member* m = types_.findMember(t, member))
+      return static_cast<int32_t>(m->offset);
   }
   fail(off.error().message);
   return 0;

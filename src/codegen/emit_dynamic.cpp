@@ -19,8 +19,8 @@ int32_t ProgramEmitter::dynamicKey(const Expr& target, const sema::Variable& v) 
     return static_cast<int32_t>(layout_.dynamicKeyOffset);
   }
   const DynamicLayout& d = layout_.dynamics.at(v.dynamicId);
-  const int32_t key = static_cast<int32_t>(layout_.dynamicKeyOffset +
-                                           dynamicDepth_ * layout_.dynamicKeySize);
+  const int32_t key =
+      static_cast<int32_t>(layout_.dynamicKeyOffset + dynamicDepth_ * layout_.dynamicKeySize);
   dynamicDepth_++;
   for (uint32_t off = 0; off < d.keySize; off += 8) {
     as_.emit(st(Size::DW, R9, static_cast<int16_t>(key + off), 0));
@@ -50,17 +50,19 @@ void ProgramEmitter::loadDynamic(const Expr& target) {
   Label done = as_.newLabel();
   as_.emit(mov64(R6, 0));
   as_.jumpIf(BPF_JEQ, R0, 0, done);
-  if (target.storageOffset) as_.emit(alu64(BPF_ADD, R0, static_cast<int32_t>(target.storageOffset)));
+  if (target.storageOffset)
+    as_.emit(alu64(BPF_ADD, R0, static_cast<int32_t>(target.storageOffset)));
+  addVariableIndexes(R0, target);
   loadFrom(R0, target);
   as_.bind(done);
 }
 
-// Storing to a member creates the element (zero-filled) if it is new; only
-// storing 0 to a whole scalar variable frees it.
-void ProgramEmitter::storeDynamicMember(const Expr& target) {
+// r0 = the address of the member or element `target` names inside its
+// dynamic variable's element, which storing to a member creates
+// (zero-filled) if it is new; 0 if the map is full (counted as a drop).
+// Only storing 0 to a whole scalar variable frees it.
+void ProgramEmitter::dynamicMemberAddress(const Expr& target) {
   const sema::Variable& v = *target.variable;
-  const int16_t slot = pushSlot();
-  as_.emit(stx(Size::DW, R10, slot, R6));
   const int32_t key = dynamicKey(*target.storageRoot, v);
   const int fd = maps_.dynamics.at(v.dynamicId);
   Label have = as_.newLabel(), done = as_.newLabel();
@@ -73,17 +75,26 @@ void ProgramEmitter::storeDynamicMember(const Expr& target) {
   }
   mapUpdate(fd, key, val, BPF_NOEXIST);
   mapLookup(fd, key);
-  Label created = as_.newLabel();
-  as_.jumpIf(BPF_JNE, R0, 0, created);
+  as_.jumpIf(BPF_JNE, R0, 0, have);
   bumpCounter(offsetof(Counters, dynamicDrops));
+  as_.emit(mov64(R0, 0));
   as_.jump(done);
-  as_.bind(created);
   as_.bind(have);
-  if (target.storageOffset) as_.emit(alu64(BPF_ADD, R0, static_cast<int32_t>(target.storageOffset)));
+  if (target.storageOffset)
+    as_.emit(alu64(BPF_ADD, R0, static_cast<int32_t>(target.storageOffset)));
+  addVariableIndexes(R0, target);
+  as_.bind(done);
+}
+
+void ProgramEmitter::storeDynamicMember(const Expr& target) {
+  const int16_t slot = pushSlot();
+  as_.emit(stx(Size::DW, R10, slot, R6));
+  dynamicMemberAddress(target);
+  Label done = as_.newLabel();
   as_.emit(ldx(Size::DW, R6, R10, slot));
+  as_.jumpIf(BPF_JEQ, R0, 0, done);
   storeTo(R0, target);
   as_.bind(done);
-  as_.emit(ldx(Size::DW, R6, R10, slot));
   popSlot();
 }
 
@@ -125,7 +136,11 @@ void ProgramEmitter::dynamicStringInto(const Expr& target, Reg base, int32_t off
   dynamicLookup(v, dynamicKey(root, v));
   Label missing = as_.newLabel(), done = as_.newLabel();
   as_.jumpIf(BPF_JEQ, R0, 0, missing);
-  copyString(R0, static_cast<int32_t>(target.storageOffset), target.type->size, base, offset, size);
+  if (target.storageOffset)
+    as_.emit(alu64(BPF_ADD, R0, static_cast<int32_t>(target.storageOffset)));
+  addVariableIndexes(R0, target);
+  as_.emit(mov64(R8, R0));
+  copyString(R8, 0, target.type->size, base, offset, size);
   as_.jump(done);
   as_.bind(missing);
   literalInto("", base, offset, size);
@@ -134,6 +149,15 @@ void ProgramEmitter::dynamicStringInto(const Expr& target, Reg base, int32_t off
 
 void ProgramEmitter::storeDynamicString(const Expr& target, const Expr& value) {
   const sema::Variable& v = *target.variable;
+  if (target.storageRoot) {  // a string member: written in place
+    dynamicMemberAddress(target);
+    Label done = as_.newLabel();
+    as_.jumpIf(BPF_JEQ, R0, 0, done);
+    as_.emit(mov64(R7, R0));
+    stringInto(value, R7, 0, target.type->size);
+    as_.bind(done);
+    return;
+  }
   const int32_t val = static_cast<int32_t>(layout_.dynamicValueOffset);
   stringInto(value, R9, val, v.type->size);
   const int32_t key = dynamicKey(target, v);

@@ -15,8 +15,6 @@ using sema::Builtin;
 
 namespace {
 
-
-
 bool isComparison(Op op) {
   return op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge || op == Op::Eq ||
          op == Op::Ne;
@@ -24,28 +22,45 @@ bool isComparison(Op op) {
 
 uint8_t jumpFor(Op op, bool isSigned) {
   switch (op) {
-    case Op::Lt: return isSigned ? BPF_JSLT : BPF_JLT;
-    case Op::Le: return isSigned ? BPF_JSLE : BPF_JLE;
-    case Op::Gt: return isSigned ? BPF_JSGT : BPF_JGT;
-    case Op::Ge: return isSigned ? BPF_JSGE : BPF_JGE;
-    case Op::Eq: return BPF_JEQ;
-    default: return BPF_JNE;
+    case Op::Lt:
+      return isSigned ? BPF_JSLT : BPF_JLT;
+    case Op::Le:
+      return isSigned ? BPF_JSLE : BPF_JLE;
+    case Op::Gt:
+      return isSigned ? BPF_JSGT : BPF_JGT;
+    case Op::Ge:
+      return isSigned ? BPF_JSGE : BPF_JGE;
+    case Op::Eq:
+      return BPF_JEQ;
+    default:
+      return BPF_JNE;
   }
 }
 
 Op compoundBase(Op op) {
   switch (op) {
-    case Op::MulAssign: return Op::Mul;
-    case Op::DivAssign: return Op::Div;
-    case Op::ModAssign: return Op::Mod;
-    case Op::AddAssign: return Op::Add;
-    case Op::SubAssign: return Op::Sub;
-    case Op::ShlAssign: return Op::Shl;
-    case Op::ShrAssign: return Op::Shr;
-    case Op::AndAssign: return Op::BitAnd;
-    case Op::XorAssign: return Op::BitXor;
-    case Op::OrAssign: return Op::BitOr;
-    default: return Op::None;
+    case Op::MulAssign:
+      return Op::Mul;
+    case Op::DivAssign:
+      return Op::Div;
+    case Op::ModAssign:
+      return Op::Mod;
+    case Op::AddAssign:
+      return Op::Add;
+    case Op::SubAssign:
+      return Op::Sub;
+    case Op::ShlAssign:
+      return Op::Shl;
+    case Op::ShrAssign:
+      return Op::Shr;
+    case Op::AndAssign:
+      return Op::BitAnd;
+    case Op::XorAssign:
+      return Op::BitXor;
+    case Op::OrAssign:
+      return Op::BitOr;
+    default:
+      return Op::None;
   }
 }
 
@@ -134,54 +149,90 @@ void ProgramEmitter::value(const Expr& e) {
         unary(e);
       }
       return;
-    case ExprKind::Binary: binary(e); return;
-    case ExprKind::Assign: assign(e); return;
-    case ExprKind::Ternary: ternary(e); return;
+    case ExprKind::Binary:
+      binary(e);
+      return;
+    case ExprKind::Assign:
+      assign(e);
+      return;
+    case ExprKind::Ternary:
+      ternary(e);
+      return;
     case ExprKind::Cast:
       value(*e.operands[0]);
       normalize(R6, e.type);
       return;
-    case ExprKind::Call: subroutineValue(e); return;
+    case ExprKind::Call:
+      subroutineValue(e);
+      return;
     case ExprKind::Xlate:
       fail("a translated pointer (xlate <T *>) can only be dereferenced or used with ->");
       return;
-    default: fail("expression is not supported in code generation yet"); return;
+    default:
+      fail("expression is not supported in code generation yet");
+      return;
   }
 }
 
 // r1 = a pointer to the bytes of a global or clause-local variable (or of
-// the member of it that `target` names).
+// the member or element of it that `target` names).
 void ProgramEmitter::staticStorage(const Expr& target) {
   const sema::Variable& v = *target.variable;
   const int32_t offset = static_cast<int32_t>(v.offset + target.storageOffset);
-  if (target.kind == ExprKind::Index && !target.operands[1]->constValue) {
-    variableIndex(target);  // r8 = the element's offset in the array
-  }
   if (v.kind == sema::Variable::Kind::Global) {
     as_.emit(ldMapValue(R1, maps_.globals, static_cast<uint32_t>(offset)));
   } else {
     as_.emit(mov64(R1, R9));
     as_.emit(alu64(BPF_ADD, R1, offset));
   }
-  if (target.kind == ExprKind::Index && !target.operands[1]->constValue) {
-    as_.emit(alu64(BPF_ADD, R1, R8));
-  }
+  addVariableIndexes(R1, target);
 }
 
-// r8 = index * element size for a[i] on a D array, after checking that i
-// is in range (DTrace's "index out of range" error otherwise); r6 is kept.
-void ProgramEmitter::variableIndex(const Expr& target) {
-  const sema::Type* array = target.operands[0]->type;
-  const int16_t slot = pushSlot();
-  as_.emit(stx(Size::DW, R10, slot, R6));
-  value(*target.operands[1]);
-  Label ok = as_.newLabel();
-  as_.jumpIf(BPF_JLT, R6, static_cast<int32_t>(array->count), ok);
-  fault(ir::Fault::BadIndex, R6);
-  as_.bind(ok);
-  as_.emit(mov64(R8, R6));
-  as_.emit(alu64(BPF_MUL, R8, static_cast<int32_t>(target.type->size)));
-  as_.emit(ldx(Size::DW, R6, R10, slot));
+namespace {
+
+// The element selections with run-time indexes between `target` and the
+// variable that holds it (v.a[i].b[j].m: a[i] and b[j]); storageOffset
+// already counts the constant ones.
+std::vector<const Expr*> variableIndexes(const Expr& target) {
+  std::vector<const Expr*> indexes;
+  if (!target.storageRoot) return indexes;
+  for (const Expr* e = &target; e != target.storageRoot; e = e->operands[0].get()) {
+    if (e->kind == ExprKind::Index && !e->operands[1]->constValue) indexes.push_back(e);
+  }
+  return indexes;
+}
+
+}  // namespace
+
+bool hasVariableIndex(const Expr& target) { return !variableIndexes(target).empty(); }
+
+// ptr += the offset the run-time indexes of `target` select, after checking
+// each against its array's bounds (DTrace's "index out of range" error
+// otherwise). r6 and ptr are kept; r8 is clobbered.
+void ProgramEmitter::addVariableIndexes(Reg ptr, const Expr& target) {
+  const std::vector<const Expr*> indexes = variableIndexes(target);
+  if (indexes.empty()) return;
+  const int16_t savedR6 = pushSlot(), savedPtr = pushSlot(), sum = pushSlot();
+  as_.emit(stx(Size::DW, R10, savedR6, R6));
+  as_.emit(stx(Size::DW, R10, savedPtr, ptr));
+  as_.emit(st(Size::DW, R10, sum, 0));
+  for (const Expr* element : indexes) {
+    value(*element->operands[1]);
+    Label ok = as_.newLabel();
+    as_.jumpIf(BPF_JLT, R6, static_cast<int32_t>(element->operands[0]->type->count), ok);
+    fault(ir::Fault::BadIndex, R6);
+    as_.bind(ok);
+    as_.emit(alu64(BPF_MUL, R6, static_cast<int32_t>(element->type->size)));
+    as_.emit(ldx(Size::DW, R8, R10, sum));
+    as_.emit(alu64(BPF_ADD, R8, R6));
+    as_.emit(stx(Size::DW, R10, sum, R8));
+  }
+  as_.emit(ldx(Size::DW, R6, R10, savedR6));  // first: ptr may be r6
+  as_.emit(ldx(Size::DW, ptr, R10, savedPtr));
+  as_.emit(ldx(Size::DW, R8, R10, sum));
+  as_.emit(alu64(BPF_ADD, ptr, R8));
+  popSlot();
+  popSlot();
   popSlot();
 }
 
@@ -204,9 +255,9 @@ void ProgramEmitter::storeTo(Reg ptr, const Expr& target) {
     as_.emit(stx(size, ptr, 0, R6));
     return;
   }
-  const uint64_t field = (target.bitWidth >= 64 ? ~uint64_t{0}
-                                                : ((uint64_t{1} << target.bitWidth) - 1))
-                         << target.bitOffset;
+  const uint64_t field =
+      (target.bitWidth >= 64 ? ~uint64_t{0} : ((uint64_t{1} << target.bitWidth) - 1))
+      << target.bitOffset;
   as_.emit(ldx(size, R2, ptr, 0));
   as_.emit(ldImm64(R3, ~field));
   as_.emit(alu64(BPF_AND, R2, R3));
@@ -251,14 +302,22 @@ void ProgramEmitter::unary(const Expr& e) {
     case Op::PreInc:
     case Op::PreDec:
     case Op::PostInc:
-    case Op::PostDec: increment(e); return;
-    default: break;
+    case Op::PostDec:
+      increment(e);
+      return;
+    default:
+      break;
   }
   value(*e.operands[0]);
   switch (e.op) {
-    case Op::Plus: break;
-    case Op::Negate: as_.emit(neg64(R6)); break;
-    case Op::BitNot: as_.emit(alu64(BPF_XOR, R6, -1)); break;
+    case Op::Plus:
+      break;
+    case Op::Negate:
+      as_.emit(neg64(R6));
+      break;
+    case Op::BitNot:
+      as_.emit(alu64(BPF_XOR, R6, -1));
+      break;
     case Op::LogicalNot: {
       Label zero = as_.newLabel(), done = as_.newLabel();
       as_.jumpIf(BPF_JEQ, R6, 0, zero);
@@ -269,7 +328,9 @@ void ProgramEmitter::unary(const Expr& e) {
       as_.bind(done);
       return;
     }
-    default: fail("unsupported unary operator"); return;
+    default:
+      fail("unsupported unary operator");
+      return;
   }
   normalize(R6, e.type);
 }
@@ -287,17 +348,39 @@ void ProgramEmitter::arithmetic(Op op, const sema::Type* type, bool rightIsConst
   bool isSigned = type->isSigned;
   uint8_t code = 0;
   switch (op) {
-    case Op::Add: code = BPF_ADD; break;
-    case Op::Sub: code = BPF_SUB; break;
-    case Op::Mul: code = BPF_MUL; break;
-    case Op::Div: code = BPF_DIV; break;
-    case Op::Mod: code = BPF_MOD; break;
-    case Op::Shl: code = BPF_LSH; break;
-    case Op::Shr: code = isSigned ? BPF_ARSH : BPF_RSH; break;
-    case Op::BitAnd: code = BPF_AND; break;
-    case Op::BitOr: code = BPF_OR; break;
-    case Op::BitXor: code = BPF_XOR; break;
-    default: fail("unsupported binary operator"); return;
+    case Op::Add:
+      code = BPF_ADD;
+      break;
+    case Op::Sub:
+      code = BPF_SUB;
+      break;
+    case Op::Mul:
+      code = BPF_MUL;
+      break;
+    case Op::Div:
+      code = BPF_DIV;
+      break;
+    case Op::Mod:
+      code = BPF_MOD;
+      break;
+    case Op::Shl:
+      code = BPF_LSH;
+      break;
+    case Op::Shr:
+      code = isSigned ? BPF_ARSH : BPF_RSH;
+      break;
+    case Op::BitAnd:
+      code = BPF_AND;
+      break;
+    case Op::BitOr:
+      code = BPF_OR;
+      break;
+    case Op::BitXor:
+      code = BPF_XOR;
+      break;
+    default:
+      fail("unsupported binary operator");
+      return;
   }
   bool division = op == Op::Div || op == Op::Mod;
   if (rightIsConstant && fitsImm32(rightConst) && !(division && rightConst == 0)) {
@@ -388,8 +471,8 @@ void ProgramEmitter::compare(const Expr& e) {
 void ProgramEmitter::compareStrings(const Expr& e) {
   const Expr& a = *e.operands[0];
   const Expr& b = *e.operands[1];
-  const uint32_t n = std::min(layout_.stringTempSize,
-                              (std::max(a.type->size, b.type->size) + 7) / 8 * 8);
+  const uint32_t n =
+      std::min(layout_.stringTempSize, (std::max(a.type->size, b.type->size) + 7) / 8 * 8);
   const int32_t ta = static_cast<int32_t>(layout_.stringTempOffset);
   const int32_t tb = ta + static_cast<int32_t>(layout_.stringTempSize);
   for (uint32_t off = 0; off < n; off += 8) {
@@ -446,7 +529,7 @@ void ProgramEmitter::logical(const Expr& e) {
     value(*e.operands[1]);
     as_.emit(ldx(Size::DW, R8, R10, slot));
     popSlot();
-    as_.jumpIf(BPF_JEQ, R6, 0, no);  // b false: result is a
+    as_.jumpIf(BPF_JEQ, R6, 0, no);   // b false: result is a
     as_.emit(alu64(BPF_XOR, R8, 1));  // b true: result is !a
     as_.bind(no);
     as_.emit(mov64(R6, R8));
@@ -480,11 +563,10 @@ void ProgramEmitter::assign(const Expr& e) {
   if (tt->isString()) {
     if (v->isDynamic()) {
       storeDynamicString(target, rhs);
-    } else if (v->kind == sema::Variable::Kind::Global) {
-      as_.emit(ldMapValue(R7, maps_.globals, v->offset));
-      stringInto(rhs, R7, 0, v->type->size);
     } else {
-      stringInto(rhs, R9, static_cast<int32_t>(v->offset), v->type->size);
+      staticStorage(target);
+      as_.emit(mov64(R7, R1));
+      stringInto(rhs, R7, 0, tt->size);
     }
     return;
   }
@@ -522,7 +604,8 @@ void ProgramEmitter::increment(const Expr& e) {
     return;
   }
   // Pointers step by the size of what they point to.
-  const int32_t step = target.type->isPointer() ? static_cast<int32_t>(target.type->target->size) : 1;
+  const int32_t step =
+      target.type->isPointer() ? static_cast<int32_t>(target.type->target->size) : 1;
   bool up = e.op == Op::PreInc || e.op == Op::PostInc;
   bool post = e.op == Op::PostInc || e.op == Op::PostDec;
   loadTarget(target);
@@ -599,22 +682,28 @@ void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_
         as_.emit(mov64(R2, static_cast<int32_t>(std::min<uint32_t>(size, 16))));
         as_.emit(call(BPF_FUNC_get_current_comm));
         return;
-      case Builtin::Probeprov: literalInto(probe_->provider, base, offset, size); return;
-      case Builtin::Probemod: literalInto(probe_->module, base, offset, size); return;
-      case Builtin::Probefunc: literalInto(probe_->function, base, offset, size); return;
-      case Builtin::Probename: literalInto(probe_->name, base, offset, size); return;
-      default: if (builtinString(*v, base, offset, size)) return; break;  // cwd, root
+      case Builtin::Probeprov:
+        literalInto(probe_->provider, base, offset, size);
+        return;
+      case Builtin::Probemod:
+        literalInto(probe_->module, base, offset, size);
+        return;
+      case Builtin::Probefunc:
+        literalInto(probe_->function, base, offset, size);
+        return;
+      case Builtin::Probename:
+        literalInto(probe_->name, base, offset, size);
+        return;
+      default:
+        if (builtinString(*v, base, offset, size)) return;
+        break;  // cwd, root
     }
     // A char array member of a struct variable (this->p.pr_fname) is a
     // string at its offset in the variable.
-    const uint32_t at = v->offset + e.storageOffset;
-    if (v->kind == sema::Variable::Kind::Global) {
-      as_.emit(ldMapValue(R8, maps_.globals, at));
+    if (v->kind == sema::Variable::Kind::Global || v->kind == sema::Variable::Kind::ClauseLocal) {
+      staticStorage(e);
+      as_.emit(mov64(R8, R1));
       copyString(R8, 0, e.type->size, base, offset, size);
-      return;
-    }
-    if (v->kind == sema::Variable::Kind::ClauseLocal) {
-      copyString(R9, static_cast<int32_t>(at), e.type->size, base, offset, size);
       return;
     }
   }
@@ -653,7 +742,8 @@ void ProgramEmitter::literalInto(const std::string& text, Reg base, int32_t offs
   size_t i = 0;
   auto word = [&](size_t n) {
     uint32_t w = 0;
-    for (size_t k = 0; k < n; k++) w |= static_cast<uint32_t>(static_cast<uint8_t>(bytes[i + k])) << (8 * k);
+    for (size_t k = 0; k < n; k++)
+      w |= static_cast<uint32_t>(static_cast<uint8_t>(bytes[i + k])) << (8 * k);
     return static_cast<int32_t>(w);
   };
   for (; i + 4 <= bytes.size(); i += 4) {

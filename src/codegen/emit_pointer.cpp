@@ -55,7 +55,8 @@ void ProgramEmitter::address(const Expr& e) {
       popSlot();
       return;
     }
-    default: break;
+    default:
+      break;
   }
   fail("expression has no address");
 }
@@ -101,9 +102,8 @@ void ProgramEmitter::storeMemory(const Expr& e) {
   as_.emit(stx(Size::DW, R10, valueSlot, R6));
   address(e);
   writablePointer(R6, e.type->size);
-  as_.emit(ldx(Size::DW, R1, R10, valueSlot));
-  as_.emit(stx(sizeOf(e.type->size), R0, 0, R1));
-  as_.emit(mov64(R6, R1));
+  as_.emit(ldx(Size::DW, R6, R10, valueSlot));
+  storeTo(R0, e);
   popSlot();
 }
 

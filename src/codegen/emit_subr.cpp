@@ -192,7 +192,7 @@ void ProgramEmitter::integerToString(const Expr& number, Reg base, int32_t offse
   as_.emit(st(Size::DW, R10, low, 0));
   as_.emit(st(Size::DW, R10, static_cast<int16_t>(low + 8), 0));
   as_.emit(st(Size::DW, R10, static_cast<int16_t>(low + 16), 0));
-  as_.emit(mov64(R2, R6));   // magnitude, as unsigned
+  as_.emit(mov64(R2, R6));  // magnitude, as unsigned
   Label nonNegative = as_.newLabel();
   as_.jumpIf(BPF_JSGE, R6, 0, nonNegative);
   as_.emit(neg64(R2));

@@ -44,6 +44,7 @@ Result<std::vector<Insn>> ProgramEmitter::emit(const std::vector<EnabledClause>&
   prologue();
   as_.jumpIf(BPF_JEQ, R0, 0, done);
   as_.emit(mov64(R9, R0));
+  as_.emit(mov64(R6, 0));  // spilled around nested evaluations, sometimes before it is set
   // strtok(NULL, ...) goes on only within one probe firing, as in DTrace.
   if (layout_.allocaSize) as_.emit(st(Size::B, R9, static_cast<int16_t>(layout_.strtokOffset), 0));
   for (const auto& ec : clauses) clause(ec);
@@ -215,7 +216,8 @@ void ProgramEmitter::runErrorClauses() {
   inErrorClause_ = true;
   for (const EnabledClause& ec : errorClauses_) clause(ec);
   inErrorClause_ = false;
-  std::tie(probe_, expected_, clause_, epid_, actionIndex_, nextClause_, fault_, faultUsed_) = saved;
+  std::tie(probe_, expected_, clause_, epid_, actionIndex_, nextClause_, fault_, faultUsed_) =
+      saved;
 }
 
 void ProgramEmitter::statements(const std::vector<ast::StmtPtr>& stmts) {
@@ -224,8 +226,11 @@ void ProgramEmitter::statements(const std::vector<ast::StmtPtr>& stmts) {
 
 void ProgramEmitter::statement(const ast::Stmt& stmt) {
   switch (stmt.kind) {
-    case ast::StmtKind::Empty: return;
-    case ast::StmtKind::Block: statements(stmt.body); return;
+    case ast::StmtKind::Empty:
+      return;
+    case ast::StmtKind::Block:
+      statements(stmt.body);
+      return;
     case ast::StmtKind::If: {
       Label elseLabel = as_.newLabel(), end = as_.newLabel();
       value(*stmt.expr);
@@ -237,7 +242,8 @@ void ProgramEmitter::statement(const ast::Stmt& stmt) {
       as_.bind(end);
       return;
     }
-    case ast::StmtKind::Expr: break;
+    case ast::StmtKind::Expr:
+      break;
   }
   // DTrace numbers every statement of a clause as an action (faults name it).
   actionIndex_++;
@@ -305,7 +311,8 @@ void ProgramEmitter::exitAction() {
   as_.jumpIf(BPF_JNE, R0, from, nextClause_);
 }
 
-void ProgramEmitter::storeField(const Expr& e, const ir::Field& field, Reg base, int32_t baseOffset) {
+void ProgramEmitter::storeField(const Expr& e, const ir::Field& field, Reg base,
+                                int32_t baseOffset) {
   const int32_t at = baseOffset + static_cast<int32_t>(field.offset);
   if (field.kind == ir::DataKind::String) {
     stringInto(e, base, at, field.size);
@@ -365,7 +372,8 @@ void ProgramEmitter::aggregation(const Expr& assign) {
   if (argSlot) as_.emit(ldx(Size::DW, R2, R10, argSlot));
   as_.emit(ldx(Size::DW, R1, R0, countOff));
   switch (agg.func) {
-    case ir::AggFunc::Count: break;
+    case ir::AggFunc::Count:
+      break;
     case ir::AggFunc::Sum:
     case ir::AggFunc::Avg:
       as_.emit(ldx(Size::DW, R3, R0, valueOff));

@@ -42,6 +42,10 @@ inline bpf::Size sizeOf(uint32_t bytes) {
 // A struct, union or non-char array: copied as bytes, never in a register.
 bool isAggregate(const sema::Type* t);
 
+// Whether the storage `target` names in its D variable is selected by a
+// run-time index (v.a[i].m).
+bool hasVariableIndex(const ast::Expr& target);
+
 // Fixed stack slots of every generated program.
 inline constexpr int16_t kCtxSlot = -8;
 inline constexpr int16_t kZeroKeySlot = -16;
@@ -108,7 +112,7 @@ class ProgramEmitter {
   void value(const ast::Expr& e);
   void constant(int64_t v, bpf::Reg dst = bpf::R6);
   void staticStorage(const ast::Expr& target);  // r1 = a global's or clause-local's bytes
-  void variableIndex(const ast::Expr& target);
+  void addVariableIndexes(bpf::Reg ptr, const ast::Expr& target);
   void loadFrom(bpf::Reg ptr, const ast::Expr& target);
   void storeTo(bpf::Reg ptr, const ast::Expr& target);
   // Any variable reference (x, this->x, self->x, a[k]): r6 = its value,
@@ -119,6 +123,7 @@ class ProgramEmitter {
   int32_t dynamicKey(const ast::Expr& target, const sema::Variable& v);
   void loadDynamic(const ast::Expr& target);
   void storeDynamic(const ast::Expr& target);
+  void dynamicMemberAddress(const ast::Expr& target);  // r0 = its bytes in the element, or 0
   void storeDynamicMember(const ast::Expr& target);
   void dynamicStringInto(const ast::Expr& target, bpf::Reg base, int32_t offset, uint32_t size);
   void storeDynamicString(const ast::Expr& target, const ast::Expr& value);

@@ -10,7 +10,8 @@ namespace {
 
 uint32_t alignUp(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 uint32_t alignmentOf(const sema::Type* t) {
-  if (t->isInteger() || t->isPointer()) return std::max<uint32_t>(1, std::min<uint32_t>(t->size, 8));
+  if (t->isInteger() || t->isPointer())
+    return std::max<uint32_t>(1, std::min<uint32_t>(t->size, 8));
   return 8;
 }
 
@@ -41,7 +42,9 @@ struct ClauseWalker {
   }
   void statement(ast::Stmt& s) {
     switch (s.kind) {
-      case ast::StmtKind::Block: statements(s.body); break;
+      case ast::StmtKind::Block:
+        statements(s.body);
+        break;
       case ast::StmtKind::If:
         depth++;
         statements(s.body);
@@ -53,7 +56,8 @@ struct ClauseWalker {
           action(*s.expr);
         }
         break;
-      case ast::StmtKind::Empty: break;
+      case ast::StmtKind::Empty:
+        break;
     }
   }
   void action(ast::Expr& call) {
@@ -87,9 +91,9 @@ struct ClauseWalker {
 // Subroutines that work in the scratch areas after joinOffset.
 bool isScratchSubroutine(const std::string& name) {
   static const char* const kNames[] = {
-      "index",     "rindex",  "strstr",    "strchr",     "strrchr", "strtok",
-      "basename",  "dirname", "cleanpath", "strtoll",    "inet_ntoa", "inet_ntoa6",
-      "inet_ntop", "alloca",  "copyin",    "copyinto",   "bcopy",   "progenyof",
+      "index",     "rindex",  "strstr",    "strchr",   "strrchr",   "strtok",
+      "basename",  "dirname", "cleanpath", "strtoll",  "inet_ntoa", "inet_ntoa6",
+      "inet_ntop", "alloca",  "copyin",    "copyinto", "bcopy",     "progenyof",
   };
   for (const char* n : kNames) {
     if (name == n) return true;
@@ -211,8 +215,7 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
   layout.faultOffset = alignUp(layout.localsOffset + localsSize, 8);
   layout.dynamicKeyOffset =
       alignUp(layout.faultOffset + sizeof(ir::RecordHeader) + sizeof(ir::FaultRecord), 8);
-  layout.dynamicValueOffset =
-      layout.dynamicKeyOffset + kMaxDynamicKeyDepth * layout.dynamicKeySize;
+  layout.dynamicValueOffset = layout.dynamicKeyOffset + kMaxDynamicKeyDepth * layout.dynamicKeySize;
   layout.stringTempOffset = layout.dynamicValueOffset + maxDynamicValue;
   layout.stringTempSize = alignUp(strsize, 8);
   layout.joinOffset = layout.stringTempOffset + 2 * layout.stringTempSize;

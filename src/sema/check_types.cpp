@@ -60,6 +60,8 @@ const Type* Checker::structType(const ast::StructSpec& spec) {
   const std::string tag = spec.tag.empty() ? "<anon" + std::to_string(++anonymous) + ">" : spec.tag;
   Type* t = types_.tagged(kind, tag, spec.hasBody);
   if (!spec.hasBody) return t;
+  if (auto it = definedBodies_.find(&spec); it != definedBodies_.end()) return it->second;
+  definedBodies_[&spec] = t;
   if (t->complete && !t->members.empty()) {
     error("D_DECL_TYPERED", spec.loc, "type redeclared: " + t->name);
     return nullptr;
@@ -69,8 +71,8 @@ const Type* Checker::structType(const ast::StructSpec& spec) {
     const Type* mt = resolveDeclared(m.spec, m.declarator);
     if (!mt) return nullptr;
     if (mt->isStruct() && !types_.complete(mt)->complete) {
-      error("D_DECL_INCOMPLETE", m.loc, "incomplete struct/union/enum " + mt->name + ": " +
-                                            m.declarator.name);
+      error("D_DECL_INCOMPLETE", m.loc,
+            "incomplete struct/union/enum " + mt->name + ": " + m.declarator.name);
       return nullptr;
     }
     for (const Member& old : t->members) {
@@ -99,15 +101,17 @@ const Type* Checker::structType(const ast::StructSpec& spec) {
       offset = alignUp(bitCursor, 8) / 8;
       align = std::max(align, mt->align);
     } else {
-      const uint32_t at = kind == Type::Kind::Union ? 0 : alignUp(std::max(offset, alignUp(bitCursor, 8) / 8), mt->align);
+      const uint32_t at = kind == Type::Kind::Union
+                              ? 0
+                              : alignUp(std::max(offset, alignUp(bitCursor, 8) / 8), mt->align);
       member.offset = at;
       member.bitOffset = at * 8;
       offset = at + mt->size;
       bitCursor = offset * 8;
       align = std::max(align, mt->align);
     }
-    size = std::max(size, kind == Type::Kind::Union ? std::max(mt->size, member.offset + 1)
-                                                    : offset);
+    size =
+        std::max(size, kind == Type::Kind::Union ? std::max(mt->size, member.offset + 1) : offset);
     t->members.push_back(std::move(member));
   }
   t->size = alignUp(size, align);
@@ -121,6 +125,8 @@ const Type* Checker::enumType(const ast::EnumSpec& spec) {
   const std::string tag = spec.tag.empty() ? "<anon" + std::to_string(++anonymous) + ">" : spec.tag;
   Type* t = types_.tagged(Type::Kind::Enum, tag, spec.hasBody);
   if (!spec.hasBody) return t;
+  if (auto it = definedBodies_.find(&spec); it != definedBodies_.end()) return it->second;
+  definedBodies_[&spec] = t;
   if (t->complete) {
     error("D_DECL_TYPERED", spec.loc, "type redeclared: " + t->name);
     return nullptr;
@@ -168,7 +174,9 @@ const Type* Checker::resolveDeclared(const ast::DeclSpec& spec, const ast::Decla
   const Type* t = base;
   for (const auto& step : d.steps) {
     switch (step.kind) {
-      case ast::DeclaratorStep::Kind::Pointer: t = types_.pointerTo(t); break;
+      case ast::DeclaratorStep::Kind::Pointer:
+        t = types_.pointerTo(t);
+        break;
       case ast::DeclaratorStep::Kind::Array:
         if (!step.arrayKeys.empty() || !step.arraySize) {
           error("D_DECL_ARRNULL", d.loc,
@@ -177,8 +185,9 @@ const Type* Checker::resolveDeclared(const ast::DeclSpec& spec, const ast::Decla
         }
         if (!expr(*step.arraySize) || !step.arraySize->constValue ||
             *step.arraySize->constValue < 0) {
-          error("D_DECL_ARRSUB", d.loc, "positive integral constant expression or tuple "
-                                        "signature expected as array declaration subscript");
+          error("D_DECL_ARRSUB", d.loc,
+                "positive integral constant expression or tuple "
+                "signature expected as array declaration subscript");
           return nullptr;
         }
         t = types_.arrayOf(t, static_cast<uint32_t>(*step.arraySize->constValue));

@@ -30,26 +30,39 @@ bool isComparison(Op op) {
   return op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge || op == Op::Eq ||
          op == Op::Ne;
 }
-bool isLogical(Op op) { return op == Op::LogicalAnd || op == Op::LogicalOr || op == Op::LogicalXor; }
+bool isLogical(Op op) {
+  return op == Op::LogicalAnd || op == Op::LogicalOr || op == Op::LogicalXor;
+}
 bool needsIntegers(Op op) {
-  return op == Op::Mod || op == Op::Shl || op == Op::Shr || op == Op::BitAnd ||
-         op == Op::BitOr || op == Op::BitXor;
+  return op == Op::Mod || op == Op::Shl || op == Op::Shr || op == Op::BitAnd || op == Op::BitOr ||
+         op == Op::BitXor;
 }
 
 // The binary operator a compound assignment applies.
 Op compoundBase(Op op) {
   switch (op) {
-    case Op::MulAssign: return Op::Mul;
-    case Op::DivAssign: return Op::Div;
-    case Op::ModAssign: return Op::Mod;
-    case Op::AddAssign: return Op::Add;
-    case Op::SubAssign: return Op::Sub;
-    case Op::ShlAssign: return Op::Shl;
-    case Op::ShrAssign: return Op::Shr;
-    case Op::AndAssign: return Op::BitAnd;
-    case Op::XorAssign: return Op::BitXor;
-    case Op::OrAssign: return Op::BitOr;
-    default: return Op::None;
+    case Op::MulAssign:
+      return Op::Mul;
+    case Op::DivAssign:
+      return Op::Div;
+    case Op::ModAssign:
+      return Op::Mod;
+    case Op::AddAssign:
+      return Op::Add;
+    case Op::SubAssign:
+      return Op::Sub;
+    case Op::ShlAssign:
+      return Op::Shl;
+    case Op::ShrAssign:
+      return Op::Shr;
+    case Op::AndAssign:
+      return Op::BitAnd;
+    case Op::XorAssign:
+      return Op::BitXor;
+    case Op::OrAssign:
+      return Op::BitOr;
+    default:
+      return Op::None;
   }
 }
 
@@ -144,8 +157,10 @@ bool Checker::checkStatements(std::vector<ast::StmtPtr>& stmts) {
 
 bool Checker::checkStatement(ast::Stmt& stmt) {
   switch (stmt.kind) {
-    case ast::StmtKind::Empty: return true;
-    case ast::StmtKind::Block: return checkStatements(stmt.body);
+    case ast::StmtKind::Empty:
+      return true;
+    case ast::StmtKind::Block:
+      return checkStatements(stmt.body);
     case ast::StmtKind::If: {
       const Type* t = expr(*stmt.expr);
       if (!t) return false;
@@ -155,15 +170,16 @@ bool Checker::checkStatement(ast::Stmt& stmt) {
       }
       return checkStatements(stmt.body) && checkStatements(stmt.elseBody);
     }
-    case ast::StmtKind::Expr: break;
+    case ast::StmtKind::Expr:
+      break;
   }
   Expr& e = *stmt.expr;
   if (e.kind == ExprKind::Call && isActionName(e.text)) return checkAction(e);
   if (e.kind == ExprKind::Assign) {
     const Expr& target = *e.operands[0];
-    bool toAggregation = target.kind == ExprKind::AggregationRef ||
-                         (target.kind == ExprKind::Index &&
-                          target.operands[0]->kind == ExprKind::AggregationRef);
+    bool toAggregation =
+        target.kind == ExprKind::AggregationRef ||
+        (target.kind == ExprKind::Index && target.operands[0]->kind == ExprKind::AggregationRef);
     if (toAggregation) return checkAggregationAssign(e);
   }
   return expr(e) != nullptr;
@@ -183,7 +199,8 @@ bool Checker::checkAction(Expr& call) {
   if (name == "trace") {
     if (args.size() != 1) return argCountError("1");
     const Type* t = args[0]->type;
-    if (t->isVoid()) return error("D_TRACE_VOID", call.loc, "trace( ) may not be applied to a void expression");
+    if (t->isVoid())
+      return error("D_TRACE_VOID", call.loc, "trace( ) may not be applied to a void expression");
     return true;
   }
   if (name == "exit") {
@@ -191,7 +208,8 @@ bool Checker::checkAction(Expr& call) {
     if (!args[0]->type->isInteger()) {
       return error("D_PROTO_ARG", args[0]->loc,
                    "exit( ) argument #1 is incompatible with prototype:\n\tprototype: int\n\t"
-                   " argument: " + args[0]->type->name);
+                   " argument: " +
+                       args[0]->type->name);
     }
     return true;
   }
@@ -200,18 +218,20 @@ bool Checker::checkAction(Expr& call) {
   if (args[0]->kind != ExprKind::StringLiteral) {
     return error("D_PRINTF_FMT", args[0]->loc,
                  "printf( ) argument #1 is incompatible with prototype:\n\tprototype: string "
-                 "constant\n\t argument: " + args[0]->type->name);
+                 "constant\n\t argument: " +
+                     args[0]->type->name);
   }
   auto parsed = PrintfFormat::parse(args[0]->text);
-  if (auto* err = std::get_if<PrintfError>(&parsed)) return error(err->tag.c_str(), call.loc, err->message);
+  if (auto* err = std::get_if<PrintfError>(&parsed))
+    return error(err->tag.c_str(), call.loc, err->message);
   std::vector<PrintfArg> described;
   for (size_t i = 1; i < args.size(); i++) {
     const Type* t = args[i]->type;
     PrintfArg a;
     a.cls = t->isString() || t->isCharArray() ? PrintfArg::Class::String
-            : t->isPointer() ? PrintfArg::Class::Pointer
-            : t->isInteger() ? PrintfArg::Class::Integer
-                             : PrintfArg::Class::Other;
+            : t->isPointer()                  ? PrintfArg::Class::Pointer
+            : t->isInteger()                  ? PrintfArg::Class::Integer
+                                              : PrintfArg::Class::Other;
     a.size = t->size;
     a.isSigned = t->isSigned;
     a.typeName = t->name;
@@ -242,7 +262,8 @@ bool Checker::checkAggregationAssign(Expr& assign) {
     for (size_t i = 1; i < target.operands.size(); i++) {
       const Type* t = expr(*target.operands[i]);
       if (!t) return false;
-      if (t->isVoid()) return error("D_KEY_TYPE", target.operands[i]->loc, "invalid key type: void");
+      if (t->isVoid())
+        return error("D_KEY_TYPE", target.operands[i]->loc, "invalid key type: void");
       keyTypes.push_back(t);
     }
   }
@@ -258,8 +279,10 @@ bool Checker::checkAggregationAssign(Expr& assign) {
     if (!t) return false;
     if (!t->isScalar()) {
       return error("D_PROTO_ARG", a->loc,
-                   value.text + "( ) argument #1 is incompatible with prototype:\n\tprototype: "
-                   "uint64_t\n\t argument: " + t->name);
+                   value.text +
+                       "( ) argument #1 is incompatible with prototype:\n\tprototype: "
+                       "uint64_t\n\t argument: " +
+                       t->name);
     }
   }
   std::string name = ref.text.size() > 1 ? ref.text.substr(1) : "";
@@ -288,8 +311,10 @@ bool Checker::checkAggregationAssign(Expr& assign) {
       const Type* b = keyTypes[i];
       if (a->isString() != b->isString()) {
         return error("D_AGG_KEYS", target.operands[i + 1]->loc,
-                     "aggregation key #" + std::to_string(i + 1) + " is incompatible with "
-                     "previous use: " + a->name + " vs " + b->name);
+                     "aggregation key #" + std::to_string(i + 1) +
+                         " is incompatible with "
+                         "previous use: " +
+                         a->name + " vs " + b->name);
       }
       if (a->isString() && b->size > a->size) agg->keyTypes[i] = b;
       if (a->isInteger() && b->isInteger() && b->size > a->size) agg->keyTypes[i] = b;
@@ -386,7 +411,9 @@ bool Checker::assignable(const Type* to, const Type* from) const {
 const Type* Checker::expr(Expr& e) {
   const Type* t = nullptr;
   switch (e.kind) {
-    case ExprKind::IntLiteral: t = intLiteral(e); break;
+    case ExprKind::IntLiteral:
+      t = intLiteral(e);
+      break;
     case ExprKind::CharLiteral:
       t = types_.charType();
       if (e.text.size() > 3) t = types_.intType();  // multi-character constant
@@ -395,16 +422,30 @@ const Type* Checker::expr(Expr& e) {
     case ExprKind::StringLiteral:
       t = types_.boundedString(static_cast<uint32_t>(e.text.size() + 1));
       break;
-    case ExprKind::Identifier: t = identifier(e, false); break;
-    case ExprKind::MacroVar: t = macro(e); break;
+    case ExprKind::Identifier:
+      t = identifier(e, false);
+      break;
+    case ExprKind::MacroVar:
+      t = macro(e);
+      break;
     case ExprKind::AggregationRef:
       error("D_AGG_SCALAR", e.loc, "aggregation " + e.text + " may not be used in an expression");
       return nullptr;
-    case ExprKind::Unary: t = unary(e); break;
-    case ExprKind::Binary: t = binary(e); break;
-    case ExprKind::Assign: t = assign(e); break;
-    case ExprKind::Ternary: t = ternary(e); break;
-    case ExprKind::Cast: t = cast(e); break;
+    case ExprKind::Unary:
+      t = unary(e);
+      break;
+    case ExprKind::Binary:
+      t = binary(e);
+      break;
+    case ExprKind::Assign:
+      t = assign(e);
+      break;
+    case ExprKind::Ternary:
+      t = ternary(e);
+      break;
+    case ExprKind::Cast:
+      t = cast(e);
+      break;
     case ExprKind::SizeofType: {
       const Type* of = types_.complete(resolveTypeName(*e.typeName));
       if (!of) return nullptr;
@@ -419,8 +460,12 @@ const Type* Checker::expr(Expr& e) {
       t = types_.lookup("size_t");
       break;
     }
-    case ExprKind::Member: t = member(e, false); break;
-    case ExprKind::Call: t = call(e); break;
+    case ExprKind::Member:
+      t = member(e, false);
+      break;
+    case ExprKind::Call:
+      t = call(e);
+      break;
     case ExprKind::Index:
       if (e.operands[0]->kind == ExprKind::AggregationRef) {
         error("D_AGG_SCALAR", e.loc,
@@ -446,8 +491,12 @@ const Type* Checker::expr(Expr& e) {
       t = of->isString() ? of : types_.stringType();
       break;
     }
-    case ExprKind::Offsetof: t = offsetOf(e); break;
-    case ExprKind::Xlate: t = xlate(e); break;
+    case ExprKind::Offsetof:
+      t = offsetOf(e);
+      break;
+    case ExprKind::Xlate:
+      t = xlate(e);
+      break;
   }
   e.type = t;
   return t;
@@ -466,8 +515,8 @@ const Type* Checker::intLiteral(Expr& e) {
     bool allowedDecimal;
   };
   const Candidate candidates[] = {
-      {types_.intType(), true},   {types_.uintType(), false}, {types_.longType(), true},
-      {types_.ulongType(), false}, {types_.int64(), true},    {types_.uint64(), false},
+      {types_.intType(), true},    {types_.uintType(), false}, {types_.longType(), true},
+      {types_.ulongType(), false}, {types_.int64(), true},     {types_.uint64(), false},
   };
   for (const auto& c : candidates) {
     if (c.type->rank < (e.suffixLongs == 0 ? 3 : e.suffixLongs == 1 ? 4 : 5)) continue;
@@ -591,7 +640,8 @@ const Type* Checker::unary(Expr& e) {
       }
       return t;
     }
-    default: break;
+    default:
+      break;
   }
   const Type* t = expr(operand);
   if (!t) return nullptr;
@@ -614,8 +664,10 @@ const Type* Checker::unary(Expr& e) {
       }
       t = types_.intType();
       break;
-    case Op::Deref: return dereference(e);
-    case Op::AddressOf: return addressOf(e);
+    case Op::Deref:
+      return dereference(e);
+    case Op::AddressOf:
+      return addressOf(e);
     default:
       error("D_SYNTAX", e.loc, "unexpected operator " + opName);
       return nullptr;
@@ -641,9 +693,9 @@ const Type* Checker::binary(Expr& e) {
     }
     t = types_.intType();
   } else if (isComparison(e.op)) {
-    bool ok = (a->isScalar() && b->isScalar()) ||
-              ((a->isString() || b->isString()) && a->isStringCompatible() &&
-               b->isStringCompatible());
+    bool ok =
+        (a->isScalar() && b->isScalar()) ||
+        ((a->isString() || b->isString()) && a->isStringCompatible() && b->isStringCompatible());
     if (!ok) {
       error("D_OP_INCOMPAT", e.loc,
             "operands have incompatible types: " + quoted(a) + " " + opName + " " + quoted(b));
@@ -678,7 +730,8 @@ bool Checker::namesAssociative(const Expr& base) {
   if (base.kind != ExprKind::Identifier) return false;
   const Variable* v = symbols_.findGlobal(base.text);
   if (v) return v->kind == Variable::Kind::Associative;
-  return defs_.inlines.find(base.text) == defs_.inlines.end() && !symbols_.findBuiltin(base.text, types_);
+  return defs_.inlines.find(base.text) == defs_.inlines.end() &&
+         !symbols_.findBuiltin(base.text, types_);
 }
 
 // The type of what an assignment or ++/-- writes: a variable (created on
@@ -712,9 +765,8 @@ const Type* Checker::lvalueType(Expr& target, const Type* valueType, ast::Op op)
           "operator " + opName + " may not be applied to operand of type " + quoted(t));
     return nullptr;
   }
-  if (t->isStruct()) {
-    error("D_OP_SCALAR", target.loc,
-          "operator " + opName + " requires an operand of scalar type");
+  if (t->isStruct() && op != Op::Assign) {
+    error("D_OP_SCALAR", target.loc, "operator " + opName + " requires an operand of scalar type");
     return nullptr;
   }
   return t;
@@ -843,8 +895,8 @@ const Type* Checker::cast(Expr& e) {
   if (!to) return nullptr;
   const Type* from = expr(*e.operands[0]);
   if (!from) return nullptr;
-  bool ok = (to->isScalar() && from->isScalar()) || to->isVoid() ||
-            (to->isString() && from->isString());
+  bool ok =
+      (to->isScalar() && from->isScalar()) || to->isVoid() || (to->isString() && from->isString());
   if (!ok) {
     error("D_CAST_INVAL", e.loc, "invalid cast expression: " + quoted(from) + " to " + quoted(to));
     return nullptr;
@@ -888,8 +940,8 @@ bool Checker::checkKeys(Variable& v, Expr& index) {
     if (keys[i]->isString() != v.keyTypes[i]->isString()) {
       return error("D_ARGS_TYPE", index.operands[i + 1]->loc,
                    v.name + "[ ] key #" + std::to_string(i + 1) +
-                       " is incompatible with prototype:\n\tprototype: " +
-                       v.keyTypes[i]->name + "\n\t argument: " + keys[i]->name);
+                       " is incompatible with prototype:\n\tprototype: " + v.keyTypes[i]->name +
+                       "\n\t argument: " + keys[i]->name);
     }
     if (keys[i]->isInteger() && v.keyTypes[i]->isInteger() && keys[i]->size > v.keyTypes[i]->size) {
       v.keyTypes[i] = keys[i];
@@ -943,20 +995,34 @@ void Checker::fold(Expr& e) {
     int64_t v = *c(i);
     // Values are held sign- or zero-extended to 64 bits by their own type.
     return ot && ot->isInteger() && !ot->isSigned && ot->size < 8
-               ? static_cast<int64_t>(static_cast<uint64_t>(v) & ((uint64_t{1} << (ot->size * 8)) - 1))
+               ? static_cast<int64_t>(static_cast<uint64_t>(v) &
+                                      ((uint64_t{1} << (ot->size * 8)) - 1))
                : v;
   };
   int64_t r = 0;
   switch (e.kind) {
-    case ExprKind::Cast: r = convert(operand(0), t); break;
-    case ExprKind::Ternary: r = convert(operand(0) ? operand(1) : operand(2), t); break;
+    case ExprKind::Cast:
+      r = convert(operand(0), t);
+      break;
+    case ExprKind::Ternary:
+      r = convert(operand(0) ? operand(1) : operand(2), t);
+      break;
     case ExprKind::Unary:
       switch (e.op) {
-        case Op::Plus: r = operand(0); break;
-        case Op::Negate: r = static_cast<int64_t>(0 - static_cast<uint64_t>(operand(0))); break;
-        case Op::BitNot: r = ~operand(0); break;
-        case Op::LogicalNot: r = !operand(0); break;
-        default: return;
+        case Op::Plus:
+          r = operand(0);
+          break;
+        case Op::Negate:
+          r = static_cast<int64_t>(0 - static_cast<uint64_t>(operand(0)));
+          break;
+        case Op::BitNot:
+          r = ~operand(0);
+          break;
+        case Op::LogicalNot:
+          r = !operand(0);
+          break;
+        default:
+          return;
       }
       break;
     case ExprKind::Binary: {
@@ -975,9 +1041,15 @@ void Checker::fold(Expr& e) {
       bool unsignedOp = !opType->isSigned;
       uint64_t ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
       switch (e.op) {
-        case Op::Add: r = static_cast<int64_t>(ua + ub); break;
-        case Op::Sub: r = static_cast<int64_t>(ua - ub); break;
-        case Op::Mul: r = static_cast<int64_t>(ua * ub); break;
+        case Op::Add:
+          r = static_cast<int64_t>(ua + ub);
+          break;
+        case Op::Sub:
+          r = static_cast<int64_t>(ua - ub);
+          break;
+        case Op::Mul:
+          r = static_cast<int64_t>(ua * ub);
+          break;
         case Op::Div:
         case Op::Mod:
           if (b == 0) return;  // refused by binary()
@@ -989,26 +1061,58 @@ void Checker::fold(Expr& e) {
             r = e.op == Op::Div ? a / b : a % b;
           }
           break;
-        case Op::Shl: r = static_cast<int64_t>(ua << (ub & 63)); break;
-        case Op::Shr: r = unsignedOp ? static_cast<int64_t>(ua >> (ub & 63)) : a >> (ub & 63); break;
-        case Op::BitAnd: r = a & b; break;
-        case Op::BitOr: r = a | b; break;
-        case Op::BitXor: r = a ^ b; break;
-        case Op::LogicalAnd: r = a && b; break;
-        case Op::LogicalOr: r = a || b; break;
-        case Op::LogicalXor: r = !a != !b; break;
-        case Op::Lt: r = unsignedOp ? ua < ub : a < b; break;
-        case Op::Le: r = unsignedOp ? ua <= ub : a <= b; break;
-        case Op::Gt: r = unsignedOp ? ua > ub : a > b; break;
-        case Op::Ge: r = unsignedOp ? ua >= ub : a >= b; break;
-        case Op::Eq: r = a == b; break;
-        case Op::Ne: r = a != b; break;
-        case Op::Comma: r = b; break;
-        default: return;
+        case Op::Shl:
+          r = static_cast<int64_t>(ua << (ub & 63));
+          break;
+        case Op::Shr:
+          r = unsignedOp ? static_cast<int64_t>(ua >> (ub & 63)) : a >> (ub & 63);
+          break;
+        case Op::BitAnd:
+          r = a & b;
+          break;
+        case Op::BitOr:
+          r = a | b;
+          break;
+        case Op::BitXor:
+          r = a ^ b;
+          break;
+        case Op::LogicalAnd:
+          r = a && b;
+          break;
+        case Op::LogicalOr:
+          r = a || b;
+          break;
+        case Op::LogicalXor:
+          r = !a != !b;
+          break;
+        case Op::Lt:
+          r = unsignedOp ? ua < ub : a < b;
+          break;
+        case Op::Le:
+          r = unsignedOp ? ua <= ub : a <= b;
+          break;
+        case Op::Gt:
+          r = unsignedOp ? ua > ub : a > b;
+          break;
+        case Op::Ge:
+          r = unsignedOp ? ua >= ub : a >= b;
+          break;
+        case Op::Eq:
+          r = a == b;
+          break;
+        case Op::Ne:
+          r = a != b;
+          break;
+        case Op::Comma:
+          r = b;
+          break;
+        default:
+          return;
       }
       break;
     }
-    default: return;
+    default:
+      return;
   }
   e.constValue = convert(r, t);
 }

@@ -18,9 +18,9 @@ namespace dtrace::sema {
 // Values of the macro variables: $1..$n from the command line, $target,
 // $pid, ... ($target is absent without -c/-p).
 struct MacroTable {
-  std::vector<std::string> args;  // args[0] is $0 (the script name), args[1] is $1
+  std::vector<std::string> args;             // args[0] is $0 (the script name), args[1] is $1
   std::map<std::string, std::string> named;  // "target" -> "1234", "pid" -> ...
-  bool defaultArgs = false;  // -x defaultargs: an unset $N is 0, an unset $$N ""
+  bool defaultArgs = false;                  // -x defaultargs: an unset $N is 0, an unset $$N ""
   // Returns the value of $name, or null when it is not defined.
   const std::string* find(std::string_view name) const;
 };
@@ -128,6 +128,9 @@ class Checker {
   const ast::ProbeClause* clauseOf(const ast::Expr& e);
   ArgsSource* argsSource_ = nullptr;
   std::map<const ast::Expr*, const ast::ProbeClause*> argsClauses_;  // each args[ ] use
+  // Struct, union and enum bodies already defined: a declaration with several
+  // declarators (struct s { ... } a, b;) resolves its specifier once for each.
+  std::map<const void*, const Type*> definedBodies_;
   std::map<const ast::ProbeClause*, std::vector<DescriptionArgs>> clauseArgs_;
   // ---- end of check_builtins.cpp ----
   bool checkKeys(Variable& array, ast::Expr& index);
