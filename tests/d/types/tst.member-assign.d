@@ -3,6 +3,7 @@
  * scratch memory; elements selected by run-time indexes; string members of
  * associative-array elements; bit-fields stored through a pointer.
  */
+#pragma D option quiet
 struct in { int a; char s[8]; };
 struct out { int n; struct in i; struct in arr[3]; };
 struct out x, m[int];
