@@ -5,6 +5,80 @@
 
 namespace dtrace::bpf {
 
+namespace {
+
+bool isWideLoad(const Insn& insn) { return insn.code == (BPF_LD | BPF_DW | BPF_IMM); }
+
+bool isJumpClass(const Insn& insn) {
+  const uint8_t cls = BPF_CLASS(insn.code);
+  return cls == BPF_JMP || cls == BPF_JMP32;
+}
+
+// The instruction a jump, local call or callback address refers to, or -1.
+int64_t referencedInstruction(const std::vector<Insn>& insns, size_t i) {
+  const Insn& insn = insns[i];
+  const int64_t next = static_cast<int64_t>(i) + 1;
+  if (isWideLoad(insn)) return insn.src_reg == BPF_PSEUDO_FUNC ? next + insn.imm : -1;
+  if (!isJumpClass(insn)) return -1;
+  const uint8_t op = BPF_OP(insn.code);
+  if (op == BPF_EXIT) return -1;
+  if (op == BPF_CALL) return insn.src_reg == BPF_PSEUDO_CALL ? next + insn.imm : -1;
+  return next + insn.off;
+}
+
+// Code after an unconditional fault or exit that nothing jumps to: the
+// verifier refuses a program with instructions it cannot reach, and a
+// clause that always faults leaves the rest of its code so.
+std::vector<Insn> withoutUnreachable(const std::vector<Insn>& insns) {
+  std::vector<bool> reached(insns.size(), false);
+  std::vector<size_t> pending = {0};
+  while (!pending.empty()) {
+    const size_t i = pending.back();
+    pending.pop_back();
+    if (i >= insns.size() || reached[i]) continue;
+    reached[i] = true;
+    const Insn& insn = insns[i];
+    const int64_t target = referencedInstruction(insns, i);
+    if (target >= 0) pending.push_back(static_cast<size_t>(target));
+    if (isWideLoad(insn)) {
+      if (i + 1 < insns.size()) reached[i + 1] = true;
+      pending.push_back(i + 2);
+      continue;
+    }
+    const bool endsFlow =
+        isJumpClass(insn) && (BPF_OP(insn.code) == BPF_EXIT ||
+                              (BPF_OP(insn.code) == BPF_JA && BPF_CLASS(insn.code) == BPF_JMP));
+    if (!endsFlow) pending.push_back(i + 1);
+  }
+  std::vector<int64_t> newIndex(insns.size() + 1, 0);
+  int64_t kept = 0;
+  for (size_t i = 0; i < insns.size(); i++) {
+    newIndex[i] = kept;
+    if (reached[i]) kept++;
+  }
+  newIndex[insns.size()] = kept;
+  if (kept == static_cast<int64_t>(insns.size())) return insns;
+  std::vector<Insn> out;
+  out.reserve(static_cast<size_t>(kept));
+  for (size_t i = 0; i < insns.size(); i++) {
+    if (!reached[i]) continue;
+    Insn insn = insns[i];
+    const int64_t target = referencedInstruction(insns, i);
+    if (target >= 0) {
+      const int64_t delta = newIndex[static_cast<size_t>(target)] - newIndex[i] - 1;
+      if (isWideLoad(insn) || BPF_OP(insn.code) == BPF_CALL) {
+        insn.imm = static_cast<int32_t>(delta);
+      } else {
+        insn.off = static_cast<int16_t>(delta);
+      }
+    }
+    out.push_back(insn);
+  }
+  return out;
+}
+
+}  // namespace
+
 Label Assembler::newLabel() {
   labelPositions_.push_back(kUnbound);
   return Label{static_cast<uint32_t>(labelPositions_.size() - 1)};
@@ -89,7 +163,7 @@ Result<std::vector<Insn>> Assembler::finish() {
     }
     out[fixup.index].off = static_cast<int16_t>(delta);
   }
-  return out;
+  return withoutUnreachable(out);
 }
 
 }  // namespace dtrace::bpf

@@ -152,7 +152,10 @@ void ProgramEmitter::assignAggregate(const Expr& e) {
   const int16_t destination = pushSlot();
   if (!v) {
     address(target);
-    writablePointer(R6, size);
+    if (!writablePointer(R6, size)) {
+      popSlot();
+      return;
+    }
     as_.emit(mov64(R1, R0));
   } else if (v->isDynamic()) {
     dynamicMemberAddress(target);

@@ -39,13 +39,14 @@ void ProgramEmitter::allocate(Reg size) {
   as_.bind(ok);
 }
 
-void ProgramEmitter::writablePointer(Reg address, uint32_t size) {
+bool ProgramEmitter::writablePointer(Reg address, uint32_t size) {
   if (size > layout_.allocaSize) {  // no alloca area, or a store larger than it
     fault(ir::Fault::BadAddr, address);
-    return;
+    return false;
   }
   as_.emit(mov64(R4, static_cast<int32_t>(size)));
   writableRange(address, R4);
+  return true;
 }
 
 void ProgramEmitter::writableRange(Reg address, Reg size) {

@@ -101,9 +101,10 @@ void ProgramEmitter::storeMemory(const Expr& e) {
   const int16_t valueSlot = pushSlot();
   as_.emit(stx(Size::DW, R10, valueSlot, R6));
   address(e);
-  writablePointer(R6, e.type->size);
-  as_.emit(ldx(Size::DW, R6, R10, valueSlot));
-  storeTo(R0, e);
+  if (writablePointer(R6, e.type->size)) {
+    as_.emit(ldx(Size::DW, R6, R10, valueSlot));
+    storeTo(R0, e);
+  }
   popSlot();
 }
 

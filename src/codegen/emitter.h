@@ -241,7 +241,7 @@ class ProgramEmitter {
   // r0 = a map-value pointer through which `size` bytes at D address
   // `address` may be written; faults (BadAddr with the address) unless the
   // range lies inside alloca'd scratch memory. `address` is r6, r7 or r8.
-  void writablePointer(bpf::Reg address, uint32_t size);
+  bool writablePointer(bpf::Reg address, uint32_t size);  // false: always faults, emit no store
   // The same for a size in a register (r6-r8, not `address`): r0 = the
   // pointer, and the verifier knows size <= kAllocaSize.
   void writableRange(bpf::Reg address, bpf::Reg size);

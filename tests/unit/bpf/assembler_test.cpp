@@ -19,10 +19,10 @@ TEST(AssemblerTest, ForwardAndBackwardJumps) {
   a.jumpIf(BPF_JEQ, R0, R1, loop);   // 5 -> 1: off -5
   a.jumpIf32(BPF_JNE, R0, 3, done);  // 6 -> 5: off -2
   a.jump(loop);                      // 7 -> 1: off -7
-  a.emit(exit());                    // 8
+  a.emit(exit());                    // 8: unreachable, dropped
   Result<std::vector<Insn>> insns = a.finish();
   ASSERT_TRUE(insns.ok()) << insns.error().message;
-  ASSERT_EQ(insns->size(), 9u);
+  ASSERT_EQ(insns->size(), 8u);
   EXPECT_EQ((*insns)[1].off, 3);
   EXPECT_EQ((*insns)[1].code, BPF_JMP | BPF_JGE | BPF_K);
   EXPECT_EQ((*insns)[1].imm, 10);
@@ -33,6 +33,28 @@ TEST(AssemblerTest, ForwardAndBackwardJumps) {
   EXPECT_EQ((*insns)[6].code, BPF_JMP32 | BPF_JNE | BPF_K);
   EXPECT_EQ((*insns)[7].off, -7);
   EXPECT_EQ((*insns)[7].code, BPF_JMP | BPF_JA);
+}
+
+// Code nothing reaches (after an unconditional fault) is removed and the
+// jumps over it are shortened: the verifier refuses unreachable code.
+TEST(AssemblerTest, UnreachableCodeIsDropped) {
+  Assembler a;
+  Label fault = a.newLabel(), done = a.newLabel();
+  a.jumpIf(BPF_JEQ, R1, 0, fault);  // 0 -> 4, then 0 -> 2
+  a.jump(done);                     // 1 -> 5, then 1 -> 3
+  a.emit(mov64(R2, 1));             // 2: unreachable
+  a.emit(mov64(R2, 2));             // 3: unreachable
+  a.bind(fault);
+  a.emit(mov64(R0, 1));  // 4
+  a.bind(done);
+  a.emit(exit());  // 5
+  Result<std::vector<Insn>> insns = a.finish();
+  ASSERT_TRUE(insns.ok()) << insns.error().message;
+  ASSERT_EQ(insns->size(), 4u);
+  EXPECT_EQ((*insns)[0].off, 1);
+  EXPECT_EQ((*insns)[1].off, 1);
+  EXPECT_EQ((*insns)[2].code, BPF_ALU64 | BPF_MOV | BPF_K);
+  EXPECT_EQ((*insns)[2].imm, 1);
 }
 
 TEST(AssemblerTest, JumpToNextInstructionHasZeroOffset) {
