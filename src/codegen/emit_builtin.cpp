@@ -164,8 +164,7 @@ void ProgramEmitter::probeArg(int index) {
       as_.emit(call(BPF_FUNC_probe_read_kernel));
       as_.emit(ldx(Size::DW, R6, R10, slot));
       popSlot();
-      if (a.size < 8) normalize(R6, types_.integer(a.size, a.isSigned));
-      return;
+      return;  // the whole register, as DTrace's argN; args[n] takes the C type
     }
     case Kind::None:
       break;

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <ctime>
 
+#include "util/kernel_symbols.h"
+
 namespace dtrace::print {
 namespace {
 
@@ -136,7 +138,6 @@ void appendInteger(std::string& out, std::string stem, const std::string& conv, 
 
 }  // namespace
 
-
 std::string_view readString(const uint8_t* p, uint32_t size) {
   const void* nul = std::memchr(p, 0, size);
   const size_t len = nul ? static_cast<size_t>(static_cast<const uint8_t*>(nul) - p) : size;
@@ -227,8 +228,10 @@ Result<void> appendPrintf(std::string& out, const sema::PrintfFormat& format,
         break;
       }
       case PrintfRender::KernelSymbol:
+        appendFormatted(out, stem + "s", util::kernelAddressText(readUnsigned(p, f->size)).c_str());
+        break;
       case PrintfRender::UserSymbol:
-        // Without a symbol table the address is what DTrace falls back to.
+        // No user symbol tables yet: the address is what DTrace falls back to.
         appendFormatted(out, stem + "s", hexAddress(readUnsigned(p, f->size)).c_str());
         break;
       case PrintfRender::Stack:

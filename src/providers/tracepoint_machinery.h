@@ -20,8 +20,7 @@ struct AddressRange {
 // The address ranges whose frames belong to the machinery of raw tracepoint
 // `tracepoint`: those functions, and everything outside kernel text (BPF
 // programs are JIT-compiled there). Empty when /proc/kallsyms does not give
-// the addresses (kptr_restrict, or a kernel without those symbols). Reads
-// kallsyms once per process, on first use.
+// the addresses (kptr_restrict, or a kernel without those symbols).
 std::vector<AddressRange> tracepointMachinery(const std::string& tracepoint);
 
 }  // namespace dtrace::providers
