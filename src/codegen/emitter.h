@@ -171,6 +171,7 @@ class ProgramEmitter {
   void builtinArray(const ast::Expr& index);           // r6 = args[i], uregs[i]
   void taskMember(const char* member, uint32_t size);  // r6 = current->member (a u64 chain)
   void savedUserRegister(const char* ptRegsMember);    // r6 = the thread's saved user register
+  void userRegisterAt(const ast::Expr& subscript);  // uregs[i], i known at run time
   // String-valued built-ins (cwd, root) into base+offset; false for others.
   bool builtinString(const sema::Variable& v, bpf::Reg base, int32_t offset, uint32_t size);
   // Offset of a kernel struct member from BTF; fails the program when unknown.

@@ -1,6 +1,7 @@
 // Type checks of DTrace's built-in arrays: args[] (typed by the probe) and
-// uregs[] (the user registers). Both take an integer constant index, as in
-// illumos (dt_idcook_args, dt_idcook_regs), with the same messages.
+// uregs[] (the user registers). args[] takes an integer constant index,
+// uregs[] any integer, as in illumos (dt_idcook_args, dt_idcook_regs), with
+// the same messages.
 #include <string>
 
 #include "sema/checker.h"
@@ -93,17 +94,17 @@ const Type* Checker::builtinArray(Expr& index) {
   if (subscript.variable && subscript.variable->builtin == Builtin::RegIndex) {
     subscript.constValue = subscript.variable->argIndex;  // not prepared by prepareBuiltins
   }
-  if (!st->isInteger() || !subscript.constValue) {
+  const bool isArgs = name.text == "args";
+  if (!st->isInteger() || (isArgs && !subscript.constValue)) {
     error("D_PROTO_ARG", subscript.loc,
-          name.text +
-              "[ ] argument #1 is incompatible with prototype:\n\tprototype: integer "
-              "constant\n\t argument: " +
-              st->name);
+          name.text + "[ ] argument #1 is incompatible with prototype:\n\tprototype: " +
+              (isArgs ? "integer constant" : "int") + "\n\t argument: " + st->name);
     return nullptr;
   }
   const Variable* array = symbols_.findBuiltin(name.text, types_);
   name.variable = array;
   index.variable = array;
+  if (!subscript.constValue) return types_.uint64();  // uregs[i]: checked at run time
   return name.text == "args" ? argsElement(index, *subscript.constValue)
                              : uregsElement(index, *subscript.constValue);
 }
@@ -165,9 +166,9 @@ const Type* Checker::probeArgType(const ProbeArg& arg) {
   return t;
 }
 
-// uregs[n]: a saved user register, as DTrace numbers them on x86-64. An
-// index beyond the table, or a register Linux does not save, is refused
-// here (illumos faults at run time instead).
+// uregs[n]: a saved user register, as DTrace numbers them on x86-64. A
+// constant index beyond the table, or a register Linux does not save, is
+// refused here (illumos faults at run time, as a run-time index does).
 const Type* Checker::uregsElement(Expr& index, int64_t n) {
   const UserRegister* reg = userRegister(n);
   if (!reg) {
