@@ -116,6 +116,11 @@ void ProgramEmitter::value(const Expr& e) {
     normalize(R6, e.type);
     return;
   }
+  if (e.type && e.type->isArray() && !e.inMemory && !e.translation && e.variable &&
+      e.kind != ExprKind::Assign) {
+    storageAddress(e);  // an array in an integer context stands for its address
+    return;
+  }
   if (e.translation || (isAggregate(e.type) && !e.inMemory && e.kind != ExprKind::Assign)) {
     fail("a struct or array value can only be assigned or traced");
     return;
@@ -186,6 +191,30 @@ void ProgramEmitter::staticStorage(const Expr& target) {
     as_.emit(alu64(BPF_ADD, R1, offset));
   }
   addVariableIndexes(R1, target);
+}
+
+// r6 = the address of the bytes `e` names in its D variable; 0 for an
+// element of a dynamic variable that was never stored.
+void ProgramEmitter::storageAddress(const Expr& e) {
+  const sema::Variable& v = *e.variable;
+  if (v.kind == sema::Variable::Kind::Builtin || v.kind == sema::Variable::Kind::TranslatorInput) {
+    fail("the address of " + e.text + " cannot be taken");
+    return;
+  }
+  if (!v.isDynamic()) {
+    staticStorage(e);
+    as_.emit(mov64(R6, R1));
+    return;
+  }
+  const Expr& root = e.storageRoot ? *e.storageRoot : e;
+  dynamicLookup(v, dynamicKey(root, v));
+  Label done = as_.newLabel();
+  as_.emit(mov64(R6, 0));
+  as_.jumpIf(BPF_JEQ, R0, 0, done);
+  if (e.storageOffset) as_.emit(alu64(BPF_ADD, R0, static_cast<int32_t>(e.storageOffset)));
+  addVariableIndexes(R0, e);
+  as_.emit(mov64(R6, R0));
+  as_.bind(done);
 }
 
 namespace {

@@ -16,10 +16,12 @@ constexpr int32_t kMaxBase = 36;  // digits, then the letters
 
 // strtok(s, delims): the next token of s, or with s NULL of the string the
 // previous strtok() of this probe firing left; "" (DTrace's NULL) when no
-// token is left. The rest of the string is kept at strtokOffset.
+// token is left. strtokOffset holds a byte that says whether a strtok() of
+// this firing saved a string (the prologue clears it), then the rest of
+// that string.
 void ProgramEmitter::tokenize(const Expr& call, Reg base, int32_t offset, uint32_t size) {
-  const uint32_t n = layout_.stringTempSize;
-  const int32_t saved = static_cast<int32_t>(layout_.strtokOffset);
+  const uint32_t n = layout_.stringTempSize - 1;
+  const int32_t started = static_cast<int32_t>(layout_.strtokOffset), saved = started + 1;
   const int32_t delims = subrArea(1), temp = subrArea(0);
   const Expr& s = *call.operands[0];
   auto word = [&](int w) { return static_cast<int16_t>(loopState(w)); };
@@ -28,12 +30,23 @@ void ProgramEmitter::tokenize(const Expr& call, Reg base, int32_t offset, uint32
     subrDepth_++;
     stringInto(s, R9, saved, n);
     subrDepth_--;
-  } else if (!(s.constValue && *s.constValue == 0)) {
+    as_.emit(st(Size::B, R9, static_cast<int16_t>(started), 1));
+  } else {
     Label keep = as_.newLabel();
-    operandValue(s);  // a kernel address of a string, or NULL to go on
-    as_.jumpIf(BPF_JEQ, R6, 0, keep);
-    readStringAt(false, R6, R9, saved, n);
+    if (!(s.constValue && *s.constValue == 0)) {
+      operandValue(s);  // a kernel address of a string, or NULL to go on
+      as_.jumpIf(BPF_JEQ, R6, 0, keep);
+      readStringAt(false, R6, R9, saved, n);
+      as_.emit(st(Size::B, R9, static_cast<int16_t>(started), 1));
+    }
+    // Going on with no string saved reads address 0, as illumos does when
+    // the NULL it returns is used.
     as_.bind(keep);
+    Label ok = as_.newLabel();
+    as_.emit(ldx(Size::B, R1, R9, static_cast<int16_t>(started)));
+    as_.jumpIf(BPF_JNE, R1, 0, ok);
+    fault(ir::Fault::BadAddr);
+    as_.bind(ok);
   }
   const int32_t map = loopState(kDelimiterMap);
   for (int k = 0; k < 4; k++) as_.emit(st(Size::DW, R9, static_cast<int16_t>(map + 8 * k), 0));

@@ -79,7 +79,8 @@ void ProgramEmitter::changeCase(bool upper, Reg base, int32_t offset, uint32_t s
   }
 }
 
-// strjoin(a, b): a, then as much of b as fits, NUL-terminated.
+// strjoin(a, b): a, then b, NUL-terminated; out of scratch space when the
+// two do not fit strsize.
 // toupper(s), tolower(s): s with ASCII letters changed.
 bool ProgramEmitter::subroutineString(const Expr& call, Reg base, int32_t offset, uint32_t size) {
   const std::string& name = call.text;
@@ -101,7 +102,7 @@ bool ProgramEmitter::subroutineString(const Expr& call, Reg base, int32_t offset
     return true;
   }
   if (name == "lltostr") {
-    integerToString(*call.operands[0], base, offset, size);
+    integerToString(call, base, offset, size);
     return true;
   }
   if (name != "strjoin") return false;
@@ -128,7 +129,14 @@ bool ProgramEmitter::subroutineString(const Expr& call, Reg base, int32_t offset
   as_.emit(mov64(R2, static_cast<int32_t>(n)));
   as_.emit(mov64(R3, R9));
   as_.emit(alu64(BPF_ADD, R3, second));
-  as_.emit(bpf::call(BPF_FUNC_probe_read_kernel_str));
+  as_.emit(bpf::call(BPF_FUNC_probe_read_kernel_str));  // r0 = b's length and the NUL
+  // A result longer than a string can hold is out of scratch space, as in
+  // illumos, rather than silently cut short.
+  Label fits = as_.newLabel();
+  as_.emit(alu64(BPF_ADD, R0, R6));
+  as_.jumpIf(BPF_JSLE, R0, static_cast<int32_t>(types_.strsize()), fits);
+  fault(ir::Fault::NoScratch);
+  as_.bind(fits);
   as_.emit(mov64(R3, R9));
   as_.emit(alu64(BPF_ADD, R3, joined));
   as_.emit(mov64(R1, base));
@@ -138,8 +146,9 @@ bool ProgramEmitter::subroutineString(const Expr& call, Reg base, int32_t offset
   return true;
 }
 
-// substr(s, i[, len]): from index i (counted from the end when negative)
-// for len bytes or to the end; out of range gives "".
+// substr(s, i[, len]) as illumos computes it: a negative i counts from the
+// end and, still negative, eats into len (substr("hello", -6, 2) is "h"); a
+// negative len stops that many bytes before the end; out of range gives "".
 void ProgramEmitter::substring(const Expr& call, Reg base, int32_t offset, uint32_t size) {
   const uint32_t n = layout_.stringTempSize;
   const int32_t temp = static_cast<int32_t>(layout_.stringTempOffset);
@@ -149,23 +158,35 @@ void ProgramEmitter::substring(const Expr& call, Reg base, int32_t offset, uint3
   constant(n);
   if (call.operands.size() == 3) value(*call.operands[2]);
   as_.emit(stx(Size::DW, R10, countSlot, R6));
-  stringInto(*call.operands[0], R9, temp, n);
+  // No longer than strsize allows, like a string variable (the buffer is
+  // rounded up to whole words).
+  stringInto(*call.operands[0], R9, temp, std::min(n, types_.strsize()));
   stringLength(R9, temp, n);  // r6 = length
-  Label positive = as_.newLabel(), inRange = as_.newLabel(), haveCount = as_.newLabel(),
-        countOk = as_.newLabel();
+  Label fromStart = as_.newLabel(), empty = as_.newLabel(), haveCount = as_.newLabel(),
+        copy = as_.newLabel(), countOk = as_.newLabel();
   as_.emit(ldx(Size::DW, R1, R10, startSlot));
-  as_.jumpIf(BPF_JSGE, R1, 0, positive);
-  as_.emit(alu64(BPF_ADD, R1, R6));  // from the end
-  as_.jumpIf(BPF_JSGE, R1, 0, positive);
-  as_.emit(mov64(R1, 0));
-  as_.bind(positive);
-  as_.jumpIf(BPF_JLE, R1, R6, inRange);
-  as_.emit(mov64(R1, R6));  // past the end: the NUL, so ""
-  as_.bind(inRange);
   as_.emit(ldx(Size::DW, R2, R10, countSlot));
+  as_.jumpIf(BPF_JSGE, R1, 0, fromStart);
+  as_.emit(alu64(BPF_ADD, R1, R6));  // from the end
+  as_.jumpIf(BPF_JSGE, R1, 0, fromStart);
+  as_.emit(mov64(R3, R1));
+  as_.emit(alu64(BPF_ADD, R3, R2));
+  as_.jumpIf(BPF_JSLE, R3, 0, empty);
+  as_.emit(mov64(R2, R3));  // before the start: what is left of len
+  as_.emit(mov64(R1, 0));
+  as_.bind(fromStart);
+  as_.jumpIf(BPF_JGE, R1, R6, empty);  // r1 < r6 from here: bounded
   as_.jumpIf(BPF_JSGE, R2, 0, haveCount);
+  as_.emit(alu64(BPF_ADD, R2, R6));  // up to len + count
+  as_.emit(alu64(BPF_SUB, R2, R1));
+  as_.jumpIf(BPF_JSGE, R2, 0, haveCount);
+  as_.bind(empty);
+  as_.emit(mov64(R1, R6));  // the NUL, so ""
   as_.emit(mov64(R2, 0));
   as_.bind(haveCount);
+  as_.jumpIf(BPF_JLT, R2, static_cast<int32_t>(size), copy);
+  as_.emit(mov64(R2, static_cast<int32_t>(size - 1)));
+  as_.bind(copy);
   as_.emit(alu64(BPF_ADD, R2, 1));  // room for the NUL
   as_.jumpIf(BPF_JLE, R2, static_cast<int32_t>(size), countOk);
   as_.emit(mov64(R2, static_cast<int32_t>(size)));
@@ -180,61 +201,97 @@ void ProgramEmitter::substring(const Expr& call, Reg base, int32_t offset, uint3
   as_.emit(bpf::call(BPF_FUNC_probe_read_kernel_str));
 }
 
-// lltostr(n): the decimal digits of a signed 64-bit integer, built from the
-// end of a stack buffer (at most 20 digits and a sign).
-void ProgramEmitter::integerToString(const Expr& number, Reg base, int32_t offset, uint32_t size) {
-  constexpr int kDigits = 24;
-  const int16_t buf = pushSlot();
-  pushSlot();
-  pushSlot();  // three slots: 24 bytes, buf is the lowest address
-  const int16_t low = static_cast<int16_t>(buf - 16);
-  value(number);
-  as_.emit(st(Size::DW, R10, low, 0));
-  as_.emit(st(Size::DW, R10, static_cast<int16_t>(low + 8), 0));
-  as_.emit(st(Size::DW, R10, static_cast<int16_t>(low + 16), 0));
-  as_.emit(mov64(R2, R6));  // magnitude, as unsigned
-  Label nonNegative = as_.newLabel();
-  as_.jumpIf(BPF_JSGE, R6, 0, nonNegative);
+// lltostr(n[, base]): the digits of n, built from the end of a stack buffer,
+// as illumos writes them: base 10 signed, other bases the 64-bit pattern,
+// "0x" before base 16 and "0" before a nonzero number in base 8. A base
+// outside 2-36 is an illegal operation.
+void ProgramEmitter::integerToString(const Expr& call, Reg base, int32_t offset, uint32_t size) {
+  constexpr int kSlots = 9;  // 72 bytes: 64 binary digits and the NUL
+  constexpr int kDigits = kSlots * 8;
+  const bool withBase = call.operands.size() == 2;
+  const int16_t baseSlot = pushSlot(), numberSlot = pushSlot();
+  int16_t buf = 0;
+  for (int i = 0; i < kSlots; i++) buf = pushSlot();  // buf: the lowest address
+  if (withBase) {
+    Label bad = as_.newLabel(), ok = as_.newLabel();
+    value(*call.operands[1]);
+    as_.jumpIf(BPF_JSLE, R6, 1, bad);
+    as_.jumpIf(BPF_JSLE, R6, 36, ok);
+    as_.bind(bad);
+    fault(ir::Fault::IllOp);
+    as_.bind(ok);
+  } else {
+    as_.emit(mov64(R6, 10));
+  }
+  as_.emit(stx(Size::DW, R10, baseSlot, R6));
+  value(*call.operands[0]);
+  as_.emit(stx(Size::DW, R10, numberSlot, R6));
+  for (int i = 0; i < kSlots; i++) {
+    as_.emit(st(Size::DW, R10, static_cast<int16_t>(buf + 8 * i), 0));
+  }
+  as_.emit(ldx(Size::DW, R5, R10, baseSlot));
+  as_.emit(mov64(R2, R6));  // the value, as unsigned
+  Label magnitude = as_.newLabel();
+  as_.jumpIf(BPF_JNE, R5, 10, magnitude);
+  as_.jumpIf(BPF_JSGE, R6, 0, magnitude);
   as_.emit(neg64(R2));
-  as_.bind(nonNegative);
+  as_.bind(magnitude);
   as_.emit(mov64(R1, kDigits - 2));  // index of the last digit (the NUL follows)
-  Label loop = as_.newLabel(), done = as_.newLabel();
+  Label loop = as_.newLabel(), done = as_.newLabel(), decimal = as_.newLabel();
   as_.bind(loop);
   as_.emit(mov64(R3, R2));
-  as_.emit(alu64(BPF_MOD, R3, 10));
+  as_.emit(alu64(BPF_MOD, R3, R5));
+  as_.jumpIf(BPF_JLT, R3, 10, decimal);
+  as_.emit(alu64(BPF_ADD, R3, 'a' - '0' - 10));
+  as_.bind(decimal);
   as_.emit(alu64(BPF_ADD, R3, '0'));
   as_.emit(mov64(R4, R10));
   as_.emit(alu64(BPF_ADD, R4, R1));
-  as_.emit(stx(Size::B, R4, low, R3));
-  as_.emit(alu64(BPF_DIV, R2, 10));
+  as_.emit(stx(Size::B, R4, buf, R3));
+  as_.emit(alu64(BPF_DIV, R2, R5));
   as_.jumpIf(BPF_JEQ, R2, 0, done);
-  as_.jumpIf(BPF_JEQ, R1, 1, done);  // bounds the loop for the verifier
+  as_.jumpIf(BPF_JLE, R1, 3, done);  // bounds the loop; room for a prefix
   as_.emit(alu64(BPF_SUB, R1, 1));
   as_.jump(loop);
   as_.bind(done);
-  Label unsignedDone = as_.newLabel();
-  as_.jumpIf(BPF_JSGE, R6, 0, unsignedDone);
-  as_.emit(alu64(BPF_SUB, R1, 1));
-  as_.emit(mov64(R4, R10));
-  as_.emit(alu64(BPF_ADD, R4, R1));
-  as_.emit(st(Size::B, R4, low, '-'));
-  as_.bind(unsignedDone);
+  // The prefix, before the digits: "-", "0x" or "0".
+  auto prepend = [&](char c) {
+    as_.emit(alu64(BPF_SUB, R1, 1));
+    as_.emit(mov64(R4, R10));
+    as_.emit(alu64(BPF_ADD, R4, R1));
+    as_.emit(st(Size::B, R4, buf, c));
+  };
+  Label notHex = as_.newLabel(), notOctal = as_.newLabel(), prefixed = as_.newLabel();
+  as_.jumpIf(BPF_JNE, R5, 16, notHex);
+  prepend('x');
+  prepend('0');
+  as_.jump(prefixed);
+  as_.bind(notHex);
+  as_.jumpIf(BPF_JNE, R5, 8, notOctal);
+  as_.jumpIf(BPF_JEQ, R6, 0, prefixed);
+  prepend('0');
+  as_.jump(prefixed);
+  as_.bind(notOctal);
+  as_.jumpIf(BPF_JNE, R5, 10, prefixed);
+  as_.jumpIf(BPF_JSGE, R6, 0, prefixed);
+  prepend('-');
+  as_.bind(prefixed);
   as_.emit(mov64(R3, R10));
-  as_.emit(alu64(BPF_ADD, R3, low));
+  as_.emit(alu64(BPF_ADD, R3, buf));
   as_.emit(alu64(BPF_ADD, R3, R1));
   as_.emit(mov64(R1, base));
   as_.emit(alu64(BPF_ADD, R1, offset));
   as_.emit(mov64(R2, static_cast<int32_t>(std::min<uint32_t>(size, kDigits))));
   as_.emit(bpf::call(BPF_FUNC_probe_read_kernel_str));
-  popSlot();
-  popSlot();
-  popSlot();
+  for (int i = 0; i < kSlots + 2; i++) popSlot();
 }
 
 void ProgramEmitter::subroutineValue(const Expr& call) {
   if (call.text == "strlen") {
+    // Bounded by strsize (the buffer is rounded up to whole words), so that
+    // a literal counts what a string variable would keep of it.
     const int32_t temp = static_cast<int32_t>(layout_.stringTempOffset);
-    const uint32_t size = layout_.stringTempSize;
+    const uint32_t size = std::min(layout_.stringTempSize, types_.strsize());
     stringInto(*call.operands[0], R9, temp, size);
     stringLength(R9, temp, size);
     return;

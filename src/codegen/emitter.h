@@ -113,6 +113,7 @@ class ProgramEmitter {
   void constant(int64_t v, bpf::Reg dst = bpf::R6);
   void staticStorage(const ast::Expr& target);  // r1 = a global's or clause-local's bytes
   void addVariableIndexes(bpf::Reg ptr, const ast::Expr& target);
+  void storageAddress(const ast::Expr& e);  // r6 = where e's bytes are in its D variable
   void loadFrom(bpf::Reg ptr, const ast::Expr& target);
   void storeTo(bpf::Reg ptr, const ast::Expr& target);
   // Any variable reference (x, this->x, self->x, a[k]): r6 = its value,
@@ -171,7 +172,7 @@ class ProgramEmitter {
   void builtinArray(const ast::Expr& index);           // r6 = args[i], uregs[i]
   void taskMember(const char* member, uint32_t size);  // r6 = current->member (a u64 chain)
   void savedUserRegister(const char* ptRegsMember);    // r6 = the thread's saved user register
-  void userRegisterAt(const ast::Expr& subscript);  // uregs[i], i known at run time
+  void userRegisterAt(const ast::Expr& subscript);     // uregs[i], i known at run time
   // String-valued built-ins (cwd, root) into base+offset; false for others.
   bool builtinString(const sema::Variable& v, bpf::Reg base, int32_t offset, uint32_t size);
   // Offset of a kernel struct member from BTF; fails the program when unknown.

@@ -8,6 +8,13 @@ namespace {
 
 const char* const kNullSource = "inline void *NULL = 0;\n";
 
+// Address families carry Linux's values (illumos has AF_INET6 = 26).
+const char* const kNetSource = R"D(
+typedef struct in6_addr in6_addr_t;
+inline int AF_INET = 2;
+inline int AF_INET6 = 10;
+)D";
+
 const char* const kProcessSource = R"D(
 typedef struct psinfo {
   int pr_flag;
@@ -123,7 +130,9 @@ bool mentions(std::string_view source, std::string_view name) {
 std::vector<const LibraryUnit*> libraryUnitsFor(std::string_view script) {
   static const LibraryUnit kUnits[] = {
       {"null.d", kNullSource, {"NULL"}},
-      {"process.d", kProcessSource,
+      {"net.d", kNetSource, {"in6_addr_t", "AF_INET", "AF_INET6"}},
+      {"process.d",
+       kProcessSource,
        {"curpsinfo", "curlwpsinfo", "curcpu", "psinfo_t", "lwpsinfo_t", "cpuinfo_t"}},
   };
   std::vector<const LibraryUnit*> out;

@@ -31,8 +31,8 @@ const Type* Checker::member(Expr& e, bool forAssignment) {
     const bool local = base.text == "this";
     Variable* v = local ? symbols_.findClauseLocal(e.text) : symbols_.findThreadLocal(e.text);
     if (!v) {
-      error("D_IDENT_UNDEF", e.loc,
-            "failed to resolve " + base.text + "->" + e.text + ": Unknown variable name");
+      error("D_VAR_UNDEF", e.loc,
+            base.text + "->" + e.text + " has not yet been declared or assigned");
       return nullptr;
     }
     e.variable = v;
@@ -180,20 +180,25 @@ const Type* Checker::arrayIndex(Expr& e) {
 const Type* Checker::pointerArithmetic(Expr& e) {
   const Type* a = e.operands[0]->type;
   const Type* b = e.operands[1]->type;
-  auto pointerLike = [](const Type* t) { return t->isPointer() || t->isArray(); };
-  if (e.op == Op::Add && pointerLike(a) && b->isInteger()) return types_.pointerTo(a->target);
-  if (e.op == Op::Add && a->isInteger() && pointerLike(b)) return types_.pointerTo(b->target);
-  if (e.op == Op::Sub && pointerLike(a) && b->isInteger()) return types_.pointerTo(a->target);
-  if (e.op == Op::Sub && pointerLike(a) && pointerLike(b)) {
-    if (a->target->size != b->target->size) {
-      error("D_OP_INCOMPAT", e.loc,
-            "operands have incompatible types: " + quoted(a) + " - " + quoted(b));
-      return nullptr;
-    }
+  const std::string opName = ast::opSpelling(e.op);
+  if ((e.op != Op::Add && e.op != Op::Sub) || a->isFloat() || b->isFloat()) {
+    error("D_OP_ARITH", e.loc, "operator " + opName + " requires operands of arithmetic type");
+    return nullptr;
+  }
+  // void * and function pointers have no size to scale by (illumos's vfptr).
+  auto sized = [](const Type* t) {
+    return t->isArray() ||
+           (t->isPointer() && !t->target->isVoid() && t->target->kind != Type::Kind::Function);
+  };
+  if (e.op == Op::Add && sized(a) && b->isInteger()) return types_.pointerTo(a->target);
+  if (e.op == Op::Add && a->isInteger() && sized(b)) return types_.pointerTo(b->target);
+  if (e.op == Op::Sub && sized(a) && b->isInteger()) return types_.pointerTo(a->target);
+  if (e.op == Op::Sub && sized(a) && sized(b) &&
+      pointerCompatible(*e.operands[0], *e.operands[1])) {
     return types_.lookup("ptrdiff_t");
   }
-  const std::string opName = ast::opSpelling(e.op);
-  error("D_OP_ARITH", e.loc, "operator " + opName + " requires operands of arithmetic type");
+  error("D_OP_INCOMPAT", e.loc,
+        "operands have incompatible types: " + quoted(a) + " " + opName + " " + quoted(b));
   return nullptr;
 }
 

@@ -16,15 +16,16 @@ bool Checker::checkInline(ast::InlineDecl& decl) {
   const Type* t = resolveDeclared(decl.spec, decl.declarator);
   if (!t) return false;
   const std::string& name = decl.declarator.name;
-  if (defs_.inlines.count(name) || symbols_.findGlobal(name) || symbols_.findBuiltin(name, types_)) {
+  if (defs_.inlines.count(name) || symbols_.findGlobal(name) ||
+      symbols_.findBuiltin(name, types_)) {
     return error("D_DECL_IDRED", decl.loc, "identifier redeclared: " + name);
   }
   const Type* vt = expr(*decl.value);
   if (!vt) return false;
-  if (!assignable(t, vt) && !(t->isPointer() && vt->isPointer())) {
+  if (!assignable(t, *decl.value) && !(t->isPointer() && vt->isPointer())) {
     return error("D_OP_INCOMPAT", decl.loc,
-                 "inline " + name + " definition uses incompatible types: " + quoted(t) +
-                     " = " + quoted(vt));
+                 "inline " + name + " definition uses incompatible types: " + quoted(t) + " = " +
+                     quoted(vt));
   }
   if (decl.value->constValue && t->isInteger()) {
     // The constant as the inline's type holds it.
@@ -70,7 +71,7 @@ bool Checker::checkTranslator(ast::TranslatorDecl& decl) {
     translatorScope_ = nullptr;
     if (!mt) return false;
     const bool stringMember = om->type->isCharArray() || om->type->isString();
-    if (stringMember ? !(mt->isString() || mt->isCharArray()) : !assignable(om->type, mt)) {
+    if (stringMember ? !(mt->isString() || mt->isCharArray()) : !assignable(om->type, *m.value)) {
       return error("D_XLATE_INCOMPAT", m.loc,
                    "translator member " + m.name + " definition uses incompatible types: " +
                        quoted(om->type) + " = " + quoted(mt));
@@ -80,8 +81,9 @@ bool Checker::checkTranslator(ast::TranslatorDecl& decl) {
   for (const Translator& old : defs_.translators) {
     if (old.output == output && old.input == input) {
       return error("D_XLATE_REDECL", decl.loc,
-                   "translator from " + input->name + " to " + output->name + " has already "
-                   "been declared");
+                   "translator from " + input->name + " to " + output->name +
+                       " has already "
+                       "been declared");
     }
   }
   defs_.translators.push_back(std::move(tr));
@@ -96,9 +98,9 @@ const Type* Checker::xlate(Expr& e) {
   const Type* output = to->isPointer() ? to->target : to;
   for (const Translator& t : defs_.translators) {
     if (t.output != output) continue;
-    const bool matches = t.input == from || (t.input->isPointer() && from->isPointer() &&
-                                             (t.input->target == from->target ||
-                                              from->target->isVoid())) ||
+    const bool matches = t.input == from ||
+                         (t.input->isPointer() && from->isPointer() &&
+                          (t.input->target == from->target || from->target->isVoid())) ||
                          (t.input->isInteger() && from->isInteger());
     if (!matches) continue;
     e.translator = &t;
@@ -106,17 +108,18 @@ const Type* Checker::xlate(Expr& e) {
     if (!to->isPointer()) e.translation = &e;
     return to;
   }
-  error("D_XLATE_NONE", e.loc,
-        "translator does not exist: " + from->name + " -> " + output->name);
+  error("D_XLATE_NONE", e.loc, "cannot translate from " + quoted(from) + " to " + quoted(to));
   return nullptr;
 }
 
 const Type* Checker::translatedMember(Expr& e, const Expr& xlateExpr, bool pointerForm) {
   const Type* to = xlateExpr.type;
   if (e.isArrow != pointerForm) {
-    error("D_OP_PTR", e.loc, std::string("operator ") + (e.isArrow ? "->" : ".") +
-                                 " cannot be applied to " +
-                                 quoted(pointerForm ? to : to->isPointer() ? to->target : to));
+    error("D_OP_PTR", e.loc,
+          std::string("operator ") + (e.isArrow ? "->" : ".") + " cannot be applied to " +
+              quoted(pointerForm       ? to
+                     : to->isPointer() ? to->target
+                                       : to));
     return nullptr;
   }
   const Type* output = to->isPointer() ? to->target : to;
@@ -136,8 +139,7 @@ const Type* Checker::translatedMember(Expr& e, const Expr& xlateExpr, bool point
     if (valueType->isString() || valueType->isCharArray()) return valueType;
     return om->type;
   }
-  error("D_XLATE_MEMB", e.loc,
-        "translator member " + e.text + " is not defined for " + output->name);
+  error("D_XLATE_NOCONV", e.loc, "translator does not define conversion for member: " + e.text);
   return nullptr;
 }
 

@@ -147,6 +147,12 @@ const Type* Checker::enumType(const ast::EnumSpec& spec) {
       }
       next = *m.value->constValue;
     }
+    if (next < INT32_MIN || next > INT32_MAX) {
+      error("D_DECL_ENOFLOW", m.loc,
+            "enumerator '" + m.name + "' value overflows INT_MAX (" + std::to_string(INT32_MAX) +
+                ")");
+      return nullptr;
+    }
     t->enumerators.push_back({m.name, next});
     types_.addEnumerator(m.name, next, t);
     next++;

@@ -77,6 +77,74 @@ int64_t convert(int64_t v, const Type* t) {
 
 std::string quoted(const Type* t) { return "\"" + t->name + "\""; }
 
+// A null pointer constant: integer 0, or NULL (a void * 0).
+bool isNullConstant(const Expr& e) {
+  return e.constValue && *e.constValue == 0 && e.type &&
+         (e.type->isInteger() || (e.type->isPointer() && e.type->target->isVoid()));
+}
+
+// Pointers to void or to functions have no size to scale by.
+bool isVoidOrFunctionPointer(const Type* t) {
+  return t->isPointer() && (t->target->isVoid() || t->target->kind == Type::Kind::Function);
+}
+
+// illumos's ctf_type_compat: the same type, or one of the same shape.
+bool compatible(const Type* a, const Type* b) {
+  if (a == b) return true;
+  if (a->kind != b->kind) return false;
+  switch (a->kind) {
+    case Type::Kind::Integer:
+      return a->size == b->size && a->isSigned == b->isSigned;
+    case Type::Kind::Pointer:
+    case Type::Kind::Function:
+      return compatible(a->target, b->target);
+    case Type::Kind::Array:
+      return a->count == b->count && compatible(a->target, b->target);
+    case Type::Kind::Struct:
+    case Type::Kind::Union:
+    case Type::Kind::Enum:
+    case Type::Kind::Float:
+      return !a->name.empty() && a->name == b->name;
+    case Type::Kind::String:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// dt_node_is_ptrcompat on types: `aNull` says a is a null pointer constant.
+bool pointerCompatibleTypes(const Type* a, bool aNull, const Type* b, bool bNull,
+                            const Type** result) {
+  const bool aInt = a->isInteger(), bInt = b->isInteger();
+  if ((aInt && bInt) || (aInt && !aNull) || (bInt && !bNull)) return false;
+  if (aInt) a = b;
+  if (bInt) b = a;
+  if (!a->isPointerLike() || !b->isPointerLike()) return false;
+  const bool aVoid = a->target->isVoid(), bVoid = b->target->isVoid();
+  if (!aVoid && !bVoid && !compatible(a->target, b->target)) return false;
+  if (result) *result = bVoid ? a : b;
+  return true;
+}
+
+// The expression an inline name stands for, through any chain of inlines.
+const Expr& throughInlines(const Expr& e) {
+  const Expr* p = &e;
+  while (p->inlineValue) p = p->inlineValue;
+  return *p;
+}
+
+bool isTranslatedPointer(const Expr& e) {
+  const Expr& source = throughInlines(e);
+  return source.kind == ExprKind::Xlate && source.type && source.type->isPointer();
+}
+
+// Unsigned bit-fields narrower than int promote to int: illumos ranks an
+// integer by its width in bits.
+bool isNarrowUnsignedBitField(const Expr& e) {
+  return e.bitWidth && e.bitWidth < 32 && e.type && e.type->isInteger() && !e.type->isSigned &&
+         e.type->size >= 4;
+}
+
 }  // namespace
 
 bool isActionName(std::string_view name) {
@@ -139,7 +207,7 @@ bool Checker::check(ast::Program& program) {
 bool Checker::checkClause(ast::ProbeClause& clause) {
   if (clause.predicate) {
     const Type* t = expr(*clause.predicate);
-    if (!t) return false;
+    if (!t || !refuseTranslatedPointer(*clause.predicate)) return false;
     if (!t->isScalar() && !t->isString()) {
       return error("D_PRED_SCALAR", clause.predicate->loc,
                    "predicate result must be of scalar type");
@@ -163,7 +231,7 @@ bool Checker::checkStatement(ast::Stmt& stmt) {
       return checkStatements(stmt.body);
     case ast::StmtKind::If: {
       const Type* t = expr(*stmt.expr);
-      if (!t) return false;
+      if (!t || !refuseTranslatedPointer(*stmt.expr)) return false;
       if (!t->isScalar()) {
         return error("D_IF_SCALAR", stmt.expr->loc,
                      "if-statement condition must be of scalar type");
@@ -196,11 +264,15 @@ bool Checker::checkAction(Expr& call) {
   for (auto& a : args) {
     if (!expr(*a)) return false;
   }
+  if (name != "trace" && !refuseTranslatedOperands(call)) return false;
   if (name == "trace") {
     if (args.size() != 1) return argCountError("1");
     const Type* t = args[0]->type;
     if (t->isVoid())
       return error("D_TRACE_VOID", call.loc, "trace( ) may not be applied to a void expression");
+    if (isTranslatedPointer(*args[0])) {
+      return error("D_TRACE_DYN", call.loc, "trace( ) may not be applied to a translated pointer");
+    }
     return true;
   }
   if (name == "exit") {
@@ -261,7 +333,7 @@ bool Checker::checkAggregationAssign(Expr& assign) {
   if (target.kind == ExprKind::Index) {
     for (size_t i = 1; i < target.operands.size(); i++) {
       const Type* t = expr(*target.operands[i]);
-      if (!t) return false;
+      if (!t || !refuseTranslatedPointer(*target.operands[i])) return false;
       if (t->isVoid())
         return error("D_KEY_TYPE", target.operands[i]->loc, "invalid key type: void");
       keyTypes.push_back(t);
@@ -276,7 +348,7 @@ bool Checker::checkAggregationAssign(Expr& assign) {
   }
   for (auto& a : value.operands) {
     const Type* t = expr(*a);
-    if (!t) return false;
+    if (!t || !refuseTranslatedPointer(*a)) return false;
     if (!t->isScalar()) {
       return error("D_PROTO_ARG", a->loc,
                    value.text +
@@ -301,7 +373,7 @@ bool Checker::checkAggregationAssign(Expr& assign) {
                        "( ) : line " + std::to_string(agg->loc.line));
     }
     if (agg->keyTypes.size() != keyTypes.size()) {
-      return error("D_ARR_BADREF", assign.loc,
+      return error("D_PROTO_LEN", assign.loc,
                    ref.text + "[ ] prototype mismatch: " + std::to_string(keyTypes.size()) +
                        " key" + (keyTypes.size() == 1 ? "" : "s") + " passed, " +
                        std::to_string(agg->keyTypes.size()) + " expected");
@@ -310,11 +382,7 @@ bool Checker::checkAggregationAssign(Expr& assign) {
       const Type* a = agg->keyTypes[i];
       const Type* b = keyTypes[i];
       if (a->isString() != b->isString()) {
-        return error("D_AGG_KEYS", target.operands[i + 1]->loc,
-                     "aggregation key #" + std::to_string(i + 1) +
-                         " is incompatible with "
-                         "previous use: " +
-                         a->name + " vs " + b->name);
+        return error("D_PROTO_ARG", target.operands[i + 1]->loc, keyMismatch(ref.text, i, a, b));
       }
       if (a->isString() && b->size > a->size) agg->keyTypes[i] = b;
       if (a->isInteger() && b->isInteger() && b->size > a->size) agg->keyTypes[i] = b;
@@ -357,8 +425,21 @@ bool Checker::checkDeclaration(ast::Declaration& decl) {
     const Type* type = resolveDeclared(decl.spec, *declarator);
     if (!type) return false;
     if (decl.spec.storage == ast::StorageClass::Typedef) {
+      // The same typedef again is harmless (a library and a script may
+      // share one); another type under the name is not.
+      if (const Type* old = types_.lookupLocal(d.name); old && old != type) {
+        return error("D_DECL_IDRED", d.loc, "typedef redeclared: " + d.name);
+      }
       types_.addTypedef(d.name, type);
       continue;
+    }
+    if (type->isVoid()) {
+      return error("D_DECL_VOIDOBJ", d.loc, "cannot have void object: " + d.name);
+    }
+    if (const Type* t = types_.complete(type);
+        (t->isStruct() || t->kind == Type::Kind::Enum) && !t->complete) {
+      return error("D_DECL_INCOMPLETE", d.loc,
+                   "incomplete struct/union/enum " + t->name + ": " + d.name);
     }
     if (decl.spec.storage == ast::StorageClass::Self) {
       if (symbols_.findThreadLocal(d.name)) {
@@ -396,14 +477,91 @@ bool Checker::checkDeclaration(ast::Declaration& decl) {
   return true;
 }
 
-bool Checker::assignable(const Type* to, const Type* from) const {
+bool Checker::assignable(const Type* to, const Expr& fromExpr) const {
+  const Type* from = fromExpr.type;
   if (to->isString() || from->isString()) {
     return to->isString() && (from->isString() || from->isCharArray());
   }
   if (to->isInteger() && from->isInteger()) return true;
-  if (to->isPointer() && (from->isPointer() || from->isInteger())) return true;
-  if (to->isInteger() && from->isPointer()) return true;
-  return to == from;
+  if (to->isStruct() || to->isFloat() || to->kind == Type::Kind::Function) {
+    return compatible(to, from);
+  }
+  return pointerCompatibleTypes(to, false, from, isNullConstant(fromExpr), nullptr);
+}
+
+bool Checker::pointerCompatible(const Expr& a, const Expr& b, const Type** result) const {
+  return pointerCompatibleTypes(a.type, isNullConstant(a), b.type, isNullConstant(b), result);
+}
+
+void Checker::replaceWithEmptyString(ast::ExprPtr& operand) {
+  auto empty = std::make_unique<Expr>(ExprKind::StringLiteral, operand->loc);
+  empty->type = types_.boundedString(1);
+  operand = std::move(empty);
+}
+
+void Checker::promoteBitField(ast::ExprPtr& operand) {
+  if (!isNarrowUnsignedBitField(*operand)) return;
+  auto cast = std::make_unique<Expr>(ExprKind::Cast, operand->loc);
+  cast->typeName = std::make_shared<ast::TypeName>();
+  cast->typeName->spec.basicWords = {"int"};
+  cast->typeName->loc = operand->loc;
+  cast->type = types_.intType();
+  cast->operands.push_back(std::move(operand));
+  operand = std::move(cast);
+}
+
+// The generated code for a compound assignment does the arithmetic in the
+// wider operand type, which a 64-bit count keeps at 64 bits.
+void Checker::scalePointerIncrement(Expr& assign, const Type* pointer) {
+  ast::ExprPtr& count = assign.operands[1];
+  const SourceLoc loc = count->loc;
+  auto size = std::make_unique<Expr>(ExprKind::IntLiteral, loc);
+  size->intValue = std::max<uint32_t>(1, pointer->target->size);
+  size->constValue = static_cast<int64_t>(size->intValue);
+  size->suffixUnsigned = true;
+  size->suffixLongs = 1;
+  size->text = std::to_string(size->intValue) + "UL";
+  size->type = types_.ulongType();
+  auto scaled = std::make_unique<Expr>(ExprKind::Binary, loc);
+  scaled->op = Op::Mul;
+  scaled->type = types_.arithmeticResult(count->type, types_.ulongType());
+  scaled->operands.push_back(std::move(count));
+  scaled->operands.push_back(std::move(size));
+  fold(*scaled);
+  count = std::move(scaled);
+}
+
+bool Checker::refuseTranslatedPointer(const Expr& e, const char* user) {
+  if (!isTranslatedPointer(e)) return true;
+  const std::string name = e.kind == ExprKind::Identifier ? e.text + " " : "";
+  return error("D_OP_DYN", e.loc,
+               std::string(user ? user : "") + "translated pointer " + name +
+                   "may only be dereferenced or used with ->");
+}
+
+// The operands an expression uses as values: all but an assignment's
+// target, and an operand of * or -> (member() and dereference() allow those).
+bool Checker::refuseTranslatedOperands(const Expr& e) {
+  if (e.kind == ExprKind::Unary && e.op == Op::Deref) return true;
+  for (size_t i = e.kind == ExprKind::Assign ? 1 : 0; i < e.operands.size(); i++) {
+    if (!refuseTranslatedPointer(*e.operands[i])) return false;
+  }
+  return true;
+}
+
+const Type* Checker::sizeofType(Expr& e, const Type* of, bool bitField) {
+  if (bitField) {
+    error("D_SIZEOF_BITFIELD", e.loc, "cannot apply sizeof to a bit-field");
+    return nullptr;
+  }
+  of = types_.complete(of);
+  const bool incomplete = (of->isStruct() || of->kind == Type::Kind::Enum) && !of->complete;
+  if (of->isVoid() || incomplete || of->size == 0) {
+    error("D_SIZEOF_TYPE", e.loc, "cannot apply sizeof to an operand of unknown size");
+    return nullptr;
+  }
+  e.constValue = of->size;
+  return types_.lookup("size_t");
 }
 
 // ---- expressions ----------------------------------------------------------
@@ -415,8 +573,7 @@ const Type* Checker::expr(Expr& e) {
       t = intLiteral(e);
       break;
     case ExprKind::CharLiteral:
-      t = types_.charType();
-      if (e.text.size() > 3) t = types_.intType();  // multi-character constant
+      t = types_.intType();  // as in C, and illumos's D: 'A' is an int
       e.constValue = static_cast<int64_t>(e.intValue);
       break;
     case ExprKind::StringLiteral:
@@ -447,17 +604,15 @@ const Type* Checker::expr(Expr& e) {
       t = cast(e);
       break;
     case ExprKind::SizeofType: {
-      const Type* of = types_.complete(resolveTypeName(*e.typeName));
+      const Type* of = resolveTypeName(*e.typeName);
       if (!of) return nullptr;
-      e.constValue = of->size;
-      t = types_.lookup("size_t");
+      t = sizeofType(e, of, false);
       break;
     }
     case ExprKind::SizeofExpr: {
       const Type* of = expr(*e.operands[0]);
       if (!of) return nullptr;
-      e.constValue = of->size;
-      t = types_.lookup("size_t");
+      t = sizeofType(e, of, e.operands[0]->bitWidth != 0);
       break;
     }
     case ExprKind::Member:
@@ -499,6 +654,21 @@ const Type* Checker::expr(Expr& e) {
       break;
   }
   e.type = t;
+  if (!t) return nullptr;
+  switch (e.kind) {
+    case ExprKind::Unary:
+    case ExprKind::Binary:
+    case ExprKind::Assign:
+    case ExprKind::Ternary:
+    case ExprKind::Cast:
+    case ExprKind::Call:
+    case ExprKind::Index:
+    case ExprKind::Stringof:
+      if (!refuseTranslatedOperands(e)) return nullptr;
+      break;
+    default:
+      break;
+  }
   return t;
 }
 
@@ -558,7 +728,8 @@ const Type* Checker::identifier(Expr& e, bool forAssignment) {
   }
   if (Variable* g = symbols_.findGlobal(e.text)) {
     if (g->kind == Variable::Kind::Associative) {
-      error("D_ARR_BADREF", e.loc, e.text + " is an associative array and must be indexed");
+      error("D_IDENT_BADREF", e.loc,
+            "associative array '" + e.text + "' may not be referenced as scalar");
       return nullptr;
     }
     e.variable = g;
@@ -582,9 +753,7 @@ const Type* Checker::identifier(Expr& e, bool forAssignment) {
   if (e.text.find('`') != std::string::npos) {
     // Kernel data symbols: this kernel's kallsyms lists none, and BTF types
     // only per-CPU variables, so there is neither an address nor a type.
-    error("D_SYM_NOSYM", e.loc,
-          "failed to resolve " + e.text +
-              ": kernel variables are not available on Linux (no data symbols or types)");
+    kernelVariableError(e);
     return nullptr;
   }
   error("D_IDENT_UNDEF", e.loc, "failed to resolve " + e.text + ": Unknown variable name");
@@ -638,6 +807,10 @@ const Type* Checker::unary(Expr& e) {
         error("D_OP_SCALAR", e.loc, "operator " + opName + " requires an operand of scalar type");
         return nullptr;
       }
+      if (isVoidOrFunctionPointer(t)) {
+        error("D_OP_VFPTR", e.loc, "operator " + opName + " requires an operand of known size");
+        return nullptr;
+      }
       return t;
     }
     default:
@@ -645,6 +818,10 @@ const Type* Checker::unary(Expr& e) {
   }
   const Type* t = expr(operand);
   if (!t) return nullptr;
+  if (e.op == Op::Plus || e.op == Op::Negate || e.op == Op::BitNot) {
+    promoteBitField(e.operands[0]);
+    t = e.operands[0]->type;
+  }
   switch (e.op) {
     case Op::Plus:
     case Op::Negate:
@@ -684,6 +861,12 @@ const Type* Checker::binary(Expr& e) {
   if (!b) return nullptr;
   std::string opName = ast::opSpelling(e.op);
   const Type* t = nullptr;
+  if (e.op != Op::Comma && !isLogical(e.op)) {
+    promoteBitField(e.operands[0]);
+    promoteBitField(e.operands[1]);
+    a = e.operands[0]->type;
+    b = e.operands[1]->type;
+  }
   if (e.op == Op::Comma) {
     t = b;
   } else if (isLogical(e.op)) {
@@ -693,9 +876,19 @@ const Type* Checker::binary(Expr& e) {
     }
     t = types_.intType();
   } else if (isComparison(e.op)) {
+    // An unset string is "": 0 and NULL compare as the empty string.
+    for (size_t i : {0, 1}) {
+      if (e.operands[1 - i]->type->isString() && isNullConstant(*e.operands[i])) {
+        replaceWithEmptyString(e.operands[i]);
+      }
+    }
+    a = e.operands[0]->type;
+    b = e.operands[1]->type;
     bool ok =
-        (a->isScalar() && b->isScalar()) ||
-        ((a->isString() || b->isString()) && a->isStringCompatible() && b->isStringCompatible());
+        (a->isScalar() && b->isScalar() && compatible(a, b)) ||
+        (a->isInteger() && b->isInteger()) ||
+        ((a->isString() || b->isString()) && a->isStringCompatible() && b->isStringCompatible()) ||
+        pointerCompatible(*e.operands[0], *e.operands[1]);
     if (!ok) {
       error("D_OP_INCOMPAT", e.loc,
             "operands have incompatible types: " + quoted(a) + " " + opName + " " + quoted(b));
@@ -750,7 +943,8 @@ const Type* Checker::lvalueType(Expr& target, const Type* valueType, ast::Op op)
   const std::string opName = ast::opSpelling(op);
   if (target.kind != ExprKind::Member && target.kind != ExprKind::Index &&
       !(target.kind == ExprKind::Unary && target.op == Op::Deref)) {
-    error("D_OP_LVAL", target.loc, "operator " + opName + " requires lvalue as left operand");
+    error("D_OP_LVAL", target.loc,
+          "operator " + opName + " requires modifiable lvalue as an operand");
     return nullptr;
   }
   const Type* t = expr(target);
@@ -778,6 +972,10 @@ Variable* Checker::lvalueVariable(Expr& target, const Type* valueType, ast::Op o
     if (symbols_.findBuiltin(target.text, types_)) {
       error("D_OP_WRITE", target.loc,
             "operator " + opName + " can only be applied to a writable variable");
+      return nullptr;
+    }
+    if (target.text.find('`') != std::string::npos) {
+      kernelVariableError(target);
       return nullptr;
     }
     Variable* v = symbols_.findGlobal(target.text);
@@ -829,7 +1027,8 @@ Variable* Checker::lvalueVariable(Expr& target, const Type* valueType, ast::Op o
     target.type = v->type;
     return v;
   }
-  error("D_OP_LVAL", target.loc, "operator " + opName + " requires lvalue as left operand");
+  error("D_OP_LVAL", target.loc,
+        "operator " + opName + " requires modifiable lvalue as an operand");
   return nullptr;
 }
 
@@ -845,19 +1044,49 @@ const Type* Checker::assign(Expr& e) {
   const Type* lt = lvalueType(target, vt, e.op);
   if (!lt) return nullptr;
   std::string opName = ast::opSpelling(e.op);
+  const Op base = compoundBase(e.op);
+  if ((base == Op::Add || base == Op::Sub) && !(lt->isInteger() && vt->isInteger())) {
+    return pointerIncrement(e, lt);
+  }
   if (e.op != Op::Assign) {
-    Op base = compoundBase(e.op);
     if (!lt->isInteger() || !vt->isInteger()) {
       error(needsIntegers(base) ? "D_OP_INT" : "D_OP_ARITH", e.loc,
             "operator " + opName + " requires operands of " +
                 (needsIntegers(base) ? "integral" : "arithmetic") + " type");
       return nullptr;
     }
-  } else if (!assignable(lt, vt)) {
+    return lt;
+  }
+  // Assigning 0 (or NULL) to a string stores "", which frees a dynamic one.
+  if (lt->isString() && isNullConstant(value)) replaceWithEmptyString(e.operands[1]);
+  if (!assignable(lt, *e.operands[1])) {
     error("D_OP_INCOMPAT", e.loc,
-          "operands have incompatible types: " + quoted(lt) + " = " + quoted(vt));
+          "operands have incompatible types: " + quoted(lt) + " = " + quoted(e.operands[1]->type));
     return nullptr;
   }
+  return lt;
+}
+
+// p += n and p -= n on a pointer of known size move it by n objects.
+const Type* Checker::pointerIncrement(Expr& e, const Type* lt) {
+  const Type* vt = e.operands[1]->type;
+  const std::string opName = ast::opSpelling(e.op);
+  const std::string incompatible =
+      "operands have incompatible types: " + quoted(lt) + " " + opName + " " + quoted(vt);
+  if (lt->isString() || vt->isString()) {
+    error("D_OP_INCOMPAT", e.loc, incompatible);
+    return nullptr;
+  }
+  if (!lt->isPointer() || isVoidOrFunctionPointer(lt)) {
+    error("D_OP_VFPTR", e.loc,
+          "operator " + opName + " requires left-hand scalar operand of known size");
+    return nullptr;
+  }
+  if (!vt->isInteger()) {  // illumos accepts a compatible pointer; nothing needs it
+    error("D_OP_INCOMPAT", e.loc, incompatible);
+    return nullptr;
+  }
+  scalePointerIncrement(e, lt);
   return lt;
 }
 
@@ -880,6 +1109,8 @@ const Type* Checker::ternary(Expr& e) {
     t = a->isString() && b->isString() ? (a->size >= b->size ? a : b) : types_.stringType();
   } else if (a == b) {
     t = a;
+  } else if (pointerCompatible(*e.operands[1], *e.operands[2], &t)) {
+    if (t->isArray()) t = types_.pointerTo(t->target);  // an array operand stands for its address
   } else {
     error("D_OP_INCOMPAT", e.loc,
           "operator ?: operands must have compatible types: " + quoted(a) + " and " + quoted(b));
@@ -895,11 +1126,20 @@ const Type* Checker::cast(Expr& e) {
   if (!to) return nullptr;
   const Type* from = expr(*e.operands[0]);
   if (!from) return nullptr;
-  bool ok =
-      (to->isScalar() && from->isScalar()) || to->isVoid() || (to->isString() && from->isString());
+  // illumos's rules: between scalars, from an array to a pointer, anything
+  // to void, and (D's own) from a scalar, pointer or string to a string.
+  const bool toString =
+      to->isString() && (from->isScalar() || from->isPointerLike() || from->isString());
+  const bool ok = (to->isScalar() && from->isScalar()) || to->isVoid() ||
+                  (to->isPointer() && from->isArray()) || toString;
   if (!ok) {
     error("D_CAST_INVAL", e.loc, "invalid cast expression: " + quoted(from) + " to " + quoted(to));
     return nullptr;
+  }
+  if (toString) {
+    // (string)x reads the string at address x: stringof's meaning.
+    e.kind = ExprKind::Stringof;
+    return from->isString() ? from : types_.stringType();
   }
   e.type = to;
   fold(e);
@@ -908,6 +1148,23 @@ const Type* Checker::cast(Expr& e) {
 
 // Checks the keys of `a[k1, k2, ...]` against the array's key types, which
 // its first use (or declaration) fixes. String keys widen to the longest.
+// DTrace's message for a key whose type differs from the array's
+// (dt_idcook_sign): the label is right-aligned under "prototype".
+std::string Checker::keyMismatch(const std::string& array, size_t i, const Type* prototype,
+                                 const Type* key) {
+  return array + "[ ] key #" + std::to_string(i + 1) +
+         " is incompatible with prototype:\n\tprototype: " + prototype->name +
+         "\n\t      key: " + key->name;
+}
+
+// Kernel data symbols: this kernel's kallsyms lists none, and BTF types
+// only per-CPU variables, so there is neither an address nor a type.
+void Checker::kernelVariableError(const Expr& e) {
+  error("D_IDENT_UNDEF", e.loc,
+        "failed to resolve " + e.text +
+            ": kernel variables are not available on Linux (no data symbols or types)");
+}
+
 bool Checker::checkKeys(Variable& v, Expr& index) {
   if (v.kind != Variable::Kind::Associative) {
     return error("D_IDENT_BADREF", index.loc,
@@ -931,17 +1188,15 @@ bool Checker::checkKeys(Variable& v, Expr& index) {
     return true;
   }
   if (keys.size() != v.keyTypes.size()) {
-    return error("D_ARR_BADREF", index.loc,
+    return error("D_PROTO_LEN", index.loc,
                  v.name + "[ ] prototype mismatch: " + std::to_string(keys.size()) + " key" +
                      (keys.size() == 1 ? "" : "s") + " passed, " +
                      std::to_string(v.keyTypes.size()) + " expected");
   }
   for (size_t i = 0; i < keys.size(); i++) {
     if (keys[i]->isString() != v.keyTypes[i]->isString()) {
-      return error("D_ARGS_TYPE", index.operands[i + 1]->loc,
-                   v.name + "[ ] key #" + std::to_string(i + 1) +
-                       " is incompatible with prototype:\n\tprototype: " + v.keyTypes[i]->name +
-                       "\n\t argument: " + keys[i]->name);
+      return error("D_PROTO_ARG", index.operands[i + 1]->loc,
+                   keyMismatch(v.name, i, v.keyTypes[i], keys[i]));
     }
     if (keys[i]->isInteger() && v.keyTypes[i]->isInteger() && keys[i]->size > v.keyTypes[i]->size) {
       v.keyTypes[i] = keys[i];
@@ -958,7 +1213,7 @@ const Type* Checker::associativeRead(Expr& e) {
   }
   Variable* v = symbols_.findGlobal(name.text);
   if (!v) {
-    error("D_IDENT_UNDEF", name.loc, "failed to resolve " + name.text + ": Unknown variable name");
+    error("D_VAR_UNDEF", name.loc, name.text + " has not yet been declared or assigned");
     return nullptr;
   }
   if (!checkKeys(*v, e)) return nullptr;
@@ -968,17 +1223,39 @@ const Type* Checker::associativeRead(Expr& e) {
 }
 
 const Type* Checker::call(Expr& e) {
-  if (isActionName(e.text)) {
-    error("D_ACT_SPEC", e.loc,
-          e.text + "( ) may not be called from a D expression (D program context required)");
+  if (isActionName(e.text) || isAggregatingFunction(e.text)) {
+    error("D_CG_EXPR", e.loc,
+          std::string(isActionName(e.text) ? "tracing function " : "aggregating function ") +
+              e.text + "( ) may not be called from a D expression (D program context required)");
     return nullptr;
   }
-  if (isAggregatingFunction(e.text)) {
-    error("D_AGG_FUNC", e.loc,
-          e.text + "( ) may not be called from a D expression (D program context required)");
-    return nullptr;
-  }
+  if (!arraysAsPointers(e)) return nullptr;
   return subroutine(e);
+}
+
+// An array passed where a subroutine takes a void * is its address, as
+// illumos's dt_node_is_argcompat allows: the argument becomes (void *)a.
+bool Checker::arraysAsPointers(Expr& e) {
+  static const std::pair<const char*, std::vector<size_t>> kVoidPointerParams[] = {
+      {"bcopy", {0, 1}}, {"copyinto", {2}}, {"inet_ntop", {1}}};
+  for (const auto& [name, params] : kVoidPointerParams) {
+    if (e.text != name) continue;
+    for (size_t i : params) {
+      if (i >= e.operands.size()) continue;
+      ast::ExprPtr& arg = e.operands[i];
+      const Type* t = expr(*arg);
+      if (!t) return false;
+      if (!t->isArray()) continue;
+      auto cast = std::make_unique<Expr>(ExprKind::Cast, arg->loc);
+      cast->typeName = std::make_shared<ast::TypeName>();
+      cast->typeName->spec.basicWords = {"void"};
+      cast->typeName->declarator.steps.emplace_back();  // a pointer step
+      cast->typeName->loc = arg->loc;
+      cast->operands.push_back(std::move(arg));
+      arg = std::move(cast);
+    }
+  }
+  return true;
 }
 
 // Computes constValue when every operand is a constant, with C semantics at

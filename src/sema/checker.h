@@ -71,6 +71,7 @@ class Checker {
   const Type* unary(ast::Expr& e);
   const Type* binary(ast::Expr& e);
   const Type* assign(ast::Expr& e);
+  const Type* pointerIncrement(ast::Expr& e, const Type* pointer);
   const Type* ternary(ast::Expr& e);
   const Type* cast(ast::Expr& e);
   // check_memory.cpp: pointers, arrays, members.
@@ -86,6 +87,7 @@ class Checker {
   // `pointerForm`: the member is read with -> (xlate<T *>) rather than .
   const Type* translatedMember(ast::Expr& e, const ast::Expr& xlateExpr, bool pointerForm);
   const Type* call(ast::Expr& e);
+  bool arraysAsPointers(ast::Expr& e);
   // ---- subroutines.cpp: DTrace's subroutines ----
   const Type* subroutine(ast::Expr& e);
   // True when e names one of these subroutines; `result` is its type, or
@@ -134,6 +136,9 @@ class Checker {
   std::map<const ast::ProbeClause*, std::vector<DescriptionArgs>> clauseArgs_;
   // ---- end of check_builtins.cpp ----
   bool checkKeys(Variable& array, ast::Expr& index);
+  static std::string keyMismatch(const std::string& array, size_t i, const Type* prototype,
+                                 const Type* key);
+  void kernelVariableError(const ast::Expr& e);
   const Type* intLiteral(ast::Expr& e);
 
   // The variable an assignment target names, created on first assignment.
@@ -147,7 +152,25 @@ class Checker {
   const Type* structType(const ast::StructSpec& spec);
   const Type* enumType(const ast::EnumSpec& spec);
   const Type* offsetOf(ast::Expr& e);
-  bool assignable(const Type* to, const Type* from) const;
+  // illumos's dt_node_is_argcompat: may `from` be assigned (or passed) to
+  // an object of type `to`? Constant 0 is a null pointer.
+  bool assignable(const Type* to, const ast::Expr& from) const;
+  // illumos's dt_node_is_ptrcompat: pointers (or arrays) to compatible
+  // types, either one void *, or one of them constant 0. `result` is the
+  // more specific of the two types.
+  bool pointerCompatible(const ast::Expr& a, const ast::Expr& b,
+                         const Type** result = nullptr) const;
+  // Rewrites of operands that keep codegen unaware of the rule: a string
+  // compared with or assigned 0 is compared with or assigned "", and an
+  // unsigned bit-field narrower than int is converted to int first.
+  void replaceWithEmptyString(ast::ExprPtr& operand);
+  void promoteBitField(ast::ExprPtr& operand);
+  // p += n, p -= n: n becomes n * sizeof (*p), as an unsigned long.
+  void scalePointerIncrement(ast::Expr& assign, const Type* pointer);
+  // A translated pointer (xlate <T *>, curpsinfo) is only a value to -> and *.
+  bool refuseTranslatedPointer(const ast::Expr& e, const char* user = nullptr);
+  bool refuseTranslatedOperands(const ast::Expr& e);
+  const Type* sizeofType(ast::Expr& e, const Type* of, bool bitField);
   void fold(ast::Expr& e);
 
   bool error(const char* tag, SourceLoc loc, std::string message);

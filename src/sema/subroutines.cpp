@@ -9,14 +9,44 @@ using ast::Expr;
 namespace {
 
 // DTrace subroutines that read Solaris kernel objects (mutexes, rwlocks,
-// STREAMS messages, devinfo nodes, file_t) or write user memory, which this
-// kernel forbids: refused by name rather than as unknown.
+// STREAMS messages, devinfo nodes, file_t): refused by name rather than as
+// unknown.
 bool isUnavailableSubroutine(const std::string& name) {
   static const char* const kNames[] = {
-      "mutex_owned",  "mutex_owner", "mutex_type_adaptive", "mutex_type_spin",
-      "rw_read_held", "rw_write_held", "rw_iswriter",       "msgsize",
-      "msgdsize",     "getf",        "ddi_pathname",        "copyout",
-      "copyoutstr",
+      "mutex_owned",  "mutex_owner",   "mutex_type_adaptive", "mutex_type_spin",
+      "rw_read_held", "rw_write_held", "rw_iswriter",         "msgsize",
+      "msgdsize",     "getf",          "ddi_pathname",
+  };
+  for (const char* n : kNames) {
+    if (name == n) return true;
+  }
+  return false;
+}
+
+// Destructive actions this kernel cannot perform safely, and why.
+const char* destructiveRefusal(const std::string& name) {
+  static const std::pair<const char*, const char*> kReasons[] = {
+      {"copyout", "writing user memory (bpf_probe_write_user) is refused by kernel lockdown"},
+      {"copyoutstr", "writing user memory (bpf_probe_write_user) is refused by kernel lockdown"},
+      {"panic", "a BPF program cannot panic the kernel"},
+      {"breakpoint", "a BPF program cannot enter the kernel debugger"},
+  };
+  for (const auto& [n, reason] : kReasons) {
+    if (name == n) return reason;
+  }
+  return nullptr;
+}
+
+// Standard DTrace actions and subroutines this implementation lacks so far:
+// refused by name before their arguments are checked, so that printa(@a)
+// does not first complain about the aggregation.
+bool isUnsupportedYet(const std::string& name) {
+  static const char* const kNames[] = {
+      "printa",      "stack",   "ustack",    "jstack",   "speculation", "speculate",
+      "commit",      "discard", "printm",    "tracemem", "freopen",     "system",
+      "raise",       "stop",    "chill",     "clear",    "trunc",       "normalize",
+      "denormalize", "setopt",  "ftruncate", "print",    "func",        "sym",
+      "mod",         "ufunc",   "usym",      "umod",     "uaddr",       "json",
   };
   for (const char* n : kNames) {
     if (name == n) return true;
@@ -48,6 +78,14 @@ bool Checker::prototypeArg(Expr& e, size_t i, bool ok, const char* prototype) {
 // DTrace's subroutines that Linux gives a meaning, with their prototypes.
 const Type* Checker::subroutine(Expr& e) {
   auto& args = e.operands;
+  if (const char* reason = destructiveRefusal(e.text)) {
+    error("D_FUNC_UNDEF", e.loc, e.text + "( ) is not available on Linux: " + reason);
+    return nullptr;
+  }
+  if (isUnsupportedYet(e.text)) {
+    error("D_UNSUPPORTED", e.loc, e.text + "( ) is not supported yet");
+    return nullptr;
+  }
   for (auto& a : args) {
     if (!expr(*a)) return nullptr;
   }
@@ -66,7 +104,7 @@ const Type* Checker::subroutine(Expr& e) {
   }
   // Byte order: network order is big-endian; x86 is little-endian.
   static const std::pair<const char*, const char*> kByteOrder[] = {
-      {"htons", "uint16_t"}, {"ntohs", "uint16_t"}, {"htonl", "uint32_t"},
+      {"htons", "uint16_t"}, {"ntohs", "uint16_t"},  {"htonl", "uint32_t"},
       {"ntohl", "uint32_t"}, {"htonll", "uint64_t"}, {"ntohll", "uint64_t"},
   };
   for (const auto& [name, typeName] : kByteOrder) {
@@ -89,9 +127,11 @@ const Type* Checker::subroutine(Expr& e) {
     }
     return types_.stringType();
   }
-  if (e.text == "lltostr") {
-    if (!arity(1, 1) || !argIs(0, args[0]->type->isInteger(), "int64_t")) return nullptr;
-    return types_.boundedString(21);  // "-9223372036854775808"
+  if (e.text == "lltostr") {  // an optional base, 2 to 36, checked at run time
+    if (!arity(1, 2) || !argIs(0, args[0]->type->isInteger(), "int64_t")) return nullptr;
+    if (args.size() == 2 && !argIs(1, args[1]->type->isInteger(), "int")) return nullptr;
+    // "-9223372036854775808"; in base 2 up to 64 digits
+    return types_.boundedString(args.size() == 2 ? 65 : 21);
   }
   if (e.text == "toupper" || e.text == "tolower") {
     if (!arity(1, 1) || !argIs(0, args[0]->type->isString(), "string")) return nullptr;
@@ -110,7 +150,6 @@ const Type* Checker::subroutine(Expr& e) {
   error("D_IDENT_UNDEF", e.loc, "failed to resolve " + e.text + ": Unknown function name");
   return nullptr;
 }
-
 
 // String subroutines: "const char *" parameters take D strings.
 bool Checker::stringSubroutine(Expr& e, const Type*& result) {
@@ -204,16 +243,14 @@ bool Checker::memorySubroutine(Expr& e, const Type*& result) {
   }
   if (name == "copyinto") {
     if (prototypeArity(e, 3, 3) && prototypeArg(e, 0, isScalar(0), "uintptr_t") &&
-        prototypeArg(e, 1, isInteger(1), "size_t") &&
-        prototypeArg(e, 2, isScalar(2), "void *")) {
+        prototypeArg(e, 1, isInteger(1), "size_t") && prototypeArg(e, 2, isScalar(2), "void *")) {
       result = types_.voidType();
     }
     return true;
   }
   if (name == "bcopy") {
     if (prototypeArity(e, 3, 3) && prototypeArg(e, 0, isScalar(0), "void *") &&
-        prototypeArg(e, 1, isScalar(1), "void *") &&
-        prototypeArg(e, 2, isInteger(2), "size_t")) {
+        prototypeArg(e, 1, isScalar(1), "void *") && prototypeArg(e, 2, isInteger(2), "size_t")) {
       result = types_.voidType();
     }
     return true;

@@ -7,7 +7,7 @@ namespace dtrace::sema {
 namespace {
 constexpr uint32_t kPointerCountKey = 0xffffffffu;   // derived_ key for "pointer to"
 constexpr uint32_t kFunctionCountKey = 0xfffffffeu;  // derived_ key for "function returning"
-}
+}  // namespace
 
 TypeTable::TypeTable(uint32_t strsize) : strsize_(strsize) {
   void_ = make({.kind = Type::Kind::Void, .name = "void"});
@@ -23,6 +23,9 @@ TypeTable::TypeTable(uint32_t strsize) : strsize_(strsize) {
   llong_ = makeInt("long long", 8, true, 5);
   ullong_ = makeInt("unsigned long long", 8, false, 5);
   string_ = make({.kind = Type::Kind::String, .name = "string", .size = strsize});
+  make({.kind = Type::Kind::Float, .name = "float", .size = 4});
+  make({.kind = Type::Kind::Float, .name = "double", .size = 8});
+  make({.kind = Type::Kind::Float, .name = "long double", .size = 16, .align = 16});
 
   // Other spellings of the C keyword types.
   const std::pair<const char*, const Type*> aliases[] = {
@@ -46,17 +49,47 @@ TypeTable::TypeTable(uint32_t strsize) : strsize_(strsize) {
 
   // D's built-in typedefs (the Guide's "Type and Constant Definitions").
   const std::pair<const char*, const Type*> typedefs[] = {
-      {"int8_t", schar_},     {"int16_t", short_},     {"int32_t", int_},
-      {"int64_t", llong_},    {"uint8_t", uchar_},     {"uint16_t", ushort_},
-      {"uint32_t", uint_},    {"uint64_t", ullong_},   {"intptr_t", long_},
-      {"uintptr_t", ulong_},  {"size_t", ulong_},      {"ssize_t", long_},
-      {"ptrdiff_t", long_},   {"off_t", long_},        {"pid_t", int_},
-      {"id_t", int_},         {"uid_t", uint_},        {"gid_t", uint_},
-      {"processorid_t", int_}, {"hrtime_t", llong_},   {"time_t", long_},
-      {"uchar_t", uchar_},    {"ushort_t", ushort_},   {"uint_t", uint_},
-      {"ulong_t", ulong_},    {"u_longlong_t", ullong_}, {"longlong_t", llong_},
-      {"dev_t", ulong_},      {"ino_t", ulong_},       {"mode_t", uint_},
-      {"caddr_t", nullptr},   {"bool", nullptr},       {"boolean_t", int_},
+      {"int8_t", schar_},
+      {"int16_t", short_},
+      {"int32_t", int_},
+      {"int64_t", llong_},
+      {"uint8_t", uchar_},
+      {"uint16_t", ushort_},
+      {"uint32_t", uint_},
+      {"uint64_t", ullong_},
+      {"intptr_t", long_},
+      {"uintptr_t", ulong_},
+      {"size_t", ulong_},
+      {"ssize_t", long_},
+      {"ptrdiff_t", long_},
+      {"off_t", long_},
+      {"pid_t", int_},
+      {"id_t", int_},
+      {"uid_t", uint_},
+      {"gid_t", uint_},
+      {"processorid_t", int_},
+      {"hrtime_t", llong_},
+      {"time_t", long_},
+      {"uchar_t", uchar_},
+      {"ushort_t", ushort_},
+      {"uint_t", uint_},
+      {"ulong_t", ulong_},
+      {"u_longlong_t", ullong_},
+      {"longlong_t", llong_},
+      {"dev_t", ulong_},
+      {"ino_t", ulong_},
+      {"mode_t", uint_},
+      {"caddr_t", nullptr},
+      {"bool", nullptr},
+      {"boolean_t", int_},
+      // Solaris identifiers D scripts name (illumos <sys/types.h>, LP64).
+      {"psetid_t", int_},
+      {"zoneid_t", int_},
+      {"taskid_t", int_},
+      {"projid_t", int_},
+      {"major_t", uint_},
+      {"minor_t", uint_},
+      {"ipaddr_t", uint_},
   };
   for (const auto& [name, type] : typedefs) {
     if (type) names_.emplace(name, type);
@@ -98,14 +131,19 @@ Type* TypeTable::tagged(Type::Kind kind, const std::string& tag, bool forDefinit
   if (!forDefinition && source_ && scope.empty()) {
     if (const Type* kernel = source_->find(*this, name)) return const_cast<Type*>(kernel);
   }
-  return newType({.kind = kind, .name = name, .size = kind == Type::Kind::Enum ? 4u : 0u,
-                  .isSigned = kind == Type::Kind::Enum, .rank = 3, .complete = false});
+  return newType({.kind = kind,
+                  .name = name,
+                  .size = kind == Type::Kind::Enum ? 4u : 0u,
+                  .isSigned = kind == Type::Kind::Enum,
+                  .rank = 3,
+                  .complete = false});
 }
 
 const Type* TypeTable::functionType(const Type* result) {
   auto key = std::make_pair(result, kFunctionCountKey);
   if (auto it = derived_.find(key); it != derived_.end()) return it->second;
-  storage_.push_back({.kind = Type::Kind::Function, .name = result->name + " ()", .target = result});
+  storage_.push_back(
+      {.kind = Type::Kind::Function, .name = result->name + " ()", .target = result});
   return derived_[key] = &storage_.back();
 }
 
@@ -145,10 +183,14 @@ const Type* TypeTable::makeInt(const char* name, uint32_t size, bool isSigned, i
 
 const Type* TypeTable::integer(uint32_t size, bool isSigned) const {
   switch (size) {
-    case 1: return isSigned ? char_ : uchar_;
-    case 2: return isSigned ? short_ : ushort_;
-    case 4: return isSigned ? int_ : uint_;
-    default: return isSigned ? long_ : ulong_;
+    case 1:
+      return isSigned ? char_ : uchar_;
+    case 2:
+      return isSigned ? short_ : ushort_;
+    case 4:
+      return isSigned ? int_ : uint_;
+    default:
+      return isSigned ? long_ : ulong_;
   }
 }
 
@@ -190,8 +232,13 @@ const Type* TypeTable::lookup(std::string_view name) {
 }
 
 bool TypeTable::isLocalTypeName(std::string_view name) const {
+  return lookupLocal(name) != nullptr;
+}
+
+const Type* TypeTable::lookupLocal(std::string_view name) const {
   if (size_t tick = name.find('`'); tick != std::string_view::npos) name = name.substr(tick + 1);
-  return names_.find(name) != names_.end();
+  auto it = names_.find(name);
+  return it == names_.end() ? nullptr : it->second;
 }
 
 void TypeTable::addTypedef(const std::string& name, const Type* type) { names_[name] = type; }

@@ -31,14 +31,16 @@ struct Enumerator {
 };
 
 struct Type {
-  enum class Kind { Void, Integer, String, Pointer, Array, Struct, Union, Enum, Function };
+  // Float: C's float, double and long double, known for declarations and
+  // sizes only; D does no floating-point arithmetic.
+  enum class Kind { Void, Integer, String, Pointer, Array, Struct, Union, Enum, Function, Float };
   Kind kind = Kind::Void;
   std::string name;  // as DTrace prints it: "int", "unsigned char", "char *", "string"
   uint32_t size = 0;
   bool isSigned = false;
-  int rank = 0;                    // integer conversion rank: char 1, short 2, int 3, long 4, long long 5
-  const Type* target = nullptr;    // pointee (Pointer), element (Array), underlying (Enum)
-  uint32_t count = 0;              // Array: number of elements
+  int rank = 0;  // integer conversion rank: char 1, short 2, int 3, long 4, long long 5
+  const Type* target = nullptr;  // pointee (Pointer), element (Array), underlying (Enum)
+  uint32_t count = 0;            // Array: number of elements
   uint32_t align = 1;
   // Struct, Union: members once complete; a kernel type's members are read
   // from BTF when first needed (typeId names it there).
@@ -64,6 +66,9 @@ struct Type {
   bool isStringCompatible() const { return isString() || isCharArray() || isCharPointer(); }
   bool isScalar() const { return isInteger() || isPointer(); }
   bool isVoid() const { return kind == Kind::Void; }
+  bool isFloat() const { return kind == Kind::Float; }
+  // Pointers and arrays: what C's pointer rules treat alike.
+  bool isPointerLike() const { return kind == Kind::Pointer || kind == Kind::Array; }
 };
 
 class TypeTable;
@@ -109,6 +114,7 @@ class TypeTable {
   const Type* lookup(std::string_view name);
   bool isTypeName(std::string_view name) { return lookup(name) != nullptr; }
   bool isLocalTypeName(std::string_view name) const;  // without asking the kernel
+  const Type* lookupLocal(std::string_view name) const;
   void addTypedef(const std::string& name, const Type* type);
   void setSource(TypeSource* source) { source_ = source; }
 

@@ -63,7 +63,9 @@ const Type* BtfTypeSource::import(sema::TypeTable& table, uint32_t id) {
                            : table.integer(t->size, (encoding & BTF_INT_SIGNED) != 0);
       break;
     }
-    case BTF_KIND_FLOAT: result = table.integer(t->size, true); break;
+    case BTF_KIND_FLOAT:
+      result = table.lookup(t->size == 4 ? "float" : t->size == 8 ? "double" : "long double");
+      break;
     case BTF_KIND_PTR: {
       // Record a placeholder first: a pointer may lead back to this type.
       const Type* target = import(table, t->type);

@@ -1,65 +1,88 @@
 #include "util/kernel_symbols.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
+#include <fstream>
+#include <sstream>
 
 namespace dtrace::util {
 
 namespace {
 
-// A function that runs past this is not really containing the address (the
-// gap before an unlisted region).
+// A function that would run past this is taken not to contain the address
+// (the gap before a region kallsyms does not list).
 constexpr uint64_t kMaxFunctionSize = 1 << 20;
+
+bool isFunction(char type) { return type == 't' || type == 'T' || type == 'w' || type == 'W'; }
 
 }  // namespace
 
+// Lines are "ffffffff81000000 T _stext" or "... t name\t[module]".
 const KernelSymbols& KernelSymbols::get() {
   static const KernelSymbols table = [] {
     KernelSymbols t;
-    FILE* f = std::fopen("/proc/kallsyms", "re");
-    if (f == nullptr) return t;
-    char line[512];
-    while (std::fgets(line, sizeof line, f) != nullptr) {
-      char* rest = nullptr;
-      const uint64_t addr = std::strtoull(line, &rest, 16);
-      char type = 0;
-      char name[256], module[128] = "";
-      const int fields = std::sscanf(rest, " %c %255s [%127[^]]]", &type, name, module);
-      if (fields < 2 || addr == 0) continue;
-      if (type != 't' && type != 'T' && type != 'w' && type != 'W') continue;
-      if (fields == 2) t.vmlinuxByName_.emplace(name, addr);
-      Entry& e = t.byAddress_[addr];
-      if (!e.name.empty()) continue;  // aliases print as the first name listed
-      e.module = fields == 3 ? module : "vmlinux";
-      e.name = name;
+    std::ifstream in("/proc/kallsyms");
+    std::ostringstream all;
+    all << in.rdbuf();
+    t.text_ = std::move(all).str();
+    std::string_view text = t.text_;
+    t.entries_.reserve(text.size() / 40);
+    while (!text.empty()) {
+      const size_t eol = std::min(text.find('\n'), text.size());
+      std::string_view line = text.substr(0, eol);
+      text.remove_prefix(std::min(eol + 1, text.size()));
+      const size_t space = line.find(' ');
+      if (space == std::string_view::npos || line.size() < space + 4) continue;
+      const uint64_t address = std::strtoull(line.data(), nullptr, 16);
+      if (address == 0 || !isFunction(line[space + 1])) continue;
+      std::string_view name = line.substr(space + 3);
+      std::string_view module;
+      if (const size_t tab = name.find('\t'); tab != std::string_view::npos) {
+        module = name.substr(tab + 1);
+        name = name.substr(0, tab);
+        if (module.size() >= 2 && module.front() == '[') module = module.substr(1, module.size() - 2);
+      }
+      t.entries_.push_back({address, name, module});
     }
-    std::fclose(f);
+    std::stable_sort(t.entries_.begin(), t.entries_.end(),
+                     [](const Entry& a, const Entry& b) { return a.address < b.address; });
     return t;
   }();
   return table;
 }
 
-std::optional<KernelSymbol> KernelSymbols::at(std::map<uint64_t, Entry>::const_iterator it) const {
-  auto next = std::next(it);
-  const uint64_t end = next == byAddress_.end() ? it->first + kMaxFunctionSize : next->first;
-  return KernelSymbol{it->second.module, it->second.name, it->first, end};
+KernelSymbol KernelSymbols::symbolAt(size_t index) const {
+  const Entry& e = entries_[index];
+  uint64_t end = e.address + kMaxFunctionSize;
+  for (size_t next = index + 1; next < entries_.size(); next++) {
+    if (entries_[next].address > e.address) {
+      end = entries_[next].address;
+      break;
+    }
+  }
+  return {e.module.empty() ? "vmlinux" : std::string(e.module), std::string(e.name), e.address,
+          end};
 }
 
 std::optional<KernelSymbol> KernelSymbols::containing(uint64_t address) const {
-  auto it = byAddress_.upper_bound(address);
-  if (it == byAddress_.begin()) return std::nullopt;
-  --it;
-  std::optional<KernelSymbol> s = at(it);
-  if (address >= s->end || address - s->address >= kMaxFunctionSize) return std::nullopt;
+  auto it = std::upper_bound(entries_.begin(), entries_.end(), address,
+                             [](uint64_t a, const Entry& e) { return a < e.address; });
+  if (it == entries_.begin()) return std::nullopt;
+  // Aliases share an address: the first listed names it.
+  const uint64_t start = std::prev(it)->address;
+  while (it != entries_.begin() && std::prev(it)->address == start) --it;
+  KernelSymbol s = symbolAt(static_cast<size_t>(it - entries_.begin()));
+  if (address >= s.end || address - s.address >= kMaxFunctionSize) return std::nullopt;
   return s;
 }
 
-std::optional<KernelSymbol> KernelSymbols::find(const std::string& name) const {
-  auto it = vmlinuxByName_.find(name);
-  if (it == vmlinuxByName_.end()) return std::nullopt;
-  return at(byAddress_.find(it->second));
+std::optional<KernelSymbol> KernelSymbols::find(std::string_view name) const {
+  for (size_t i = 0; i < entries_.size(); i++) {
+    if (entries_[i].module.empty() && entries_[i].name == name) return symbolAt(i);
+  }
+  return std::nullopt;
 }
 
 std::string kernelAddressText(uint64_t address) {

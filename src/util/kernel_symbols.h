@@ -1,12 +1,14 @@
 // The kernel's function symbols from /proc/kallsyms, read once per process
-// on first use (a read takes tens of milliseconds, so only what needs
-// symbols pays for it): names for addresses (%a) and addresses for names.
+// on first use (the read alone takes tens of milliseconds, so only what
+// needs symbols pays for it): names for addresses (%a) and addresses for
+// names.
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace dtrace::util {
 
@@ -25,16 +27,17 @@ class KernelSymbols {
   // The function containing `address`.
   std::optional<KernelSymbol> containing(uint64_t address) const;
   // A vmlinux function by name.
-  std::optional<KernelSymbol> find(const std::string& name) const;
+  std::optional<KernelSymbol> find(std::string_view name) const;
 
  private:
   struct Entry {
-    std::string module, name;
+    uint64_t address;
+    std::string_view name, module;  // module empty for vmlinux
   };
-  std::optional<KernelSymbol> at(std::map<uint64_t, Entry>::const_iterator it) const;
+  KernelSymbol symbolAt(size_t index) const;
 
-  std::map<uint64_t, Entry> byAddress_;
-  std::map<std::string, uint64_t> vmlinuxByName_;
+  std::string text_;             // the file; entries point into it
+  std::vector<Entry> entries_;  // by address
 };
 
 // "module`name+0xoffset" as DTrace prints a kernel address (%a), or the

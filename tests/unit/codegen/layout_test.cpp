@@ -136,8 +136,8 @@ TEST_F(LayoutTest, PrintfFieldsAreItsValueArguments) {
   EXPECT_EQ(a.fields[0].size, 8u);
   EXPECT_EQ(a.fields[1].offset, 8u);
   EXPECT_EQ(a.fields[1].size, 3u);
-  EXPECT_EQ(a.fields[2].offset, 11u);
-  EXPECT_EQ(a.fields[2].size, 1u);
+  EXPECT_EQ(a.fields[2].offset, 12u);
+  EXPECT_EQ(a.fields[2].size, 4u);
   ASSERT_EQ(layout.formats.size(), 1u);
   EXPECT_EQ(layout.formats[0], "%d %s %c\n");
   EXPECT_EQ(a.formatIndex, 0u);

@@ -141,7 +141,8 @@ TEST(Printf, Time) {
 }
 
 TEST(Printf, SymbolFallsBackToHexAddress) {
-  EXPECT_EQ(render1("%a", uint64_t{0xffffffff81000000}), "0xffffffff81000000");
+  // No kernel function lies this low; tests/d covers named addresses.
+  EXPECT_EQ(render1("%a", uint64_t{0x1000}), "0x1000");
 }
 
 TEST(Printf, RecordTooShortIsAnError) {

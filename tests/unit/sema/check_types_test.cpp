@@ -22,7 +22,8 @@ class CheckTypesTest : public ::testing::Test {
     parse::ParseOptions po;
     po.isTypeName = [this](std::string_view n, bool) { return types->isTypeName(n); };
     parse::ParseResult parsed = parse::parseProgram(src, po);
-    if (!parsed.diags.empty()) return "parse error: " + formatDiagnostic(parsed.diags.first(), true, true);
+    if (!parsed.diags.empty())
+      return "parse error: " + formatDiagnostic(parsed.diags.first(), true, true);
     programs.push_back(std::make_unique<ast::Program>(std::move(parsed.program)));
     Diagnostics diags;
     Checker checker(*types, *symbols, macros, diags);
@@ -115,7 +116,7 @@ TEST_F(CheckTypesTest, TranslatedMembersTakeTheMemberType) {
       "struct out { int doubled; }; translator struct out < int N > { doubled = N * 2; };";
   EXPECT_EQ(typeOf(t, "xlate <struct out> (3).doubled"), "int");
   EXPECT_EQ(check(t + " BEGIN { trace(xlate <struct out> (\"s\").doubled); }"),
-            "[D_XLATE_NONE] line 1: translator does not exist: string -> struct out");
+            "[D_XLATE_NONE] line 1: cannot translate from \"string\" to \"struct out\"");
 }
 
 TEST_F(CheckTypesTest, WholeTranslatedStructsNameTheirXlate) {
@@ -137,8 +138,8 @@ TEST_F(CheckTypesTest, CharArraysAndPointersCompareWithStrings) {
   EXPECT_EQ(typeOf(d, "x.name == \"a\""), "int");
   EXPECT_EQ(typeOf(d, "\"a\" < p"), "int");
   EXPECT_EQ(typeOf(d, "1 ? x.name : \"b\""), "string");
-  EXPECT_EQ(check(d + " BEGIN { trace(x.name == p); }"),
-            "[D_OP_INCOMPAT] line 1: operands have incompatible types: \"char [8]\" == \"char *\"");
+  // Neither is a string: an array and a pointer compare as addresses.
+  EXPECT_EQ(typeOf(d, "x.name == p"), "int");
   EXPECT_EQ(check(d + " BEGIN { x.name = \"a\"; }"),
             "[D_OP_ARRFUN] line 1: operator = may not be applied to operand of type \"char [8]\"");
 }

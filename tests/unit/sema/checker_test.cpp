@@ -122,8 +122,9 @@ TEST_F(CheckerTest, DecimalLiteralBeyondLongLongIsAnError) {
             "in any built-in integral type");
 }
 
-TEST_F(CheckerTest, CharacterConstantsAreChar) {
-  EXPECT_EQ(typeOf("'a'"), "char");
+TEST_F(CheckerTest, CharacterConstantsAreInt) {
+  EXPECT_EQ(typeOf("'a'"), "int");
+  EXPECT_EQ(valueOf("sizeof ('a')"), 4);
   EXPECT_EQ(valueOf("'a'"), 97);
   EXPECT_EQ(valueOf("'\\n'"), 10);
 }
@@ -508,13 +509,13 @@ TEST_F(CheckerTest, AggregationRedefinedMessageMatchesDTrace) {
 
 TEST_F(CheckerTest, AggregationKeyCountMismatch) {
   EXPECT_EQ(check("BEGIN { @a[1] = count(); @a[1, 2] = count(); }"),
-            "[D_ARR_BADREF] line 1: @a[ ] prototype mismatch: 2 keys passed, 1 expected");
+            "[D_PROTO_LEN] line 1: @a[ ] prototype mismatch: 2 keys passed, 1 expected");
 }
 
 TEST_F(CheckerTest, AggregationKeyTypeMismatch) {
   EXPECT_EQ(check("BEGIN { @a[1] = count(); @a[\"x\"] = count(); }"),
-            "[D_AGG_KEYS] line 1: aggregation key #1 is incompatible with previous use: int vs "
-            "string");
+            "[D_PROTO_ARG] line 1: @a[ ] key #1 is incompatible with prototype:\n\tprototype: "
+            "int\n\t      key: string");
 }
 
 TEST_F(CheckerTest, AggregationAssignedANonAggregatingExpression) {
@@ -530,8 +531,8 @@ TEST_F(CheckerTest, AggregationAssignedANonAggregatingExpressionMessage) {
 
 TEST_F(CheckerTest, AggregatingFunctionInAnExpression) {
   EXPECT_EQ(check("BEGIN { x = count(); }"),
-            "[D_AGG_FUNC] line 1: count( ) may not be called from a D expression (D program "
-            "context required)");
+            "[D_CG_EXPR] line 1: aggregating function count( ) may not be called from a D "
+            "expression (D program context required)");
 }
 
 TEST_F(CheckerTest, AggregationInAnExpression) {
@@ -625,7 +626,7 @@ TEST_F(CheckerTest, UndefinedVariableReportsItsLine) {
 
 TEST_F(CheckerTest, UndefinedThisVariable) {
   EXPECT_EQ(check("BEGIN { trace(this->nope); }"),
-            "[D_IDENT_UNDEF] line 1: failed to resolve this->nope: Unknown variable name");
+            "[D_VAR_UNDEF] line 1: this->nope has not yet been declared or assigned");
 }
 
 TEST_F(CheckerTest, UndefinedFunction) {
@@ -669,7 +670,7 @@ TEST_F(CheckerTest, IntegralOperatorOnAString) {
 
 TEST_F(CheckerTest, CompoundAssignmentOnAString) {
   EXPECT_EQ(check("BEGIN { s = \"a\"; s += 1; }"),
-            "[D_OP_ARITH] line 1: operator += requires operands of arithmetic type");
+            "[D_OP_INCOMPAT] line 1: operands have incompatible types: \"string\" += \"int\"");
   EXPECT_EQ(check("BEGIN { s = \"a\"; s |= 1; }"),
             "[D_OP_INT] line 1: operator |= requires operands of integral type");
 }
@@ -801,8 +802,8 @@ TEST_F(CheckerTest, InvalidCast) {
 
 TEST_F(CheckerTest, ActionInAnExpression) {
   EXPECT_EQ(check("BEGIN { x = trace(1); }"),
-            "[D_ACT_SPEC] line 1: trace( ) may not be called from a D expression (D program "
-            "context required)");
+            "[D_CG_EXPR] line 1: tracing function trace( ) may not be called from a D expression "
+            "(D program context required)");
 }
 
 TEST_F(CheckerTest, IncompatibleTernaryArms) {

@@ -1,0 +1,2 @@
+/* A variable of a struct nothing defines has no layout. */
+struct nosuch v;

@@ -1,0 +1,2 @@
+/* No variable is void. */
+void x;

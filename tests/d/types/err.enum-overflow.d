@@ -1,0 +1,5 @@
+/* Enumerators are ints. */
+enum big {
+	SMALL = 1,
+	A = 2147483648
+};

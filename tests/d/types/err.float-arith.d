@@ -1,0 +1,7 @@
+/* D does no floating-point arithmetic. */
+double d;
+
+BEGIN
+{
+	trace(d * 2);
+}

@@ -1,0 +1,9 @@
+/* A bit-field has no size in bytes. */
+struct bf {
+	unsigned a:3;
+} g;
+
+BEGIN
+{
+	trace(sizeof (g.a));
+}

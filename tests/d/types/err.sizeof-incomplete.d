@@ -1,0 +1,5 @@
+/* A struct nothing defines has no size. */
+BEGIN
+{
+	trace(sizeof (struct nosuch));
+}

@@ -1,0 +1,5 @@
+/* trace() of a translated pointer is refused as in illumos. */
+BEGIN
+{
+	trace(curpsinfo);
+}
