@@ -4,9 +4,8 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
-
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -41,10 +40,14 @@ bool readFile(const std::string& path, std::string* text) {
 // The probe description a -P/-m/-f/-i argument stands for.
 std::string descriptionFor(const cli::ProgramSource& s) {
   switch (s.kind) {
-    case cli::ProgramSource::Kind::ProviderName: return s.text + ":::";
-    case cli::ProgramSource::Kind::ModuleName: return ":" + s.text + "::";
-    case cli::ProgramSource::Kind::FunctionName: return "::" + s.text + ":";
-    default: return s.text;
+    case cli::ProgramSource::Kind::ProviderName:
+      return s.text + ":::";
+    case cli::ProgramSource::Kind::ModuleName:
+      return ":" + s.text + "::";
+    case cli::ProgramSource::Kind::FunctionName:
+      return "::" + s.text + ":";
+    default:
+      return s.text;
   }
 }
 
@@ -58,8 +61,10 @@ bool hasTracingPrivileges() {
   return has(CAP_BPF) && has(CAP_PERFMON);
 }
 
-int listProbes(driver::Session& session, const std::vector<driver::SourceUnit>& units,
-               bool verbose) {
+int listProbes(driver::Session& session, const std::vector<driver::SourceUnit>& units, bool verbose,
+               const sema::MacroTable& macroTable) {
+  parse::MacroSource macros;
+  macros.find = [&macroTable](std::string_view name) { return macroTable.find(name); };
   auto& catalog = session.catalog();
   std::vector<const providers::Probe*> probes;
   if (units.empty()) {
@@ -69,6 +74,7 @@ int listProbes(driver::Session& session, const std::vector<driver::SourceUnit>& 
     for (const auto& unit : units) {
       parse::ParseOptions po;
       po.allowBareProbeSpec = true;
+      po.macros = &macros;
       auto parsed = parse::parseProgram(unit.text, po);
       if (!parsed.diags.empty()) {
         return fail("invalid probe specifier " + unit.name + ": " +
@@ -162,16 +168,18 @@ int main(int argc, char** argv) {
   config.errtags = options.flag("errtags");
 
   if (!cl.list && !cl.compileOnly && !hasTracingPrivileges()) {
-    return fail("failed to initialize dtrace: DTrace requires additional privileges "
-                "(run as root, or with CAP_BPF and CAP_PERFMON)",
-                kExitUsage);
+    return fail(
+        "failed to initialize dtrace: DTrace requires additional privileges "
+        "(run as root, or with CAP_BPF and CAP_PERFMON)",
+        kExitUsage);
   }
   (void)bpf::prepareProcess();
 
   FILE* out = stdout;
   if (!cl.outputFile.empty()) {
     out = std::fopen(cl.outputFile.c_str(), "a");
-    if (!out) return fail("failed to open output file '" + cl.outputFile + "': " + std::strerror(errno));
+    if (!out)
+      return fail("failed to open output file '" + cl.outputFile + "': " + std::strerror(errno));
   }
   config.out = out;
 
@@ -189,20 +197,25 @@ int main(int argc, char** argv) {
   }
 
   sema::MacroTable& macros = config.macros;
-  macros.args.push_back(units.empty() ? "dtrace" : units.front().name);
+  // $0 is argv[0]; a script's compile sees its own name instead.
+  macros.args.push_back(argv[0]);
   for (const auto& a : cl.macroArgs) macros.args.push_back(a);
   macros.named["pid"] = std::to_string(getpid());
   macros.named["ppid"] = std::to_string(getppid());
   macros.named["uid"] = std::to_string(getuid());
   macros.named["gid"] = std::to_string(getgid());
+  macros.named["euid"] = std::to_string(geteuid());
+  macros.named["egid"] = std::to_string(getegid());
   macros.named["sid"] = std::to_string(getsid(0));
   macros.named["pgid"] = std::to_string(getpgid(0));
   if (char cwd[4096]; getcwd(cwd, sizeof cwd)) macros.named["cwd"] = cwd;
   macros.defaultArgs = options.flag("defaultargs");
-  if (!targets.empty()) macros.named["target"] = std::to_string(targets.front().pid());
+  // $target is always defined: 0 without -c or -p, as in DTrace.
+  macros.named["target"] = targets.empty() ? "0" : std::to_string(targets.front().pid());
 
+  const sema::MacroTable listMacros = macros;
   driver::Session session(std::move(config), options);
-  if (cl.list) return listProbes(session, units, cl.verbose);
+  if (cl.list) return listProbes(session, units, cl.verbose, listMacros);
   if (units.empty()) {
     std::fputs(cli::usageText(argv[0]).c_str(), stderr);
     return kExitUsage;
@@ -216,16 +229,19 @@ int main(int argc, char** argv) {
   if (auto r = session.load(); !r) return fail("could not enable tracing: " + r.error().message);
   if (!session.quiet()) {
     for (size_t i = 0; i < units.size(); i++) {
-      std::fprintf(stderr, "dtrace: %s '%s' matched %zu probe%s\n",
-                   units[i].isScript ? "script" : "description", [&] {
-                     std::string n = units[i].name;
-                     if (!units[i].isScript) {
-                       size_t cut = n.find_first_of("{/;");
-                       if (cut != std::string::npos) n = n.substr(0, cut);
-                     }
-                     return n;
-                   }().c_str(),
-                   matched[i], matched[i] == 1 ? "" : "s");
+      std::fprintf(
+          stderr, "dtrace: %s '%s' matched %zu probe%s\n",
+          units[i].isScript ? "script" : "description",
+          [&] {
+            std::string n = units[i].name;
+            if (!units[i].isScript) {
+              size_t cut = n.find_first_of("{/;");
+              if (cut != std::string::npos) n = n.substr(0, cut);
+            }
+            return n;
+          }()
+              .c_str(),
+          matched[i], matched[i] == 1 ? "" : "s");
     }
   }
   auto status = session.run(targets);

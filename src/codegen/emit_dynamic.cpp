@@ -28,7 +28,8 @@ int32_t ProgramEmitter::dynamicKey(const Expr& target, const sema::Variable& v) 
   if (v.kind == sema::Variable::Kind::ThreadLocal) {
     as_.emit(call(BPF_FUNC_get_current_pid_tgid));
     as_.emit(stx(Size::DW, R9, static_cast<int16_t>(key), R0));
-  } else {
+  }
+  if (v.isKeyed()) {
     for (size_t i = 0; i < d.keys.size(); i++) {
       storeField(*target.operands[i + 1], d.keys[i], R9, key);
     }

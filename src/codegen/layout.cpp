@@ -194,7 +194,7 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
   }
   for (const sema::Variable* v : symbols.dynamics()) {
     DynamicLayout d;
-    uint32_t end = 0;
+    uint32_t end = v->kind == sema::Variable::Kind::ThreadLocal ? 8 : 0;  // the thread first
     for (const sema::Type* kt : v->keyTypes) d.keys.push_back(fieldFor(end, kt));
     d.keySize = std::max<uint32_t>(8, alignUp(end, 8));
     d.valueSize = alignUp(v->type->size, 8);

@@ -25,6 +25,7 @@
 #include "proc/target.h"
 #include "providers/probe_args.h"
 #include "types/kernel_btf.h"
+#include "util/command_line.h"
 
 namespace dtrace::driver {
 
@@ -48,35 +49,11 @@ uint64_t nextPowerOfTwo(uint64_t v) {
   return p;
 }
 
-// "$target" and friends inside probe descriptions are replaced textually,
-// as DTrace's lexer does (pid$target::malloc:entry).
-std::string expandMacros(const std::string& field, const sema::MacroTable& macros) {
-  std::string out;
-  for (size_t i = 0; i < field.size(); i++) {
-    if (field[i] != '$') {
-      out += field[i];
-      continue;
-    }
-    size_t j = i + 1;
-    while (j < field.size() && (std::isalnum(static_cast<unsigned char>(field[j])) || field[j] == '_')) j++;
-    const std::string* value = macros.find(field.substr(i + 1, j - i - 1));
-    if (!value) {
-      out += field[i];
-      continue;
-    }
-    out += *value;
-    i = j - 1;
-  }
-  return out;
-}
-
 std::string fullDescription(const ast::ProbeSpec& s) {
   return s.provider + ":" + s.module + ":" + s.function + ":" + s.name;
 }
 
-bool isErrorProbe(const providers::Probe& p) {
-  return p.provider == "dtrace" && p.name == "ERROR";
-}
+bool isErrorProbe(const providers::Probe& p) { return p.provider == "dtrace" && p.name == "ERROR"; }
 
 std::atomic_ref<uint64_t> stateRef(uint64_t* globals) {
   return std::atomic_ref<uint64_t>(globals[codegen::kStateOffset / 8]);
@@ -84,21 +61,148 @@ std::atomic_ref<uint64_t> stateRef(uint64_t* globals) {
 
 }  // namespace
 
+namespace {
+
+// dtrace_str2attr(): "name[/data[/class]]" stabilities and dependency class.
+bool validAttributes(const std::string& text) {
+  static const char* const kStability[] = {"internal", "private",  "obsolete", "external",
+                                           "unstable", "evolving", "stable",   "standard"};
+  static const char* const kClass[] = {"unknown", "cpu", "platform", "group", "isa", "common"};
+  auto in = [](const auto& list, std::string w) {
+    for (char& c : w) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return std::find(std::begin(list), std::end(list), w) != std::end(list);
+  };
+  std::vector<std::string> parts;
+  size_t pos = 0;
+  while (true) {
+    size_t slash = text.find('/', pos);
+    parts.push_back(text.substr(pos, slash == std::string::npos ? std::string::npos : slash - pos));
+    if (slash == std::string::npos) break;
+    pos = slash + 1;
+  }
+  for (size_t i = 0; i < parts.size(); i++) {
+    if (parts[i].empty()) return true;  // DTrace stops at an empty part
+    if (i < 2 && !in(kStability, parts[i])) return false;
+    if (i == 2) return in(kClass, parts[i]) && parts.size() == 3;
+  }
+  return true;
+}
+
+// dt_version_str2num(): "major[.minor[.micro]]" within 255.4095.4095.
+bool validVersion(const std::string& text) {
+  const uint64_t limits[] = {255, 4095, 4095};
+  size_t part = 0, digits = 0;
+  uint64_t value = 0;
+  for (char c : text) {
+    if (c >= '0' && c <= '9') {
+      value = value * 10 + static_cast<uint64_t>(c - '0');
+      if (value > limits[part]) return false;
+      digits++;
+    } else if (c == '.' && digits != 0 && part < 2) {
+      part++;
+      digits = 0;
+      value = 0;
+    } else {
+      return false;
+    }
+  }
+  return digits != 0;
+}
+
+}  // namespace
+
+// The part of a -n program's clause an error is in, as DTrace names it
+// ("in predicate: "), or null outside clauses.
+
+// Options a program's pragmas may have changed that the session keeps.
+void Session::applyOptions() {
+  if (options_.flag("quiet")) config_.quiet = true;
+  if (options_.flag("errtags")) config_.errtags = true;
+  if (options_.flag("defaultargs")) config_.macros.defaultArgs = true;
+  if (options_.flag("zdefs")) config_.allowZeroMatches = true;
+}
+
+// dt_pragma.c: depends_on, binding and attributes check their arguments.
+Result<void> Session::checkPragma(const SourceUnit& unit, const parse::PragmaLine& p) {
+  const std::string& kind = p.words[0];
+  auto fail = [&](const char* tag, const std::string& message) {
+    return makeError(compileError(unit, {tag, p.loc, message}));
+  };
+  if (kind == "depends_on") {
+    if (p.words.size() < 3 || p.kinds[1] != 'i' || p.kinds[2] != 'i') {
+      return fail("D_PRAGMA_MALFORM", "malformed #pragma depends_on <class> <name>");
+    }
+    const std::string &cls = p.words[1], &name = p.words[2];
+    bool found = false;
+    if (cls == "provider") {
+      found = catalog_.provider(name) != nullptr;
+    } else if (cls == "module") {
+      // A kernel module: loaded ones (and built-ins with parameters) are
+      // in /sys/module; vmlinux is the kernel itself.
+      found = name == "vmlinux" || access(("/sys/module/" + name).c_str(), F_OK) == 0;
+    } else if (cls == "library") {
+      return fail("D_PRAGMA_DEPEND", "main program may not explicitly depend on a library");
+    } else {
+      return fail("D_PRAGMA_INVAL", "invalid class " + cls + " specified by #pragma depends_on");
+    }
+    if (!found) return fail("D_PRAGMA_DEPEND", "program requires " + cls + " " + name);
+  } else if (kind == "binding") {
+    if (p.words.size() < 3 || p.kinds[1] != 's' || p.kinds[2] != 'i') {
+      return fail("D_PRAGMA_MALFORM", "malformed #pragma binding \"version\" <ident>");
+    }
+    if (!validVersion(p.words[1])) {
+      return fail("D_PRAGMA_INVAL", "invalid version string specified by #pragma binding");
+    }
+  } else if (kind == "attributes") {
+    if (p.words.size() < 3 || p.kinds[1] != 'i' || p.kinds[2] != 'i') {
+      return fail("D_PRAGMA_MALFORM", "malformed #pragma attributes <attributes> <ident>");
+    }
+    if (!validAttributes(p.words[1])) {
+      return fail("D_PRAGMA_INVAL", "invalid attributes specified by #pragma attributes");
+    }
+    if (p.words[2] == "provider" && p.words.size() >= 5 && catalog_.provider(p.words[3])) {
+      static const char* const kParts[] = {"provider", "module", "function", "name", "args"};
+      if (std::find(std::begin(kParts), std::end(kParts), p.words[4]) == std::end(kParts)) {
+        // DTrace's message names the provider as the component and vice versa.
+        return fail("D_PRAGMA_INVAL", "invalid component \"" + p.words[3] +
+                                          "\" in attribute #pragma for provider " + p.words[4]);
+      }
+    }
+  }
+  return {};
+}
+
 Session::Session(SessionConfig config, OptionTable& options)
-    : config_(std::move(config)),
-      options_(options),
-      types_(options.value("strsize") ? static_cast<uint32_t>(options.value("strsize")) : 256) {
-  types_.setSource(&kernelTypes_);
+    : config_(std::move(config)), options_(options) {}
+
+// Made on first use, so that a strsize the first program's pragmas set is
+// the size of D's string type, as if it had been given with -x.
+sema::TypeTable& Session::types() {
+  if (!types_) {
+    uint64_t strsize = options_.value("strsize");
+    types_ = std::make_unique<sema::TypeTable>(strsize ? static_cast<uint32_t>(strsize) : 256);
+    types_->setSource(&kernelTypes_);
+  }
+  return *types_;
 }
 
 Session::~Session() = default;
 
-std::string Session::compileError(const SourceUnit& unit, const Diagnostic& d) const {
-  if (unit.isScript) {
-    return "failed to compile script " + unit.name + ": " +
-           formatDiagnostic(d, config_.errtags, true);
+std::string Session::compileError(const SourceUnit& unit, const Diagnostic& d,
+                                  const std::string& file, const char* region) const {
+  // dt_set_errmsg(): the tag, then "file", line N; or line N (scripts); or
+  // the region of a clause (-n programs, which have no line numbers).
+  std::string out = unit.isScript ? "failed to compile script " + unit.name + ": "
+                                  : "invalid probe specifier " + unit.name + ": ";
+  if (config_.errtags && !d.tag.empty()) out += "[" + d.tag + "] ";
+  if (!file.empty() && file != unit.name) {
+    out += "\"" + file + "\", line " + std::to_string(d.loc.line) + ": ";
+  } else if (unit.isScript && d.loc.line != 0) {
+    out += "line " + std::to_string(d.loc.line) + ": ";
+  } else if (region != nullptr) {
+    out += std::string("in ") + region + ": ";
   }
-  return "invalid probe specifier " + unit.name + ": " + formatDiagnostic(d, config_.errtags, false);
+  return out + d.message;
 }
 
 // The library units a script needs, each checked once per session; their
@@ -108,13 +212,15 @@ Result<void> Session::loadLibraries(std::string_view script) {
     if (!loadedLibraries_.insert(lib).second) continue;
     if (auto r = loadLibraries(lib->source); !r) return r;  // units it builds on
     parse::ParseOptions po;
-    po.isTypeName = [this](std::string_view n, bool) { return types_.isTypeName(n); };
+    po.isTypeName = [this](std::string_view n, bool) { return types().isTypeName(n); };
     parse::ParseResult parsed = parse::parseProgram(lib->source, po);
     SourceUnit unit{true, std::string("/usr/lib/dtrace/") + lib->name, lib->source};
-    if (!parsed.diags.empty()) return makeError(compileError(unit, parsed.diags.first()));
+    if (!parsed.diags.empty()) {
+      return makeError(compileError(unit, parsed.diags.first(), parsed.errorFile));
+    }
     auto program = std::make_unique<ast::Program>(std::move(parsed.program));
     Diagnostics diags;
-    sema::Checker checker(types_, symbols_, config_.macros, diags, &definitions_);
+    sema::Checker checker(types(), symbols_, config_.macros, diags, &definitions_);
     if (!checker.check(*program)) return makeError(compileError(unit, diags.first()));
     programs_.push_back(std::move(program));
   }
@@ -122,35 +228,77 @@ Result<void> Session::loadLibraries(std::string_view script) {
 }
 
 Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
+  // `#pragma D option` acts as -x does, before the program is compiled
+  // (DTrace sets options while lexing, ahead of the rest of the program).
+  for (const parse::PragmaLine& p : parse::scanOptionPragmas(unit.text)) {
+    const std::string& w = p.words[1];
+    size_t eq = w.find('=');
+    std::string name = w.substr(0, eq);
+    auto set = cli::setOption(
+        options_, name,
+        eq == std::string::npos ? std::string_view() : std::string_view(w).substr(eq + 1));
+    if (!set) {
+      std::string what = eq == std::string::npos ? "'" + name + "'"
+                                                 : "'" + name + "' to '" + w.substr(eq + 1) + "'";
+      return makeError(compileError(
+          unit,
+          {"D_PRAGMA_OPTSET", p.loc, "failed to set option " + what + ": " + set.error().message}));
+    }
+  }
+  applyOptions();
   if (auto r = loadLibraries(unit.text); !r) return r;
+
+  // $0 is the script's name with -s, dtrace's own argv[0] otherwise.
+  parse::MacroSource macros;
+  macros.defaultArgs = config_.macros.defaultArgs;
+  macros.find = [this, &unit](std::string_view name) -> const std::string* {
+    if (name == "0" && unit.isScript) return &unit.name;
+    if (!name.empty() && std::isdigit(static_cast<unsigned char>(name[0]))) {
+      if (name.size() > 9) return nullptr;
+      size_t index = std::stoul(std::string(name));
+      return index < config_.macros.args.size() ? &config_.macros.args[index] : nullptr;
+    }
+    return config_.macros.find(name);
+  };
   parse::ParseOptions po;
   po.isTypeName = [this](std::string_view n, bool inClause) {
-    if (!inClause || symbols_.findBuiltin(n, types_)) return types_.isLocalTypeName(n);
-    return types_.isTypeName(n);
+    if (!inClause || symbols_.findBuiltin(n, types())) return types().isLocalTypeName(n);
+    return types().isTypeName(n);
   };
   po.allowBareProbeSpec = !unit.isScript;
+  po.macros = &macros;
   parse::ParseResult parsed = parse::parseProgram(unit.text, po);
-  if (!parsed.diags.empty()) return makeError(compileError(unit, parsed.diags.first()));
+  if (!parsed.diags.empty()) {
+    return makeError(compileError(unit, parsed.diags.first(), parsed.errorFile));
+  }
   auto program = std::make_unique<ast::Program>(std::move(parsed.program));
+  for (const parse::PragmaLine& p : parsed.pragmas) {
+    if (auto r = checkPragma(unit, p); !r) return r;
+  }
 
-  for (auto& item : program->items) {
-    auto* pragma = std::get_if<ast::Pragma>(&item);
-    if (!pragma || pragma->words.empty() || pragma->words[0] != "option") continue;
-    for (size_t i = 1; i < pragma->words.size(); i++) {
-      const std::string& w = pragma->words[i];
-      size_t eq = w.find('=');
-      std::string name = w.substr(0, eq);
-      std::string value = eq == std::string::npos ? "" : w.substr(eq + 1);
-      auto set = options_.set(name, value);
-      if (!set) {
-        return makeError(compileError(
-            unit, {"D_PRAGMA_INVAL", pragma->loc,
-                   "failed to set option '" + name + "': " + set.error().message}));
-      }
-      if (name == "quiet") config_.quiet = true;
-      if (name == "errtags") config_.errtags = true;
-      if (name == "defaultargs") config_.macros.defaultArgs = true;
-    }
+  // A program of nothing but declarations and pragmas has nothing to
+  // enable (D_EMPTY); -x empty allows it.
+  bool empty = std::none_of(program->items.begin(), program->items.end(), [](const auto& item) {
+    return std::holds_alternative<ast::ProbeClause>(item) ||
+           std::holds_alternative<ast::InlineDecl>(item) ||
+           std::holds_alternative<ast::TranslatorDecl>(item);
+  });
+  if (empty && !options_.flag("empty")) {
+    // DTrace checks declarations while parsing, before it looks for D_EMPTY.
+    Diagnostics diags;
+    sema::Checker checker(types(), symbols_, config_.macros, diags, &definitions_);
+    if (!checker.check(*program)) return makeError(compileError(unit, diags.first()));
+    return makeError(compileError(unit, {"D_EMPTY", {}, "empty D program translation unit"}));
+  }
+  // DTrace checks only the last argument: one that nothing referenced is
+  // most likely a mistake (-x argref allows it).
+  const size_t argc = config_.macros.args.size();
+  if (argc > 1 && !options_.flag("argref") && parsed.referencedArgs.count(argc - 1) == 0) {
+    return makeError(
+        compileError(unit, {"D_MACRO_UNUSED",
+                            {},
+                            "extraneous argument '" + config_.macros.args[argc - 1] + "' ($" +
+                                std::to_string(argc - 1) + " is not referenced)"}));
   }
 
   // Descriptions are matched before clauses are checked, as in DTrace:
@@ -165,8 +313,22 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
     auto* clause = std::get_if<ast::ProbeClause>(&item);
     if (!clause) continue;
     for (ast::ProbeSpec spec : clause->probes) {
-      for (std::string* f : {&spec.provider, &spec.module, &spec.function, &spec.name}) {
-        *f = expandMacros(*f, config_.macros);
+      // A number is a probe ID (as dtrace -l lists them).
+      if (!spec.text.empty() && spec.text.find_first_not_of("0123456789") == std::string::npos) {
+        uint64_t id = std::strtoull(spec.text.c_str(), nullptr, 10);
+        const providers::Probe* p =
+            id <= UINT32_MAX ? catalog_.byId(static_cast<uint32_t>(id)) : nullptr;
+        if (!p) {
+          return makeError(compileError(
+              unit, {"D_PDESC_INVAL", spec.loc,
+                     "invalid probe identifier " + spec.text + ": Unknown probe identifier"}));
+        }
+        spec.provider = p->provider;
+        spec.module = p->module;
+        spec.function = p->function;
+        spec.name = p->name;
+        matches[clause].push_back({spec, {p}});
+        continue;
       }
       auto probes = catalog_.match(spec);
       if (!probes) {
@@ -203,9 +365,12 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
   } clauseArgs(catalog_, matches);
 
   Diagnostics diags;
-  sema::Checker checker(types_, symbols_, config_.macros, diags, &definitions_);
+  sema::Checker checker(types(), symbols_, config_.macros, diags, &definitions_);
   checker.prepareBuiltins(*program, &clauseArgs);
-  if (!checker.check(*program)) return makeError(compileError(unit, diags.first()));
+  if (!checker.check(*program)) {
+    const Diagnostic& d = diags.first();
+    return makeError(compileError(unit, d, "", unit.isScript ? nullptr : d.region));
+  }
 
   size_t count = 0;
   std::map<uint32_t, size_t> enablingIndex;
@@ -240,8 +405,8 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
 
 Result<void> Session::createMaps() {
   maps_ = std::make_unique<Maps>();
-  auto globals = bpf::Map::create(BPF_MAP_TYPE_ARRAY, "dt_globals", 4, layout_.globalsSize, 1,
-                                  BPF_F_MMAPABLE);
+  auto globals =
+      bpf::Map::create(BPF_MAP_TYPE_ARRAY, "dt_globals", 4, layout_.globalsSize, 1, BPF_F_MMAPABLE);
   if (!globals) return makeError("cannot create globals map: " + globals.error().message);
   maps_->globals.emplace(std::move(*globals));
   auto mapped = maps_->globals->mmapValue();
@@ -253,8 +418,8 @@ Result<void> Session::createMaps() {
   if (!scratch) return makeError("cannot create scratch map: " + scratch.error().message);
   maps_->scratch.emplace(std::move(*scratch));
 
-  auto counters = bpf::Map::create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_counters", 4,
-                                   sizeof(codegen::Counters), 1);
+  auto counters =
+      bpf::Map::create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_counters", 4, sizeof(codegen::Counters), 1);
   if (!counters) return makeError("cannot create counters map: " + counters.error().message);
   maps_->counters.emplace(std::move(*counters));
 
@@ -263,8 +428,8 @@ Result<void> Session::createMaps() {
   // One ring buffer shared by all CPUs serves as the principal buffer; it
   // is `bufsize` bytes (DTrace sizes one buffer per CPU): see docs/DIFFERENCES.md.
   uint64_t ringSize = nextPowerOfTwo(std::max<uint64_t>(bufsize, 4096));
-  auto ringbuf = bpf::Map::create(BPF_MAP_TYPE_RINGBUF, "dt_buffer", 0, 0,
-                                  static_cast<uint32_t>(ringSize));
+  auto ringbuf =
+      bpf::Map::create(BPF_MAP_TYPE_RINGBUF, "dt_buffer", 0, 0, static_cast<uint32_t>(ringSize));
   if (!ringbuf) return makeError("cannot create principal buffer: " + ringbuf.error().message);
   maps_->ringbuf.emplace(std::move(*ringbuf));
 
@@ -275,8 +440,8 @@ Result<void> Session::createMaps() {
   for (ir::Aggregation& agg : layout_.aggregations) {
     const uint32_t mapKey = agg.keySize + ir::kAggregationCpuSlot;
     const uint64_t perEntry = mapKey + sizeof(ir::AggValue) + kHashEntryOverhead;
-    agg.maxEntries = static_cast<uint32_t>(std::clamp<uint64_t>(
-        aggsize / perEntry * bpf::Map::possibleCpus(), 1024, 1u << 28));
+    agg.maxEntries = static_cast<uint32_t>(
+        std::clamp<uint64_t>(aggsize / perEntry * bpf::Map::possibleCpus(), 1024, 1u << 28));
     auto map = bpf::Map::create(BPF_MAP_TYPE_HASH, "dt_agg", mapKey, sizeof(ir::AggValue),
                                 agg.maxEntries, BPF_F_NO_PREALLOC);
     if (!map) return makeError("cannot create aggregation map: " + map.error().message);
@@ -301,12 +466,12 @@ Result<void> Session::createMaps() {
 constexpr uint32_t kMaxScratchSize = 32 * 1024;
 
 Result<void> Session::load() {
-  layout_ = codegen::computeLayout(clauses_, symbols_, config_.quiet, types_.strsize());
+  layout_ = codegen::computeLayout(clauses_, symbols_, config_.quiet, types().strsize());
   // A per-CPU map value (and a BPF instruction's offset) reaches 32 KiB.
   if (layout_.scratchSize > kMaxScratchSize) {
     return makeError("scratch space of " + std::to_string(layout_.scratchSize) +
                      " bytes per CPU exceeds the limit of " + std::to_string(kMaxScratchSize) +
-                     ": lower strsize (now " + std::to_string(types_.strsize()) +
+                     ": lower strsize (now " + std::to_string(types().strsize()) +
                      ") or the size of clause-local variables");
   }
   for (ir::Ecb& ecb : ir_.ecbs) {
@@ -342,9 +507,9 @@ Result<void> Session::loadProbe(ProbeEnabling& enabling) {
     if (auto r = catalog_.describeArgs(probe); !r) return r;
   }
   const providers::Probe& probeView = probe;
-  Activity expected = probe.provider == "dtrace" && probe.name == "BEGIN"   ? Activity::Warmup
-                      : probe.provider == "dtrace" && probe.name == "END"   ? Activity::Cooldown
-                                                                             : Activity::Active;
+  Activity expected = probe.provider == "dtrace" && probe.name == "BEGIN" ? Activity::Warmup
+                      : probe.provider == "dtrace" && probe.name == "END" ? Activity::Cooldown
+                                                                          : Activity::Active;
   codegen::MapFds fds;
   fds.globals = maps_->globals->fd();
   fds.scratch = maps_->scratch->fd();
@@ -360,17 +525,18 @@ Result<void> Session::loadProbe(ProbeEnabling& enabling) {
     }
     return clauses;
   };
-  codegen::ProgramEmitter emitter(
-      probeView, expected, layout_, fds, types_,
-      [](const char* type, const char* member) {
-        return types::KernelBtf::instance().memberOffset(type, member);
-      });
-  if (errorEnabling_) emitter.setErrorClauses(*errorEnabling_->probe, enabledClauses(*errorEnabling_));
+  codegen::ProgramEmitter emitter(probeView, expected, layout_, fds, types(),
+                                  [](const char* type, const char* member) {
+                                    return types::KernelBtf::instance().memberOffset(type, member);
+                                  });
+  if (errorEnabling_)
+    emitter.setErrorClauses(*errorEnabling_->probe, enabledClauses(*errorEnabling_));
   const std::vector<codegen::EnabledClause> clauses = enabledClauses(enabling);
   std::string description =
       probe.provider + ":" + probe.module + ":" + probe.function + ":" + probe.name;
   auto insns = emitter.emit(clauses);
-  if (!insns) return makeError("failed to compile program for " + description + ": " + insns.error().message);
+  if (!insns)
+    return makeError("failed to compile program for " + description + ": " + insns.error().message);
   if (config_.showProgram) {
     std::fprintf(stderr, "\n%s (probe ID %u): %zu instructions\n%s", description.c_str(), probe.id,
                  insns->size(), bpf::disassemble(*insns).c_str());
@@ -417,9 +583,9 @@ void Session::reportCounters() {
       seenBuffer = values[cpu].bufferDrops;
     }
     if (values[cpu].aggregationDrops > seenAgg) {
-      std::fprintf(stderr, "%s\n",
-                   consume::formatAggregationDrops(values[cpu].aggregationDrops - seenAgg, cpu)
-                       .c_str());
+      std::fprintf(
+          stderr, "%s\n",
+          consume::formatAggregationDrops(values[cpu].aggregationDrops - seenAgg, cpu).c_str());
       seenAgg = values[cpu].aggregationDrops;
     }
   }

@@ -16,6 +16,7 @@
 #include "bpf/program.h"
 #include "codegen/layout.h"
 #include "ir/program.h"
+#include "parse/lexer.h"
 #include "providers/catalog.h"
 #include "sema/checker.h"
 #include "sema/symbols.h"
@@ -39,9 +40,9 @@ struct SourceUnit {
 
 struct SessionConfig {
   bool quiet = false;
-  bool showProgram = false;      // -S
-  bool allowZeroMatches = false; // -Z
-  bool errtags = false;          // -x errtags
+  bool showProgram = false;       // -S
+  bool allowZeroMatches = false;  // -Z
+  bool errtags = false;           // -x errtags
   FILE* out = stdout;
   sema::MacroTable macros;
 };
@@ -75,16 +76,22 @@ class Session {
     std::vector<std::pair<size_t, uint32_t>> clauses;  // (clause index, epid)
   };
 
+  sema::TypeTable& types();
   Result<void> createMaps();
   Result<void> loadProbe(ProbeEnabling& enabling);
-  std::string compileError(const SourceUnit& unit, const Diagnostic& d) const;
+  // The error as dtrace prints it after "dtrace: "; `file` is the file a
+  // `#line` marker named, `region` the part of a -n clause.
+  std::string compileError(const SourceUnit& unit, const Diagnostic& d,
+                           const std::string& file = "", const char* region = nullptr) const;
+  void applyOptions();
+  Result<void> checkPragma(const SourceUnit& unit, const parse::PragmaLine& p);
   Result<void> loadLibraries(std::string_view script);
   void reportCounters();  // drops not yet reported, per CPU
 
   SessionConfig config_;
   OptionTable& options_;
   types::BtfTypeSource kernelTypes_;
-  sema::TypeTable types_;
+  std::unique_ptr<sema::TypeTable> types_;  // see types()
   sema::SymbolTable symbols_;
   sema::Definitions definitions_;  // inlines and translators, across programs
   std::set<const struct LibraryUnit*> loadedLibraries_;
@@ -103,7 +110,7 @@ class Session {
   const bpf::Program* beginProgram_ = nullptr;
   const bpf::Program* endProgram_ = nullptr;
   const ProbeEnabling* errorEnabling_ = nullptr;  // dtrace:::ERROR's clauses, if enabled
-  std::vector<uint64_t> reportedDrops_;  // per CPU, buffer then aggregation drops
+  std::vector<uint64_t> reportedDrops_;           // per CPU, buffer then aggregation drops
   uint64_t reportedDynamicDrops_ = 0;
 };
 

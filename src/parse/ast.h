@@ -12,10 +12,10 @@
 #include "util/diag.h"
 
 namespace dtrace::sema {
-struct Type;      // defined by src/sema; the parser never sets these
+struct Type;  // defined by src/sema; the parser never sets these
 struct Variable;
 struct Translator;
-}
+}  // namespace dtrace::sema
 
 namespace dtrace::ast {
 
@@ -112,37 +112,73 @@ struct TypeName {
 // ---- Expressions -------------------------------------------------------------
 
 enum class ExprKind {
-  IntLiteral,     // intValue, literal text in `text`, suffix flags
-  CharLiteral,    // intValue holds the character value(s), text the spelling
-  StringLiteral,  // text holds the decoded bytes
-  Identifier,     // text: name (may be module-scoped: "vmlinux`jiffies")
-  AggregationRef, // text: "@name" or "@" for the anonymous aggregation
-  MacroVar,       // text: "1", "target", "pid", ...; isStringMacro for $$1
-  Unary,          // op, operands[0]
-  Binary,         // op, operands[0..1]
-  Assign,         // op (Assign or compound), operands[0] = lvalue, [1] = value
-  Ternary,        // operands[0] ? operands[1] : operands[2]
-  Cast,           // (typeName) operands[0]
-  SizeofType,     // sizeof(typeName)
-  SizeofExpr,     // sizeof expr -> operands[0]
-  Offsetof,       // offsetof(typeName, text)  (text = member name, may be a.b)
-  Stringof,       // stringof(expr) / stringof expr -> operands[0]
-  Xlate,          // xlate<typeName>(operands[0])
-  Call,           // text: function name, operands: arguments
-  Index,          // operands[0][operands[1..]]  (arrays, assocs, aggregations)
-  Member,         // operands[0].text or operands[0]->text (isArrow)
+  IntLiteral,      // intValue, literal text in `text`, suffix flags
+  CharLiteral,     // intValue holds the character value(s), text the spelling
+  StringLiteral,   // text holds the decoded bytes
+  Identifier,      // text: name (may be module-scoped: "vmlinux`jiffies")
+  AggregationRef,  // text: "@name" or "@" for the anonymous aggregation
+  MacroVar,        // text: "1", "target", "pid", ...; isStringMacro for $$1
+  Unary,           // op, operands[0]
+  Binary,          // op, operands[0..1]
+  Assign,          // op (Assign or compound), operands[0] = lvalue, [1] = value
+  Ternary,         // operands[0] ? operands[1] : operands[2]
+  Cast,            // (typeName) operands[0]
+  SizeofType,      // sizeof(typeName)
+  SizeofExpr,      // sizeof expr -> operands[0]
+  Offsetof,        // offsetof(typeName, text)  (text = member name, may be a.b)
+  Stringof,        // stringof(expr) / stringof expr -> operands[0]
+  Xlate,           // xlate<typeName>(operands[0])
+  Call,            // text: function name, operands: arguments
+  Index,           // operands[0][operands[1..]]  (arrays, assocs, aggregations)
+  Member,          // operands[0].text or operands[0]->text (isArrow)
 };
 
 enum class Op {
   None,
   // unary
-  Plus, Negate, LogicalNot, BitNot, Deref, AddressOf, PreInc, PreDec, PostInc, PostDec,
+  Plus,
+  Negate,
+  LogicalNot,
+  BitNot,
+  Deref,
+  AddressOf,
+  PreInc,
+  PreDec,
+  PostInc,
+  PostDec,
   // binary
-  Mul, Div, Mod, Add, Sub, Shl, Shr, Lt, Le, Gt, Ge, Eq, Ne, BitAnd, BitXor, BitOr,
-  LogicalAnd, LogicalXor, LogicalOr, Comma,
+  Mul,
+  Div,
+  Mod,
+  Add,
+  Sub,
+  Shl,
+  Shr,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  Eq,
+  Ne,
+  BitAnd,
+  BitXor,
+  BitOr,
+  LogicalAnd,
+  LogicalXor,
+  LogicalOr,
+  Comma,
   // assignment
-  Assign, MulAssign, DivAssign, ModAssign, AddAssign, SubAssign, ShlAssign, ShrAssign,
-  AndAssign, XorAssign, OrAssign,
+  Assign,
+  MulAssign,
+  DivAssign,
+  ModAssign,
+  AddAssign,
+  SubAssign,
+  ShlAssign,
+  ShrAssign,
+  AndAssign,
+  XorAssign,
+  OrAssign,
 };
 
 const char* opSpelling(Op op);  // "+", "<<=", "++", ...
@@ -177,6 +213,9 @@ struct Expr {
   // A bit-field member: bits [bitOffset, bitOffset + bitWidth) from the
   // member's first byte.
   uint32_t bitOffset = 0, bitWidth = 0;
+  // p += n, p -= n: n already multiplied by the pointee's size (a clause
+  // may be checked twice).
+  bool countScaled = false;
   // An inline's name: the expression it stands for.
   const Expr* inlineValue = nullptr;
   // A member of a translated struct (xlate<T>(x).m): the translator's
@@ -198,9 +237,9 @@ enum class StmtKind { Expr, If, Block, Empty };
 struct Stmt {
   StmtKind kind;
   SourceLoc loc;
-  ExprPtr expr;                  // Expr: the expression; If: the condition
-  std::vector<StmtPtr> body;     // Block: statements; If: the then-branch
-  std::vector<StmtPtr> elseBody; // If: the else-branch (empty when absent)
+  ExprPtr expr;                   // Expr: the expression; If: the condition
+  std::vector<StmtPtr> body;      // Block: statements; If: the then-branch
+  std::vector<StmtPtr> elseBody;  // If: the else-branch (empty when absent)
   bool hasElse = false;
 
   Stmt(StmtKind k, SourceLoc l) : kind(k), loc(l) {}

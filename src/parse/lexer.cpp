@@ -1,6 +1,9 @@
 #include "parse/lexer.h"
 
+#include <algorithm>
 #include <array>
+#include <cctype>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 
@@ -52,7 +55,12 @@ int hexValue(char c) {
   return c - 'A' + 10;
 }
 
-std::string quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
+std::string quoted(std::string_view s) {
+  std::string out(1, '"');
+  out.append(s);
+  out += '"';
+  return out;
+}
 
 // True when the whole word is an integer constant as DTrace's lexer spells one.
 bool isIntWord(std::string_view w) {
@@ -153,6 +161,53 @@ std::vector<PragmaLine> Lexer::takePragmas() {
   std::vector<PragmaLine> out;
   out.swap(pragmas_);
   return out;
+}
+
+std::vector<PragmaLine> Lexer::scanPragmas() {
+  auto skipQuoted = [this](char quote) {
+    ++st_.pos;
+    while (st_.pos < src_.size() && cur() != quote && cur() != '\n') {
+      st_.pos += (cur() == '\\' && at(st_.pos + 1) != '\n') ? 2 : 1;
+    }
+    if (st_.pos < src_.size() && cur() == quote) ++st_.pos;
+  };
+  while (st_.pos < src_.size()) {
+    char c = cur();
+    if (c == '\n') {
+      newline();
+    } else if (c == '/' && at(st_.pos + 1) == '*') {
+      st_.pos += 2;
+      while (st_.pos < src_.size() && !(cur() == '*' && at(st_.pos + 1) == '/')) {
+        if (cur() == '\n') {
+          newline();
+        } else {
+          ++st_.pos;
+        }
+      }
+      st_.pos = std::min(st_.pos + 2, src_.size());
+    } else if (c == '/' && at(st_.pos + 1) == '/') {
+      while (st_.pos < src_.size() && cur() != '\n') ++st_.pos;
+    } else if (c == '"' || c == '\'') {
+      skipQuoted(c);
+    } else if (c == '#' && atLineStart()) {
+      Token err;
+      if (!controlLine(err)) {
+        while (st_.pos < src_.size() && cur() != '\n') ++st_.pos;
+      }
+    } else {
+      ++st_.pos;
+    }
+  }
+  return takePragmas();
+}
+
+std::vector<PragmaLine> scanOptionPragmas(std::string_view source) {
+  Lexer lexer(source);
+  std::vector<PragmaLine> options;
+  for (PragmaLine& p : lexer.scanPragmas()) {
+    if (!p.words.empty() && p.words[0] == "option") options.push_back(std::move(p));
+  }
+  return options;
 }
 
 Token Lexer::error(Token t, const char* tag, std::string message) {
@@ -275,6 +330,7 @@ bool Lexer::applyControlLine(const std::vector<Word>& words, size_t offset, Sour
         return fail("D_PRAGMA_MALFORM", "malformed #line <line> [ [\"file\"] state ]");
       }
       lineReset_ = static_cast<uint32_t>(std::strtoull(w.text.c_str(), nullptr, 0));
+      if (i + 1 < words.size()) fileTag_ = words[i + 1].text;
       return true;
     }
     if (w.kind != Word::Ident) return fail("D_PRAGCTL_INVAL", "invalid control directive");
@@ -295,6 +351,7 @@ bool Lexer::applyControlLine(const std::vector<Word>& words, size_t offset, Sour
         return fail("D_PRAGMA_MALFORM", "malformed #line <line> [ [\"file\"] state ]");
       }
       lineReset_ = static_cast<uint32_t>(std::strtoull(args[0].text.c_str(), nullptr, 0));
+      if (args.size() > 1) fileTag_ = args[1].text;
       return true;
     }
     if (w.text == "error") {
@@ -319,7 +376,11 @@ bool Lexer::applyControlLine(const std::vector<Word>& words, size_t offset, Sour
         PragmaLine p;
         p.loc = loc;
         p.words.push_back(w.text);
-        for (const Word& a : args) p.words.push_back(a.text);
+        p.kinds += 'i';
+        for (const Word& a : args) {
+          p.words.push_back(a.text);
+          p.kinds += a.kind == Word::String ? 's' : a.kind == Word::Int ? 'n' : 'i';
+        }
         pragmas_.push_back(std::move(p));
         pragmaHighWater_ = offset + 1;
       }
@@ -480,6 +541,116 @@ Token Lexer::lexMacro(Token t) {
   t.text = std::string(src_.substr(st_.pos, p - st_.pos));
   t.str = std::string(src_.substr(nameStart, p - nameStart));
   st_.pos = p;
+  if (macros_ == nullptr) return t;
+  std::string name = t.str;
+  return substituteMacro(std::move(t), name);
+}
+
+namespace {
+
+// dt_string.c strbadidnum(): whether a macro argument is neither an integer
+// (as strtoull reads one) nor made of identifier characters.
+bool badIdentOrNumber(const std::string& v) {
+  if (v.empty()) return true;
+  errno = 0;
+  char* end = nullptr;
+  (void)std::strtoull(v.c_str(), &end, 0);
+  if (errno == 0 && *end == '\0') return false;
+  for (char c : v) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '`') return true;
+  }
+  return false;
+}
+
+// A string token's bytes: escapes decoded, cut at an embedded NUL.
+std::string macroString(std::string_view raw) {
+  std::string s = decodeEscapes(raw);
+  if (size_t nul = s.find('\0'); nul != std::string::npos) s.resize(nul);
+  return s;
+}
+
+}  // namespace
+
+// Replaces a macro reference by the token its value spells, as dt_lex.l
+// does: $$N and $$name are strings; $N is an integer, an identifier or
+// (when it is neither) a string with optional quotes; $name is an integer.
+Token Lexer::substituteMacro(Token t, const std::string& name) {
+  const bool numbered = isDigit(name[0]);
+  const std::string* value = macros_->find(name);
+  std::string v;
+  if (numbered) {
+    if (value == nullptr && !macros_->defaultArgs) {
+      return error(t, "D_MACRO_UNDEF", "macro argument " + t.text + " is not defined");
+    }
+    if (value != nullptr) {
+      referencedArgs_.insert(std::strtoul(name.c_str(), nullptr, 10));
+      v = *value;
+    } else {
+      v = t.isStringMacro ? "" : "0";
+    }
+  } else {
+    if (value == nullptr) {
+      return error(t, "D_MACRO_UNDEF", "macro variable " + t.text + " is not defined");
+    }
+    v = *value;
+  }
+  if (t.isStringMacro) {
+    t.kind = TokKind::String;
+    t.str = macroString(v);
+    return t;
+  }
+  // Named macros are process and user ids; one that is not a number (such
+  // as $cwd) can only be a string.
+  if (badIdentOrNumber(v) || (!numbered && !isDigit(v[0]))) {
+    std::string_view raw = v;
+    if (numbered && raw.size() != 1 && raw.front() == '"' && raw.back() == '"') {
+      raw = raw.substr(1, raw.size() - 2);
+    }
+    t.kind = TokKind::String;
+    t.str = macroString(raw);
+    return t;
+  }
+  if (isDigit(v[0]) || v[0] == '-' || v[0] == '+') {
+    std::string digits = isDigit(v[0]) ? v : v.substr(1);
+    t.negated = v[0] == '-';
+    errno = 0;
+    char* end = nullptr;
+    t.value = std::strtoull(digits.c_str(), &end, 0);
+    if (errno == ERANGE) {
+      return error(
+          t, "D_MACRO_OFLOW",
+          "macro argument " + t.text + " constant " + digits + " results in integer overflow");
+    }
+    std::string_view suffix(end);
+    size_t i = 0;
+    if (i < suffix.size() && (suffix[i] == 'u' || suffix[i] == 'U')) {
+      t.suffixUnsigned = true;
+      ++i;
+    }
+    for (int n = 0; n < 2 && i < suffix.size() && (suffix[i] == 'l' || suffix[i] == 'L');
+         ++n, ++i) {
+      ++t.suffixLongs;
+    }
+    if (i < suffix.size()) {
+      return error(t, "D_INT_DIGIT",
+                   "constant " + digits + " contains invalid digit " + std::string(1, suffix[i]));
+    }
+    t.kind = TokKind::Int;
+    t.text = digits;
+    t.decimal = digits[0] != '0';
+    return t;
+  }
+  // An identifier: the macro stands for the variable (or keyword) it names.
+  t.text = v;
+  if (isDKeyword(v)) {
+    t.kind = TokKind::Keyword;
+    return t;
+  }
+  t.kind = TokKind::Ident;
+  size_t p = st_.pos;
+  while (p < src_.size() && isSpace(src_[p])) ++p;
+  char c0 = at(p), c1 = at(p + 1);
+  t.looksAssigned = ((c0 == '+' || c0 == '-') && c1 == c0) || c0 == '[' || (c0 == '=' && c1 != '=');
   return t;
 }
 

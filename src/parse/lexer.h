@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +16,15 @@
 #include "util/diag.h"
 
 namespace dtrace::parse {
+
+// Macro variables ($1, $$2, $target) as the program being compiled sees
+// them. When a lexer has them it substitutes each reference as DTrace's
+// lexer does; without them it returns Macro tokens.
+struct MacroSource {
+  // The value of $name or $N ("0" is $0), or null when it is undefined.
+  std::function<const std::string*(std::string_view name)> find;
+  bool defaultArgs = false;  // -x defaultargs: an undefined $N is 0, $$N ""
+};
 
 enum class LexMode {
   Program,  // outer scope: probe descriptions and declaration keywords
@@ -53,6 +64,7 @@ struct Token {
   int suffixLongs = 0;
   bool decimal = true;
   bool isStringMacro = false;
+  bool negated = false;  // Int from a macro argument written "-N"
   // Identifier followed by ++, --, [ or a lone =: DTrace then reads it as a
   // variable even if a type of that name exists.
   bool looksAssigned = false;
@@ -64,12 +76,14 @@ struct Token {
 // A `#pragma D ...` control line, split into words after "D".
 struct PragmaLine {
   std::vector<std::string> words;
+  std::string kinds;  // per word: 'i' identifier, 's' quoted string, 'n' integer
   SourceLoc loc;
 };
 
 class Lexer {
  public:
-  explicit Lexer(std::string_view source) : src_(source) {}
+  explicit Lexer(std::string_view source, const MacroSource* macros = nullptr)
+      : src_(source), macros_(macros) {}
 
   Token next(LexMode mode);
 
@@ -78,13 +92,25 @@ class Lexer {
   // The next character that is not white space, '\0' at the end.
   char nextVisibleChar() const {
     size_t p = st_.pos;
-    while (p < src_.size() && (src_[p] == ' ' || src_[p] == '\t' || src_[p] == '\n' || src_[p] == '\r')) ++p;
+    while (p < src_.size() &&
+           (src_[p] == ' ' || src_[p] == '\t' || src_[p] == '\n' || src_[p] == '\r'))
+      ++p;
     return p < src_.size() ? src_[p] : '\0';
   }
 
   // Pragmas read since the last call, each reported once even if the parser
   // rewinds over it.
   std::vector<PragmaLine> takePragmas();
+
+  // Every well-formed D pragma from here to the end, found without
+  // tokenizing (comments and strings are skipped).
+  std::vector<PragmaLine> scanPragmas();
+
+  // The $N arguments substituted so far (DTrace refuses an unused last one).
+  const std::set<size_t>& referencedArgs() const { return referencedArgs_; }
+  // The file named by the last `#line N "file"` marker ("" for the source
+  // itself), and the one in effect at each line where it changed.
+  const std::string& fileTag() const { return fileTag_; }
 
  private:
   char at(size_t i) const { return i < src_.size() ? src_[i] : '\0'; }
@@ -106,6 +132,7 @@ class Lexer {
   Token lexString(Token t);
   Token lexChar(Token t);
   Token lexMacro(Token t);
+  Token substituteMacro(Token t, const std::string& name);
   Token lexPunct(Token t);
 
   Token error(Token t, const char* tag, std::string message);
@@ -115,7 +142,16 @@ class Lexer {
   std::vector<PragmaLine> pragmas_;
   size_t pragmaHighWater_ = 0;  // control lines before this offset were reported
   uint32_t lineReset_ = 0;      // set by `# N "file"`: the number of the next line
+  const MacroSource* macros_ = nullptr;
+  std::set<size_t> referencedArgs_;
+  std::string fileTag_;
 };
+
+// The well-formed `#pragma D option` lines of a program, found without
+// parsing it (comments and strings are skipped), so that options such as
+// strsize can be set before anything is compiled, as DTrace sets them while
+// lexing.
+std::vector<PragmaLine> scanOptionPragmas(std::string_view source);
 
 // Decodes C escapes as DTrace does: octal, \x hex, the letter escapes and
 // quoted quotes and backslashes; an unknown escape keeps its backslash.

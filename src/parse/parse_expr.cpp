@@ -56,14 +56,9 @@ constexpr std::pair<const char*, Op> kUnaryOps[] = {
     {"-", Op::Negate},    {"~", Op::BitNot}, {"!", Op::LogicalNot},
 };
 
-// Keywords DTrace also accepts as member names after "." and "->".
-bool isKeywordMemberName(const Token& t) {
-  if (t.kind != TokKind::Keyword) return false;
-  for (const char* k : {"probe", "provider", "self", "string", "stringof", "xlate", "translator"}) {
-    if (t.text == k) return true;
-  }
-  return false;
-}
+// After "." and "->" any keyword is a member name (Linux has members called
+// counter, string, probe...), as Oracle's lexer reads only an identifier there.
+bool isKeywordMemberName(const Token& t) { return t.kind == TokKind::Keyword; }
 
 }  // namespace
 
@@ -282,6 +277,8 @@ ExprPtr Parser::parsePrimary() {
       e->suffixUnsigned = t.suffixUnsigned;
       e->suffixLongs = t.suffixLongs;
       e->decimal = t.decimal;
+      // A macro argument "-5" is one operand: the negated constant.
+      if (t.negated) e = makeUnary(Op::Negate, loc, std::move(e));
       break;
     case TokKind::Char:
       e = makeExpr(ExprKind::CharLiteral, loc);
@@ -299,9 +296,15 @@ ExprPtr Parser::parsePrimary() {
       break;
     case TokKind::Keyword:
       if (t.text == "self" || t.text == "this") {
+        // Keywords, not variables: only `self->x` and `this->x` name one.
         e = makeExpr(ExprKind::Identifier, loc);
         e->text = t.text;
-        break;
+        advance();
+        if (!atPunct("->")) {
+          syntaxError();
+          return nullptr;
+        }
+        return e;
       }
       if (t.text == "offsetof") {
         advance();

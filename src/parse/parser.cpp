@@ -14,7 +14,7 @@ ParseResult parseProgram(std::string_view source, const ParseOptions& options) {
 }
 
 Parser::Parser(std::string_view source, const ParseOptions& options)
-    : lexer_(source), options_(options) {}
+    : lexer_(source, options.macros), options_(options) {}
 
 ParseResult Parser::run() {
   while (!failed()) {
@@ -25,6 +25,7 @@ ParseResult Parser::run() {
     parseTopLevelItem();
   }
   if (!failed()) flushPragmas();
+  for (size_t i : lexer_.referencedArgs()) result_.referencedArgs.insert(i);
   return std::move(result_);
 }
 
@@ -102,6 +103,7 @@ void Parser::error(const std::string& tag, SourceLoc loc, std::string message) {
   failed_ = true;
   end_.kind = TokKind::End;
   end_.loc = loc;
+  result_.errorFile = lexer_.fileTag();
   result_.diags.error(tag, loc, std::move(message));
 }
 
@@ -144,6 +146,7 @@ bool Parser::startsTypeName(const Token& t) const {
 
 void Parser::flushPragmas() {
   for (PragmaLine& p : pendingPragmas_) {
+    result_.pragmas.push_back(p);
     result_.program.items.emplace_back(ast::Pragma{std::move(p.words), p.loc});
   }
   pendingPragmas_.clear();
@@ -205,7 +208,18 @@ bool Parser::parseClause() {
   for (;;) {
     const Token& t = tok();
     if (t.kind != TokKind::ProbeSpec && t.kind != TokKind::Int) return syntaxError();
-    clause.probes.push_back(splitProbeSpec(t.text, t.loc));
+    if (t.kind == TokKind::Int) {
+      clause.probes.push_back(splitProbeSpec(t.text, t.loc));  // a probe ID
+    } else {
+      ast::ProbeSpec spec;
+      std::string bad =
+          expandProbeSpec(t.text, t.loc, options_.macros, spec, &result_.referencedArgs);
+      if (!bad.empty()) {
+        error("D_PDESC_INVAL", t.loc, "invalid probe description \"" + t.text + "\": " + bad);
+        return false;
+      }
+      clause.probes.push_back(std::move(spec));
+    }
     advance();
     if (!accept(",")) break;
   }

@@ -2,9 +2,12 @@
 #pragma once
 
 #include <functional>
+#include <set>
+#include <string>
 #include <string_view>
 
 #include "parse/ast.h"
+#include "parse/lexer.h"
 #include "util/diag.h"
 
 namespace dtrace::parse {
@@ -20,16 +23,33 @@ struct ParseOptions {
   // dtrace -n/-P/-m/-f style: a clause may be a bare probe description list with no predicate
   // and no action list (`dtrace -n syscall::read:entry`). In script files that is an error.
   bool allowBareProbeSpec = false;
+  // Macro variables to substitute while lexing, in clauses and probe
+  // descriptions, as DTrace does. Without them $1 and friends are left as
+  // MacroVar expressions and probe descriptions keep their '$'.
+  const MacroSource* macros = nullptr;
 };
 
 struct ParseResult {
   ast::Program program;
   Diagnostics diags;  // empty on success; the first error is what gets reported
+  // The file the first error is in when a `#line N "file"` marker (as cpp
+  // writes for #include) named one; empty for the source itself.
+  std::string errorFile;
+  std::set<size_t> referencedArgs;  // the $N substituted (N >= 1 matter)
+  std::vector<PragmaLine> pragmas;  // the D pragmas, with their words' kinds
 };
 
 ParseResult parseProgram(std::string_view source, const ParseOptions& options = {});
 
 // Splits a probe description "a:b:c:d" / "c:d" / "d" into ProbeSpec fields (fills from the right).
 ast::ProbeSpec splitProbeSpec(std::string_view text, SourceLoc loc);
+
+// dtrace_xstr2desc(): splits a description as splitProbeSpec does and
+// replaces the first $N, $$N or $name of each field with its value. Returns
+// libdtrace's complaint ("Overspecified probe description", "Undefined
+// macro variable in probe description") or "" on success; `referenced`
+// gets the $N used.
+std::string expandProbeSpec(std::string_view text, SourceLoc loc, const MacroSource* macros,
+                            ast::ProbeSpec& spec, std::set<size_t>* referenced);
 
 }  // namespace dtrace::parse

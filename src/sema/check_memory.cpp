@@ -35,6 +35,10 @@ const Type* Checker::member(Expr& e, bool forAssignment) {
             base.text + "->" + e.text + " has not yet been declared or assigned");
       return nullptr;
     }
+    if (v->isKeyed()) {
+      arrayAsScalarError(e);
+      return nullptr;
+    }
     e.variable = v;
     return v->type;
   }

@@ -182,8 +182,29 @@ Checker::Checker(TypeTable& types, SymbolTable& symbols, const MacroTable& macro
       macros_(macros),
       diags_(diags) {}
 
+namespace {
+
+// Errors DTrace reports outside its clause-checking pass, so with no region: while parsing
+// (constant folding, macros) or while building the actions (printf formats, action ordering,
+// aggregation arguments).
+bool reportedOutsideRegion(const std::string& tag) {
+  static const char* const kPrefixes[] = {
+      "D_PRINTF_",     "D_PRINTA_",   "D_DIV_ZERO",  "D_MACRO_",   "D_PDESC_",     "D_PRAGMA_",
+      "D_SYNTAX",      "D_INT_",      "D_COMM_",     "D_SPEC_",    "D_AGG_SPEC",   "D_AGG_COMM",
+      "D_ACT_SPEC",    "D_DREC_",     "D_EXIT_SPEC", "D_CLEAR_",   "D_NORMALIZE_", "D_TRUNC_",
+      "D_TRACE_",      "D_TRACEMEM_", "D_STACK_",    "D_USTACK_",  "D_SETOPT_",    "D_PRINTM_",
+      "D_UNSUPPORTED", "D_QUANT_",    "D_LQUANT_",   "D_LLQUANT_", "D_DECL_",
+  };
+  for (const char* p : kPrefixes) {
+    if (tag.rfind(p, 0) == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool Checker::error(const char* tag, SourceLoc loc, std::string message) {
-  diags_.error(tag, loc, std::move(message));
+  diags_.error(tag, loc, std::move(message), reportedOutsideRegion(tag) ? nullptr : region_);
   return false;
 }
 
@@ -204,16 +225,38 @@ bool Checker::check(ast::Program& program) {
   return true;
 }
 
+// The actions first, then the predicate, as DTrace cooks a clause: a
+// variable the actions assign is known to the predicate. When the actions
+// use a variable not yet known, DTrace tries again predicate first (the
+// predicate may assign it: /i++ == 3/ { trace(i); }).
 bool Checker::checkClause(ast::ProbeClause& clause) {
-  if (clause.predicate) {
-    const Type* t = expr(*clause.predicate);
-    if (!t || !refuseTranslatedPointer(*clause.predicate)) return false;
-    if (!t->isScalar() && !t->isString()) {
-      return error("D_PRED_SCALAR", clause.predicate->loc,
-                   "predicate result must be of scalar type");
+  const size_t errors = diags_.all().size();
+  bool ok = checkActions(clause) && checkPredicate(clause);
+  if (!ok && clause.predicate && diags_.all().size() == errors + 1) {
+    const std::string& tag = diags_.all().back().tag;
+    if (tag == "D_IDENT_UNDEF" || tag == "D_VAR_UNDEF") {
+      diags_.dropLast();
+      ok = checkPredicate(clause) && checkActions(clause);
     }
   }
+  region_ = nullptr;
+  return ok;
+}
+
+bool Checker::checkActions(ast::ProbeClause& clause) {
+  region_ = "action list";
   return checkStatements(clause.body);
+}
+
+bool Checker::checkPredicate(ast::ProbeClause& clause) {
+  if (!clause.predicate) return true;
+  region_ = "predicate";
+  const Type* t = expr(*clause.predicate);
+  if (!t || !refuseTranslatedPointer(*clause.predicate)) return false;
+  if (!t->isScalar() && !t->isString()) {
+    return error("D_PRED_SCALAR", clause.predicate->loc, "predicate result must be of scalar type");
+  }
+  return true;
 }
 
 bool Checker::checkStatements(std::vector<ast::StmtPtr>& stmts) {
@@ -447,8 +490,14 @@ bool Checker::checkDeclaration(ast::Declaration& decl) {
       }
       Variable* v = symbols_.addThreadLocal(d.name, d.loc);
       v->type = type;
+      v->keyTypes = keyTypes;
+      v->threadLocalArray = !keyTypes.empty();
       v->declared = true;
       continue;
+    }
+    if (decl.spec.storage == ast::StorageClass::This && !keyTypes.empty()) {
+      return error("D_DECL_LOCASSC", d.loc,
+                   "associative arrays may not be declared as local variables: " + d.name);
     }
     if (decl.spec.storage == ast::StorageClass::This) {
       if (symbols_.findClauseLocal(d.name)) {
@@ -513,6 +562,8 @@ void Checker::promoteBitField(ast::ExprPtr& operand) {
 // The generated code for a compound assignment does the arithmetic in the
 // wider operand type, which a 64-bit count keeps at 64 bits.
 void Checker::scalePointerIncrement(Expr& assign, const Type* pointer) {
+  if (assign.countScaled) return;
+  assign.countScaled = true;
   ast::ExprPtr& count = assign.operands[1];
   const SourceLoc loc = count->loc;
   auto size = std::make_unique<Expr>(ExprKind::IntLiteral, loc);
@@ -728,8 +779,7 @@ const Type* Checker::identifier(Expr& e, bool forAssignment) {
   }
   if (Variable* g = symbols_.findGlobal(e.text)) {
     if (g->kind == Variable::Kind::Associative) {
-      error("D_IDENT_BADREF", e.loc,
-            "associative array '" + e.text + "' may not be referenced as scalar");
+      arrayAsScalarError(e);
       return nullptr;
     }
     e.variable = g;
@@ -920,6 +970,12 @@ const Type* Checker::binary(Expr& e) {
 // An associative array's name, or a name not yet known (which only an
 // associative array can be when indexed).
 bool Checker::namesAssociative(const Expr& base) {
+  if (const std::string* scope = scopeOf(base)) {
+    // An unknown this->x indexed is refused when checked (D_ARR_LOCAL).
+    const Variable* v = *scope == "this" ? symbols_.findClauseLocal(base.text)
+                                         : symbols_.findThreadLocal(base.text);
+    return !v || v->isKeyed();
+  }
   if (base.kind != ExprKind::Identifier) return false;
   const Variable* v = symbols_.findGlobal(base.text);
   if (v) return v->kind == Variable::Kind::Associative;
@@ -1001,10 +1057,32 @@ Variable* Checker::lvalueVariable(Expr& target, const Type* valueType, ast::Op o
   if (target.kind == ExprKind::Member && target.operands[0]->kind == ExprKind::Identifier &&
       target.operands[0]->text == "self" && target.isArrow) {
     Variable* v = symbols_.findThreadLocal(target.text);
+    if (v && v->isKeyed()) {
+      arrayAsScalarError(target);
+      return nullptr;
+    }
     if (!v) {
       v = symbols_.addThreadLocal(target.text, target.loc);
       v->type = valueType->isString() || valueType->isCharArray() ? types_.stringType() : valueType;
     }
+    target.variable = v;
+    target.type = v->type;
+    return v;
+  }
+  if (target.kind == ExprKind::Index && scopeOf(*target.operands[0])) {
+    Expr& name = *target.operands[0];
+    if (*scopeOf(name) == "this") {
+      localArrayError(name);
+      return nullptr;
+    }
+    Variable* v = symbols_.findThreadLocal(name.text);
+    if (!v) {
+      v = symbols_.addThreadLocal(name.text, name.loc);
+      v->threadLocalArray = true;
+      v->type = valueType->isString() || valueType->isCharArray() ? types_.stringType() : valueType;
+    }
+    if (!checkKeys(*v, target)) return nullptr;
+    name.variable = v;
     target.variable = v;
     target.type = v->type;
     return v;
@@ -1148,6 +1226,27 @@ const Type* Checker::cast(Expr& e) {
 
 // Checks the keys of `a[k1, k2, ...]` against the array's key types, which
 // its first use (or declaration) fixes. String keys widen to the longest.
+// "this" or "self" when `e` is this->name or self->name.
+const std::string* Checker::scopeOf(const Expr& e) {
+  static const std::string kThis = "this", kSelf = "self";
+  if (e.kind != ExprKind::Member || !e.isArrow || e.operands[0]->kind != ExprKind::Identifier) {
+    return nullptr;
+  }
+  const std::string& scope = e.operands[0]->text;
+  return scope == kThis ? &kThis : scope == kSelf ? &kSelf : nullptr;
+}
+
+const Type* Checker::localArrayError(const Expr& name) {
+  error("D_ARR_LOCAL", name.loc,
+        "local variables may not be used as associative arrays: " + name.text);
+  return nullptr;
+}
+
+void Checker::arrayAsScalarError(const Expr& e) {
+  error("D_IDENT_BADREF", e.loc,
+        "associative array '" + e.text + "' may not be referenced as scalar");
+}
+
 // DTrace's message for a key whose type differs from the array's
 // (dt_idcook_sign): the label is right-aligned under "prototype".
 std::string Checker::keyMismatch(const std::string& array, size_t i, const Type* prototype,
@@ -1166,7 +1265,7 @@ void Checker::kernelVariableError(const Expr& e) {
 }
 
 bool Checker::checkKeys(Variable& v, Expr& index) {
-  if (v.kind != Variable::Kind::Associative) {
+  if (!v.isKeyed()) {
     return error("D_IDENT_BADREF", index.loc,
                  v.name + " is not an associative array and may not be indexed");
   }
@@ -1207,13 +1306,16 @@ bool Checker::checkKeys(Variable& v, Expr& index) {
 
 const Type* Checker::associativeRead(Expr& e) {
   Expr& name = *e.operands[0];
-  if (name.kind != ExprKind::Identifier) {
+  const std::string* scope = scopeOf(name);
+  if (scope && *scope == "this") return localArrayError(name);
+  if (!scope && name.kind != ExprKind::Identifier) {
     error("D_UNSUPPORTED", e.loc, "arrays and pointers are not supported yet");
     return nullptr;
   }
-  Variable* v = symbols_.findGlobal(name.text);
+  Variable* v = scope ? symbols_.findThreadLocal(name.text) : symbols_.findGlobal(name.text);
   if (!v) {
-    error("D_VAR_UNDEF", name.loc, name.text + " has not yet been declared or assigned");
+    error("D_VAR_UNDEF", name.loc,
+          (scope ? *scope + "->" : "") + name.text + " has not yet been declared or assigned");
     return nullptr;
   }
   if (!checkKeys(*v, e)) return nullptr;

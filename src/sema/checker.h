@@ -58,6 +58,8 @@ class Checker {
 
  private:
   bool checkClause(ast::ProbeClause& clause);
+  bool checkActions(ast::ProbeClause& clause);
+  bool checkPredicate(ast::ProbeClause& clause);
   bool checkDeclaration(ast::Declaration& decl);
   bool checkStatements(std::vector<ast::StmtPtr>& stmts);
   bool checkStatement(ast::Stmt& stmt);
@@ -139,6 +141,9 @@ class Checker {
   static std::string keyMismatch(const std::string& array, size_t i, const Type* prototype,
                                  const Type* key);
   void kernelVariableError(const ast::Expr& e);
+  static const std::string* scopeOf(const ast::Expr& e);  // "this"/"self" of this->x, self->x
+  const Type* localArrayError(const ast::Expr& name);
+  void arrayAsScalarError(const ast::Expr& e);
   const Type* intLiteral(ast::Expr& e);
 
   // The variable an assignment target names, created on first assignment.
@@ -183,6 +188,7 @@ class Checker {
   SymbolTable& symbols_;
   const MacroTable& macros_;
   Diagnostics& diags_;
+  const char* region_ = nullptr;  // the part of a clause being checked
 };
 
 // Functions that record data (DTrace's actions) and aggregating functions.

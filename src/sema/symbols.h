@@ -67,7 +67,15 @@ struct Variable {
   // Associative arrays and thread-locals are DTrace's dynamic variables:
   // each lives in a hash map (keyed by its tuple, or by the thread).
   // TranslatorInput: a translator's input (T in `translator x < y *T >`).
-  enum class Kind { Builtin, Global, ClauseLocal, Aggregation, Associative, ThreadLocal, TranslatorInput };
+  enum class Kind {
+    Builtin,
+    Global,
+    ClauseLocal,
+    Aggregation,
+    Associative,
+    ThreadLocal,
+    TranslatorInput
+  };
   Kind kind = Kind::Global;
   std::string name;
   const Type* type = nullptr;  // null until the first assignment decides it
@@ -77,12 +85,16 @@ struct Variable {
   int argIndex = 0;
   uint32_t offset = 0;  // Global: in the globals map value; ClauseLocal: in scratch
   bool isDynamic() const { return kind == Kind::Associative || kind == Kind::ThreadLocal; }
+  // Indexed by a tuple: an associative array, global (a[k]) or thread-local
+  // (self->a[k], keyed by the thread and the tuple).
+  bool isKeyed() const { return kind == Kind::Associative || threadLocalArray; }
+  bool threadLocalArray = false;
   uint32_t dynamicId = 0;  // Associative, ThreadLocal: index of its map
   // Aggregation
   uint32_t aggregationId = 0;
   ir::AggFunc aggFunc = ir::AggFunc::Count;
   std::string aggFuncName;
-  std::vector<const Type*> keyTypes;  // Aggregation, Associative
+  std::vector<const Type*> keyTypes;  // Aggregation, and keyed ones
   bool aggDefined = false;
 };
 

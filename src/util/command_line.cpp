@@ -415,6 +415,13 @@ std::vector<std::string> shebangOptions(std::string_view scriptText) {
   return options;
 }
 
+Result<void> setOption(OptionTable& options, std::string_view name, std::string_view value) {
+  if (name == "strsize" && value.empty() && OptionTable::find(name) != nullptr) {
+    return Error{OptionTable::kBadValueMessage};
+  }
+  return options.set(name, value);
+}
+
 Result<void> applyOptions(const CommandLine& commandLine, OptionTable& options) {
   struct Flag {
     bool on;
@@ -453,7 +460,7 @@ Result<void> applyOptions(const CommandLine& commandLine, OptionTable& options) 
                    r.error().message};
   }
   for (const auto& [name, value] : commandLine.xOptions) {
-    Result<void> r = options.set(name, value);
+    Result<void> r = setOption(options, name, value);
     if (!r.ok()) return Error{"failed to set -x " + name + ": " + r.error().message};
   }
   return {};

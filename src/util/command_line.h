@@ -75,4 +75,8 @@ std::vector<std::string> shebangOptions(std::string_view scriptText);
 // option name"); dtrace exits with status 1 for it.
 Result<void> applyOptions(const CommandLine& commandLine, OptionTable& options);
 
+// Sets one -x or `#pragma D option` setting. Like OptionTable::set, but
+// strsize needs a value (libdtrace's dt_opt_strsize refuses none).
+Result<void> setOption(OptionTable& options, std::string_view name, std::string_view value);
+
 }  // namespace dtrace::cli

@@ -17,6 +17,9 @@ struct Diagnostic {
   std::string tag;  // D error tag, e.g. "D_SYNTAX", "D_IDENT_UNDEF"
   SourceLoc loc;
   std::string message;  // e.g. "syntax error near \"}\""
+  // The part of a clause being checked ("predicate", "action list"), which
+  // DTrace names when the source has no line numbers (-n); null outside.
+  const char* region = nullptr;
 };
 
 // Renders "[TAG] line N: message" the way dtrace(1M) prints a compile error
@@ -27,12 +30,13 @@ std::string formatDiagnostic(const Diagnostic& d, bool withTag, bool withLine);
 
 class Diagnostics {
  public:
-  void error(std::string tag, SourceLoc loc, std::string message) {
-    list_.push_back({std::move(tag), loc, std::move(message)});
+  void error(std::string tag, SourceLoc loc, std::string message, const char* region = nullptr) {
+    list_.push_back({std::move(tag), loc, std::move(message), region});
   }
   bool empty() const { return list_.empty(); }
   const std::vector<Diagnostic>& all() const { return list_; }
   const Diagnostic& first() const { return list_.front(); }
+  void dropLast() { list_.pop_back(); }
 
  private:
   std::vector<Diagnostic> list_;

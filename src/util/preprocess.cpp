@@ -173,6 +173,9 @@ Result<std::string> preprocess(const std::string& source, const std::string& fil
   args.push_back("-ffreestanding");  // no implicit <stdc-predef.h>
   for (const char* define : kPredefined) args.push_back(define);
   for (const std::string& arg : cppArgs) args.push_back(arg);
+  // After the user's -D/-U, as libdtrace's dt_preproc() adds it: D 1.13
+  // as DT_VERSION_NUMBER (major << 24 | minor << 12 | micro), 0x%08x.
+  args.push_back("-D__SUNW_D_VERSION=0x0100d000");
   args.push_back("-");
   std::vector<char*> argv;
   for (std::string& arg : args) argv.push_back(arg.data());
