@@ -193,7 +193,8 @@ bool reportedOutsideRegion(const std::string& tag) {
       "D_SYNTAX",      "D_INT_",      "D_COMM_",     "D_SPEC_",    "D_AGG_SPEC",   "D_AGG_COMM",
       "D_ACT_SPEC",    "D_DREC_",     "D_EXIT_SPEC", "D_CLEAR_",   "D_NORMALIZE_", "D_TRUNC_",
       "D_TRACE_",      "D_TRACEMEM_", "D_STACK_",    "D_USTACK_",  "D_SETOPT_",    "D_PRINTM_",
-      "D_UNSUPPORTED", "D_QUANT_",    "D_LQUANT_",   "D_LLQUANT_", "D_DECL_",
+      "D_UNSUPPORTED", "D_QUANT_",    "D_LQUANT_",   "D_LLQUANT_", "D_DECL_",      "D_FUNC_UNDEF",
+      "D_FUNC_IDKIND",
   };
   for (const char* p : kPrefixes) {
     if (tag.rfind(p, 0) == 0) return true;
@@ -948,6 +949,12 @@ const Type* Checker::binary(Expr& e) {
   } else {
     bool integral = needsIntegers(e.op);
     if (!a->isInteger() || !b->isInteger()) {
+      // + and - on a string: DTrace says the operand types do not match.
+      if ((a->isString() || b->isString()) && (e.op == Op::Add || e.op == Op::Sub)) {
+        error("D_OP_INCOMPAT", e.loc,
+              "operands have incompatible types: " + quoted(a) + " " + opName + " " + quoted(b));
+        return nullptr;
+      }
       if (a->isString() || b->isString() || integral) {
         error(integral ? "D_OP_INT" : "D_OP_ARITH", e.loc,
               "operator " + opName + " requires operands of " +

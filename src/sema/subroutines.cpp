@@ -147,7 +147,15 @@ const Type* Checker::subroutine(Expr& e) {
     error("D_FUNC_UNDEF", e.loc, e.text + "( ) is not available on Linux");
     return nullptr;
   }
-  error("D_IDENT_UNDEF", e.loc, "failed to resolve " + e.text + ": Unknown function name");
+  // A name that is something else: DTrace says what kind of thing it is.
+  if (symbols_.findBuiltin(e.text, types_) || symbols_.findGlobal(e.text)) {
+    const Variable* v = symbols_.findGlobal(e.text);
+    const char* kind = v && v->isKeyed() ? "associative array" : "scalar";
+    error("D_FUNC_IDKIND", e.loc,
+          std::string(kind) + " '" + e.text + "' may not be referenced as a function");
+    return nullptr;
+  }
+  error("D_FUNC_UNDEF", e.loc, "undefined function name: " + e.text);
   return nullptr;
 }
 

@@ -631,7 +631,7 @@ TEST_F(CheckerTest, UndefinedThisVariable) {
 
 TEST_F(CheckerTest, UndefinedFunction) {
   EXPECT_EQ(check("BEGIN { x = nosuch(1); }"),
-            "[D_IDENT_UNDEF] line 1: failed to resolve nosuch: Unknown function name");
+            "[D_FUNC_UNDEF] line 1: undefined function name: nosuch");
 }
 
 TEST_F(CheckerTest, IncompatibleAssignment) {
