@@ -84,7 +84,7 @@ int Consumer::handleRecord(const void* data, size_t size) {
           rc = malformed("trace( ) field lies outside its record");
           break;
         }
-        print::appendTrace(buffer_, action.fields[0], payload, quiet_);
+        print::appendTrace(buffer_, action.fields[0], payload, quiet_, rawBytes_);
         break;
       case ir::ActionKind::Printf: {
         if (action.formatIndex >= formats_.size() || !formats_[action.formatIndex]) {

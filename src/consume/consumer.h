@@ -22,6 +22,9 @@ class Consumer {
   // `program` must outlive the consumer. Data goes to `out`; fault
   // messages go to `err`.
   Consumer(const ir::Program& program, FILE* out, bool quiet, FILE* err = stderr);
+  // The rawbytes option: trace() prints bytes as a hex dump even when they
+  // look like a string.
+  void setRawBytes(bool raw) { rawBytes_ = raw; }
 
   // One record: ir::RecordHeader then the ECB's data (a FaultRecord when
   // the EPID is 0). Returns 0, or -EINVAL for a record that does not match
@@ -51,6 +54,7 @@ class Consumer {
   FILE* out_;
   FILE* err_;
   bool quiet_;
+  bool rawBytes_ = false;
   bool headingPrinted_ = false;
   bool exitRequested_ = false;
   int exitStatus_ = 0;

@@ -600,6 +600,7 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   globals[codegen::kWallClockOffset / 8] = static_cast<uint64_t>(offset);
 
   consume::Consumer consumer(ir_, config_.out, config_.quiet);
+  consumer.setRawBytes(options_.flag("rawbytes"));
   auto ring = bpf::RingBuffer::open(maps_->ringbuf->fd(), [&](const void* data, size_t size) {
     return consumer.handleRecord(data, size);
   });

@@ -81,10 +81,11 @@ void appendBytes(std::string& out, const uint8_t* bytes, size_t n, int width, bo
   appendHexDump(out, bytes, n);
 }
 
-void appendTrace(std::string& out, const ir::Field& field, const uint8_t* data, bool quiet) {
+void appendTrace(std::string& out, const ir::Field& field, const uint8_t* data, bool quiet,
+                 bool rawBytes) {
   const uint8_t* p = data + field.offset;
   if (field.kind == ir::DataKind::String) {
-    appendBytes(out, p, field.size, -33, quiet, false);
+    appendBytes(out, p, field.size, -33, quiet, rawBytes);
     return;
   }
   // As dtrace(1M) does: 8 and 4 bytes print signed, 2 and 1 bytes unsigned.
@@ -102,7 +103,7 @@ void appendTrace(std::string& out, const ir::Field& field, const uint8_t* data, 
       appendf(out, quiet ? "%d" : " %3d", static_cast<int>(readUnsigned(p, 1)));
       break;
     default:
-      appendBytes(out, p, field.size, -33, quiet, false);
+      appendBytes(out, p, field.size, -33, quiet, rawBytes);
       break;
   }
 }

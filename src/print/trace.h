@@ -20,7 +20,9 @@ void appendProbePrefix(std::string& out, uint32_t cpu, uint32_t probeId, std::st
 
 // trace() of one record field: integers by size, strings (and anything else)
 // as bytes. `data` is the record data the field's offset is relative to.
-void appendTrace(std::string& out, const ir::Field& field, const uint8_t* data, bool quiet);
+// rawBytes (the rawbytes option): bytes always print as a hex dump.
+void appendTrace(std::string& out, const ir::Field& field, const uint8_t* data, bool quiet,
+                 bool rawBytes = false);
 
 // Bytes that look like a string print as one (left-justified in |width|
 // columns when width < 0); anything else as a hex and ASCII dump.
