@@ -167,6 +167,8 @@ bool isAggregatingFunction(std::string_view name, ir::AggFunc* func) {
 
 const std::string* MacroTable::find(std::string_view name) const {
   if (!name.empty() && std::isdigit(static_cast<unsigned char>(name[0]))) {
+    // Digits only (the lexer saw to that); too many for any index is unset.
+    if (name.size() > 9) return nullptr;
     size_t index = std::stoul(std::string(name));
     return index < args.size() ? &args[index] : nullptr;
   }
@@ -818,9 +820,10 @@ const Type* Checker::macro(Expr& e) {
     value = e.isStringMacro ? &kEmpty : &kZero;
   }
   if (!value) {
+    const bool numbered = std::isdigit(static_cast<unsigned char>(e.text[0]));
     error("D_MACRO_UNDEF", e.loc,
-          std::string("macro argument $") + (e.isStringMacro ? "$" : "") + e.text +
-              " is not defined");
+          std::string(numbered ? "macro argument $" : "macro variable $") +
+              (e.isStringMacro ? "$" : "") + e.text + " is not defined");
     return nullptr;
   }
   // $$N, and $N whose value is not an integer, stand for a string.
