@@ -37,33 +37,6 @@ uint8_t jumpFor(Op op, bool isSigned) {
   }
 }
 
-Op compoundBase(Op op) {
-  switch (op) {
-    case Op::MulAssign:
-      return Op::Mul;
-    case Op::DivAssign:
-      return Op::Div;
-    case Op::ModAssign:
-      return Op::Mod;
-    case Op::AddAssign:
-      return Op::Add;
-    case Op::SubAssign:
-      return Op::Sub;
-    case Op::ShlAssign:
-      return Op::Shl;
-    case Op::ShrAssign:
-      return Op::Shr;
-    case Op::AndAssign:
-      return Op::BitAnd;
-    case Op::XorAssign:
-      return Op::BitXor;
-    case Op::OrAssign:
-      return Op::BitOr;
-    default:
-      return Op::None;
-  }
-}
-
 bool fitsImm32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
 
 }  // namespace
@@ -609,7 +582,7 @@ void ProgramEmitter::assign(const Expr& e) {
     storeTarget(target);
     return;
   }
-  Op base = compoundBase(e.op);
+  Op base = ast::compoundBase(e.op);
   const sema::Type* rt = (base == Op::Shl || base == Op::Shr)
                              ? types_.promote(tt)
                              : types_.arithmeticResult(tt, rhs.type);

@@ -2,6 +2,33 @@
 
 namespace dtrace::ast {
 
+Op compoundBase(Op op) {
+  switch (op) {
+    case Op::MulAssign:
+      return Op::Mul;
+    case Op::DivAssign:
+      return Op::Div;
+    case Op::ModAssign:
+      return Op::Mod;
+    case Op::AddAssign:
+      return Op::Add;
+    case Op::SubAssign:
+      return Op::Sub;
+    case Op::ShlAssign:
+      return Op::Shl;
+    case Op::ShrAssign:
+      return Op::Shr;
+    case Op::AndAssign:
+      return Op::BitAnd;
+    case Op::XorAssign:
+      return Op::BitXor;
+    case Op::OrAssign:
+      return Op::BitOr;
+    default:
+      return Op::None;
+  }
+}
+
 const char* opSpelling(Op op) {
   switch (op) {
     case Op::None:

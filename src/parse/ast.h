@@ -182,6 +182,7 @@ enum class Op {
 };
 
 const char* opSpelling(Op op);  // "+", "<<=", "++", ...
+Op compoundBase(Op op);         // *= -> *, <<= -> <<, ...; Op::None for others
 
 struct Expr {
   ExprKind kind;

@@ -38,34 +38,6 @@ bool needsIntegers(Op op) {
          op == Op::BitXor;
 }
 
-// The binary operator a compound assignment applies.
-Op compoundBase(Op op) {
-  switch (op) {
-    case Op::MulAssign:
-      return Op::Mul;
-    case Op::DivAssign:
-      return Op::Div;
-    case Op::ModAssign:
-      return Op::Mod;
-    case Op::AddAssign:
-      return Op::Add;
-    case Op::SubAssign:
-      return Op::Sub;
-    case Op::ShlAssign:
-      return Op::Shl;
-    case Op::ShrAssign:
-      return Op::Shr;
-    case Op::AndAssign:
-      return Op::BitAnd;
-    case Op::XorAssign:
-      return Op::BitXor;
-    case Op::OrAssign:
-      return Op::BitOr;
-    default:
-      return Op::None;
-  }
-}
-
 // Truncates v to the width and signedness of t, as a C conversion does.
 int64_t convert(int64_t v, const Type* t) {
   if (!t->isInteger() || t->size >= 8) return v;
@@ -1132,7 +1104,7 @@ const Type* Checker::assign(Expr& e) {
   const Type* lt = lvalueType(target, vt, e.op);
   if (!lt) return nullptr;
   std::string opName = ast::opSpelling(e.op);
-  const Op base = compoundBase(e.op);
+  const Op base = ast::compoundBase(e.op);
   if ((base == Op::Add || base == Op::Sub) && !(lt->isInteger() && vt->isInteger())) {
     return pointerIncrement(e, lt);
   }
