@@ -149,6 +149,10 @@ bool Parser::parseDeclSpecs(ast::DeclSpec& spec, SpecContext ctx) {
     if (storage != StorageClass::None) {
       bool dOnly = storage == StorageClass::Self || storage == StorageClass::This;
       if (ctx == SpecContext::TypeName || (dOnly && ctx != SpecContext::Declaration)) break;
+      if (spec.storage != StorageClass::None) {  // dt_decl_class
+        error("D_DECL_CLASS", t.loc, "only one storage class allowed in a declaration");
+        return false;
+      }
       spec.storage = storage;
     } else if (k == "const") {
       spec.isConst = true;

@@ -11,6 +11,39 @@ uint32_t alignUp(uint32_t v, uint32_t align) { return align ? (v + align - 1) / 
 
 }  // namespace
 
+// dt_decl_check: the attributes a base type does not take.
+bool Checker::checkTypeAttributes(const ast::DeclSpec& spec) {
+  bool sized = false, longs = false, sign = false, isChar = false, isVoid = false;
+  for (const auto& w : spec.basicWords) {
+    sized |= w == "short" || w == "long";
+    longs |= w == "long";
+    sign |= w == "signed" || w == "unsigned";
+    isChar |= w == "char";
+    isVoid |= w == "void";
+  }
+  if (!sized && !sign) return true;
+  if (isChar && sized) {
+    return error("D_DECL_CHARATTR", spec.loc,
+                 "invalid type declaration: short and long may not be used with char type");
+  }
+  if (isVoid) {
+    return error("D_DECL_VOIDATTR", spec.loc,
+                 "invalid type declaration: attributes may not be used with void type");
+  }
+  const bool named = !spec.typedefName.empty() || spec.structSpec || spec.enumSpec;
+  if (named && sign) {
+    return error("D_DECL_SIGNINT", spec.loc,
+                 "invalid type declaration: signed and unsigned may only be used with integer "
+                 "type");
+  }
+  if (named && longs) {
+    return error("D_DECL_LONGINT", spec.loc,
+                 "invalid type declaration: long and long long may only be used with integer or "
+                 "floating-point type");
+  }
+  return true;
+}
+
 const Type* Checker::basicType(const ast::DeclSpec& spec) {
   // Canonical keyword order: signedness, then size words, then the base.
   std::string sign, size, basic;
@@ -70,6 +103,10 @@ const Type* Checker::structType(const ast::StructSpec& spec) {
   for (const ast::StructMember& m : spec.members) {
     const Type* mt = resolveDeclared(m.spec, m.declarator);
     if (!mt) return nullptr;
+    if (mt->isVoid()) {
+      error("D_DECL_VOIDOBJ", m.loc, "cannot have void member: " + m.declarator.name);
+      return nullptr;
+    }
     if (mt->isStruct() && !types_.complete(mt)->complete) {
       error("D_DECL_INCOMPLETE", m.loc,
             "incomplete struct/union/enum " + mt->name + ": " + m.declarator.name);
@@ -83,9 +120,18 @@ const Type* Checker::structType(const ast::StructSpec& spec) {
     }
     Member member{m.declarator.name, mt, 0, 0, 0};
     if (m.bitWidth) {
-      if (!expr(*m.bitWidth) || !m.bitWidth->constValue || !mt->isInteger() ||
-          *m.bitWidth->constValue <= 0 || *m.bitWidth->constValue > mt->size * 8) {
-        error("D_DECL_BFSIZE", m.loc, "bit-field width of " + m.declarator.name + " is invalid");
+      // dt_decl_member's checks, in its order.
+      if (!expr(*m.bitWidth) || !m.bitWidth->constValue || *m.bitWidth->constValue <= 0) {
+        error("D_DECL_BFCONST", m.loc,
+              "positive integral constant expression expected as bit-field size");
+        return nullptr;
+      }
+      if (!mt->isInteger()) {
+        error("D_DECL_BFTYPE", m.loc, "invalid type for bit-field: " + m.declarator.name);
+        return nullptr;
+      }
+      if (*m.bitWidth->constValue > mt->size * 8) {
+        error("D_DECL_BFSIZE", m.loc, "bit-field too big for type: " + m.declarator.name);
         return nullptr;
       }
       const uint32_t width = static_cast<uint32_t>(*m.bitWidth->constValue);
@@ -162,6 +208,7 @@ const Type* Checker::enumType(const ast::EnumSpec& spec) {
 }
 
 const Type* Checker::resolveDeclared(const ast::DeclSpec& spec, const ast::Declarator& d) {
+  if (!checkTypeAttributes(spec)) return nullptr;
   const Type* base = nullptr;
   if (!spec.typedefName.empty()) {
     base = types_.lookup(spec.typedefName);
@@ -186,11 +233,15 @@ const Type* Checker::resolveDeclared(const ast::DeclSpec& spec, const ast::Decla
       case ast::DeclaratorStep::Kind::Array:
         if (!step.arrayKeys.empty() || !step.arraySize) {
           error("D_DECL_ARRNULL", d.loc,
-                "array declaration requires array dimension or tuple signature");
+                "array declaration requires array dimension or tuple signature: " + d.name);
+          return nullptr;
+        }
+        if (t->isVoid()) {
+          error("D_DECL_VOIDOBJ", d.loc, "cannot declare array of void");
           return nullptr;
         }
         if (!expr(*step.arraySize) || !step.arraySize->constValue ||
-            *step.arraySize->constValue < 0) {
+            *step.arraySize->constValue <= 0) {
           error("D_DECL_ARRSUB", d.loc,
                 "positive integral constant expression or tuple "
                 "signature expected as array declaration subscript");

@@ -459,6 +459,11 @@ bool Checker::checkDeclaration(ast::Declaration& decl) {
       return error("D_DECL_INCOMPLETE", d.loc,
                    "incomplete struct/union/enum " + t->name + ": " + d.name);
     }
+    if (decl.spec.storage == ast::StorageClass::Static ||
+        decl.spec.storage == ast::StorageClass::Auto ||
+        decl.spec.storage == ast::StorageClass::Register) {
+      return error("D_DECL_BADCLASS", d.loc, "specified storage class not appropriate in D");
+    }
     if (decl.spec.storage == ast::StorageClass::Self) {
       if (symbols_.findThreadLocal(d.name)) {
         return error("D_DECL_IDRED", d.loc, "identifier redeclared: self->" + d.name);
@@ -487,9 +492,7 @@ bool Checker::checkDeclaration(ast::Declaration& decl) {
       return error("D_DECL_IDRED", d.loc, "identifier redeclared: " + d.name);
     }
     if (Variable* old = symbols_.findGlobal(d.name)) {
-      if (old->type != type) {
-        return error("D_DECL_IDRED", d.loc, "identifier redeclared: " + d.name);
-      }
+      if (!sameDeclaration(*old, type, keyTypes, d)) return false;
       continue;
     }
     Variable* v = keyTypes.empty() ? symbols_.addGlobal(d.name, d.loc)
@@ -497,6 +500,36 @@ bool Checker::checkDeclaration(ast::Declaration& decl) {
     v->type = type;
     v->keyTypes = keyTypes;
     v->declared = true;
+  }
+  return true;
+}
+
+// A global declared again must be what it was; DTrace says how it differs
+// (dt_node_decl): kind and type, a key's type, or the tuple's length.
+bool Checker::sameDeclaration(const Variable& old, const Type* type,
+                              const std::vector<const Type*>& keyTypes, const ast::Declarator& d) {
+  const bool keyed = !keyTypes.empty();
+  auto kind = [](bool k) { return k ? "associative array" : "scalar"; };
+  const std::string head = "identifier redeclared: " + d.name + "\n\t current: ";
+  if (old.isKeyed() != keyed || old.type != type) {
+    return error("D_DECL_IDRED", d.loc,
+                 head + kind(keyed) + " " + type->name + "\n\tprevious: " + kind(old.isKeyed()) +
+                     " " + (old.type ? old.type->name : "int"));
+  }
+  if (!keyed) return true;
+  for (size_t i = 0; i < keyTypes.size() && i < old.keyTypes.size(); i++) {
+    if (keyTypes[i] == old.keyTypes[i]) continue;
+    const std::string n = std::to_string(i + 1);
+    return error("D_DECL_IDRED", d.loc,
+                 head + "associative array, key #" + n + " of type " + keyTypes[i]->name +
+                     "\n\tprevious: associative array, key #" + n + " of type " +
+                     old.keyTypes[i]->name);
+  }
+  if (keyTypes.size() != old.keyTypes.size()) {
+    return error("D_DECL_IDRED", d.loc,
+                 head + "associative array of " + type->name + ", tuple length " +
+                     std::to_string(keyTypes.size()) + "\n\tprevious: associative array of " +
+                     old.type->name + ", tuple length " + std::to_string(old.keyTypes.size()));
   }
   return true;
 }

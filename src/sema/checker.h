@@ -153,6 +153,9 @@ class Checker {
   // check_types.cpp: types written in the program.
   const Type* resolveTypeName(const ast::TypeName& tn);
   const Type* resolveDeclared(const ast::DeclSpec& spec, const ast::Declarator& d);
+  bool sameDeclaration(const Variable& old, const Type* type,
+                       const std::vector<const Type*>& keyTypes, const ast::Declarator& d);
+  bool checkTypeAttributes(const ast::DeclSpec& spec);
   const Type* basicType(const ast::DeclSpec& spec);
   const Type* structType(const ast::StructSpec& spec);
   const Type* enumType(const ast::EnumSpec& spec);

@@ -76,7 +76,12 @@ TEST_F(CheckTypesTest, BitFieldsPackIntoTheirUnit) {
   EXPECT_EQ(constant(s, "sizeof (struct b)"), 12);
   EXPECT_EQ(constant(s, "offsetof(struct b, c)"), 8);
   EXPECT_EQ(check("struct b { int a : 33; };"),
-            "[D_DECL_BFSIZE] line 1: bit-field width of a is invalid");
+            "[D_DECL_BFSIZE] line 1: bit-field too big for type: a");
+  EXPECT_EQ(check("struct b { int a : 0; };"),
+            "[D_DECL_BFCONST] line 1: positive integral constant expression expected as "
+            "bit-field size");
+  EXPECT_EQ(check("struct b { string s : 3; };"),
+            "[D_DECL_BFTYPE] line 1: invalid type for bit-field: s");
 }
 
 TEST_F(CheckTypesTest, EnumeratorsCountOnFromTheLastValue) {

@@ -791,7 +791,20 @@ TEST_F(CheckerTest, UnknownTypedefInDeclaration) {
 }
 
 TEST_F(CheckerTest, RedeclaredGlobal) {
-  EXPECT_EQ(check("int x; char x;"), "[D_DECL_IDRED] line 1: identifier redeclared: x");
+  EXPECT_EQ(check("int x; char x;"),
+            "[D_DECL_IDRED] line 1: identifier redeclared: x\n\t current: scalar char\n\tprevious: "
+            "scalar int");
+  EXPECT_EQ(check("int a[int]; int a[string];"),
+            "[D_DECL_IDRED] line 1: identifier redeclared: a\n\t current: associative array, key "
+            "#1 of type string\n\tprevious: associative array, key #1 of type int");
+  EXPECT_EQ(check("static int s;"),
+            "[D_DECL_BADCLASS] line 1: specified storage class not appropriate in D");
+  EXPECT_EQ(check("extern extern int e;"),
+            "parse error: [D_DECL_CLASS] line 1: only one storage class allowed in a declaration");
+  EXPECT_EQ(check("short char c;"),
+            "[D_DECL_CHARATTR] line 1: invalid type declaration: short and long may not be used "
+            "with char type");
+  EXPECT_EQ(check("void v[4];"), "[D_DECL_VOIDOBJ] line 1: cannot declare array of void");
   EXPECT_EQ(check("int pid;"), "[D_DECL_IDRED] line 1: identifier redeclared: pid");
 }
 
