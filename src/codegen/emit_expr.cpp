@@ -121,7 +121,9 @@ void ProgramEmitter::value(const Expr& e) {
       }
       return;
     case ExprKind::Unary:
-      if (e.op == Op::AddressOf) {
+      if (e.op == Op::AddressOf && !e.operands[0]->inMemory) {
+        storageAddress(*e.operands[0]);  // a member or element of a D variable
+      } else if (e.op == Op::AddressOf) {
         address(*e.operands[0]);
       } else {
         unary(e);
@@ -177,6 +179,7 @@ void ProgramEmitter::storageAddress(const Expr& e) {
   if (!v.isDynamic()) {
     staticStorage(e);
     as_.emit(mov64(R6, R1));
+    plainAddress(R6);
     return;
   }
   const Expr& root = e.storageRoot ? *e.storageRoot : e;
@@ -187,6 +190,7 @@ void ProgramEmitter::storageAddress(const Expr& e) {
   if (e.storageOffset) as_.emit(alu64(BPF_ADD, R0, static_cast<int32_t>(e.storageOffset)));
   addVariableIndexes(R0, e);
   as_.emit(mov64(R6, R0));
+  plainAddress(R6);
   as_.bind(done);
 }
 

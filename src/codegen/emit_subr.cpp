@@ -383,9 +383,18 @@ void ProgramEmitter::copySlice(int32_t area, Reg start, Reg count, Reg base, int
 // A pointer stored into a map value and read back is a plain number to the
 // verifier (allowed for root), which is what a D pointer is.
 void ProgramEmitter::scratchAddress() {
-  const int16_t self = static_cast<int16_t>(layout_.selfAddressOffset);
-  as_.emit(stx(Size::DW, R9, self, R9));
-  as_.emit(ldx(Size::DW, R0, R9, self));
+  as_.emit(mov64(R0, R9));
+  plainAddress(R0);
+}
+
+// The verifier lets a pointer into a map only be moved and offset; an
+// address D code computes with is a number. Stored into scratch memory and
+// loaded back, the pointer is just that (the kernel lets privileged
+// programs do so).
+void ProgramEmitter::plainAddress(Reg r) {
+  const int16_t slot = static_cast<int16_t>(layout_.selfAddressOffset);
+  as_.emit(stx(Size::DW, R9, slot, r));
+  as_.emit(ldx(Size::DW, r, R9, slot));
 }
 
 }  // namespace dtrace::codegen

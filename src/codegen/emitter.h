@@ -212,6 +212,7 @@ class ProgramEmitter {
   void copySlice(int32_t area, bpf::Reg start, bpf::Reg count, bpf::Reg base, int32_t offset,
                  uint32_t size);  // base+offset = area[start, start+count), NUL-terminated
   void scratchAddress();          // r0 = the scratch value's address, as an integer
+  void plainAddress(bpf::Reg r);  // r, a pointer into a map, as a plain number
   // emit_loop.cpp: bpf_loop callbacks, emitted after the main program. In the
   // callback r9 is the scratch value and r6 the iteration index; jumping to
   // `stop` ends the loop, falling off the end goes on to the next iteration.

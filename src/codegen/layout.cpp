@@ -223,6 +223,8 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
   // The subroutines' areas cost scratch space (a per-CPU value is at most
   // 32 KiB): only programs that need them get them (allocaSize 0 otherwise).
   const ScratchNeeds needs = scratchNeeds(clauses);
+  layout.selfAddressOffset = layout.scratchSize;
+  layout.scratchSize += 8;
   if (needs.loops || needs.subroutines) {
     layout.loopStateOffset = layout.scratchSize;
     layout.scratchSize += kLoopStateWords * 8;
@@ -231,8 +233,7 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
     layout.subrOffset = layout.scratchSize;
     layout.subrAreaSize = std::max<uint32_t>(layout.stringTempSize, 64);  // an IPv6 address fits
     layout.strtokOffset = layout.subrOffset + kMaxSubrDepth * 2 * layout.subrAreaSize;
-    layout.selfAddressOffset = layout.strtokOffset + layout.stringTempSize;
-    layout.allocaUsedOffset = layout.selfAddressOffset + 8;
+    layout.allocaUsedOffset = layout.strtokOffset + layout.stringTempSize;
     layout.allocaOffset = layout.allocaUsedOffset + 8;
     layout.allocaSize = kAllocaSize;
     // Twice the usable size: the verifier bounds an access by the largest

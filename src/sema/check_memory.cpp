@@ -123,11 +123,15 @@ const Type* Checker::addressOf(Expr& e) {
     error("D_ADDROF_BITFIELD", e.loc, "cannot take address of bit-field");
     return nullptr;
   }
-  if (operand.variable && operand.variable->kind != Variable::Kind::Builtin) {
+  // A D variable itself has no address, nor has a string; a member or
+  // element of a variable does (&a[0], &s.m), as in DTrace.
+  const bool partOfVariable = !operand.inMemory && operand.storageRoot;
+  if (t->isString() ||
+      (operand.variable && operand.variable->kind != Variable::Kind::Builtin && !partOfVariable)) {
     error("D_ADDROF_VAR", e.loc, "cannot take address of dynamic variable");
     return nullptr;
   }
-  if (!operand.inMemory) {
+  if (!operand.inMemory && !partOfVariable) {
     error("D_ADDROF_LVAL", e.loc, "unacceptable operand for unary & operator");
     return nullptr;
   }

@@ -1040,7 +1040,12 @@ const Type* Checker::lvalueType(Expr& target, const Type* valueType, ast::Op op)
 Variable* Checker::lvalueVariable(Expr& target, const Type* valueType, ast::Op op) {
   const std::string opName = ast::opSpelling(op);
   if (target.kind == ExprKind::Identifier) {
-    if (symbols_.findBuiltin(target.text, types_)) {
+    if (types_.findEnumerator(target.text)) {  // a constant, as DTrace sees it
+      error("D_OP_LVAL", target.loc,
+            "operator " + opName + " requires modifiable lvalue as an operand");
+      return nullptr;
+    }
+    if (symbols_.findBuiltin(target.text, types_) || defs_.inlines.count(target.text)) {
       error("D_OP_WRITE", target.loc,
             "operator " + opName + " can only be applied to a writable variable");
       return nullptr;

@@ -58,18 +58,17 @@ constexpr BuiltinSpec kBuiltins[] = {
 // uregs[] by index. Linux saves no segment selectors, trap number or error
 // code in a user thread's pt_regs, nor (there) its FS and GS bases.
 constexpr UserRegister kUserRegisters[] = {
-    {0, nullptr},     {1, nullptr},     {2, nullptr},  {3, nullptr},  // GS FS ES DS
-    {4, "di"},        {5, "si"},        {6, "bp"},     {7, "sp"},     // EDI ESI EBP ESP
-    {8, "bx"},        {9, "dx"},        {10, "cx"},    {11, "ax"},    // EBX EDX ECX EAX
-    {12, nullptr},    {13, nullptr},    {14, "ip"},    {15, "cs"},    // TRAPNO ERR EIP CS
-    {16, "flags"},    {17, "sp"},       {18, "ss"},                   // EFL UESP SS
-    {19, "r15"},      {20, "r14"},      {21, "r13"},   {22, "r12"},
-    {23, "r11"},      {24, "r10"},      {25, "r9"},    {26, "r8"},
-    {27, "di"},       {28, "si"},       {29, "bp"},    {30, "bx"},
-    {31, "dx"},       {32, "cx"},       {33, "ax"},    {34, nullptr},  // ... TRAPNO
-    {35, nullptr},    {36, "ip"},       {37, "cs"},    {38, "flags"},  // ERR RIP CS RFL
-    {39, "sp"},       {40, "ss"},       {41, nullptr}, {42, nullptr},  // RSP SS FS GS
-    {43, nullptr},    {44, nullptr},    {45, nullptr}, {46, nullptr},  // ES DS FSBASE GSBASE
+    {0, nullptr},  {1, nullptr},  {2, nullptr},  {3, nullptr},  // GS FS ES DS
+    {4, "di"},     {5, "si"},     {6, "bp"},     {7, "sp"},     // EDI ESI EBP ESP
+    {8, "bx"},     {9, "dx"},     {10, "cx"},    {11, "ax"},    // EBX EDX ECX EAX
+    {12, nullptr}, {13, nullptr}, {14, "ip"},    {15, "cs"},    // TRAPNO ERR EIP CS
+    {16, "flags"}, {17, "sp"},    {18, "ss"},                   // EFL UESP SS
+    {19, "r15"},   {20, "r14"},   {21, "r13"},   {22, "r12"},   {23, "r11"}, {24, "r10"},
+    {25, "r9"},    {26, "r8"},    {27, "di"},    {28, "si"},    {29, "bp"},  {30, "bx"},
+    {31, "dx"},    {32, "cx"},    {33, "ax"},    {34, nullptr},  // ... TRAPNO
+    {35, nullptr}, {36, "ip"},    {37, "cs"},    {38, "flags"},  // ERR RIP CS RFL
+    {39, "sp"},    {40, "ss"},    {41, nullptr}, {42, nullptr},  // RSP SS FS GS
+    {43, nullptr}, {44, nullptr}, {45, nullptr}, {46, nullptr},  // ES DS FSBASE GSBASE
 };
 
 struct RegisterName {
@@ -80,16 +79,14 @@ struct RegisterName {
 // The constants of illumos' regs.d for amd64, and R_FP (Oracle Linux's
 // alias for the frame pointer).
 constexpr RegisterName kRegisterNames[] = {
-    {"R_GS", 0},     {"R_FS", 1},    {"R_ES", 2},    {"R_DS", 3},    {"R_EDI", 4},
-    {"R_ESI", 5},    {"R_EBP", 6},   {"R_ESP", 7},   {"R_EBX", 8},   {"R_EDX", 9},
-    {"R_ECX", 10},   {"R_EAX", 11},  {"R_TRAPNO", 12}, {"R_ERR", 13}, {"R_EIP", 14},
-    {"R_CS", 15},    {"R_EFL", 16},  {"R_UESP", 17}, {"R_SS", 18},
-    {"R_PC", 14},    {"R_SP", 17},   {"R_PS", 16},   {"R_R0", 11},   {"R_R1", 8},
-    {"R_FP", 6},
-    {"R_RSP", 39},   {"R_RFL", 38},  {"R_RIP", 36},  {"R_RAX", 33},  {"R_RCX", 32},
-    {"R_RDX", 31},   {"R_RBX", 30},  {"R_RBP", 29},  {"R_RSI", 28},  {"R_RDI", 27},
-    {"R_R8", 26},    {"R_R9", 25},   {"R_R10", 24},  {"R_R11", 23},  {"R_R12", 22},
-    {"R_R13", 21},   {"R_R14", 20},  {"R_R15", 19},
+    {"R_GS", 0},      {"R_FS", 1},   {"R_ES", 2},   {"R_DS", 3},   {"R_EDI", 4},  {"R_ESI", 5},
+    {"R_EBP", 6},     {"R_ESP", 7},  {"R_EBX", 8},  {"R_EDX", 9},  {"R_ECX", 10}, {"R_EAX", 11},
+    {"R_TRAPNO", 12}, {"R_ERR", 13}, {"R_EIP", 14}, {"R_CS", 15},  {"R_EFL", 16}, {"R_UESP", 17},
+    {"R_SS", 18},     {"R_PC", 14},  {"R_SP", 17},  {"R_PS", 16},  {"R_R0", 11},  {"R_R1", 8},
+    {"R_FP", 6},      {"R_RSP", 39}, {"R_RFL", 38}, {"R_RIP", 36}, {"R_RAX", 33}, {"R_RCX", 32},
+    {"R_RDX", 31},    {"R_RBX", 30}, {"R_RBP", 29}, {"R_RSI", 28}, {"R_RDI", 27}, {"R_R8", 26},
+    {"R_R9", 25},     {"R_R10", 24}, {"R_R11", 23}, {"R_R12", 22}, {"R_R13", 21}, {"R_R14", 20},
+    {"R_R15", 19},
 };
 
 Variable* find(std::map<std::string, Variable*, std::less<>>& index, std::string_view name) {

@@ -260,8 +260,10 @@ TEST_F(LayoutTest, ScratchHoldsRecordKeyValueLocalsFaultAndStringTemps) {
   EXPECT_EQ(layout.stringTempOffset % 8, 0u);
   EXPECT_EQ(layout.stringTempSize, 256u);
   EXPECT_EQ(layout.joinOffset, layout.stringTempOffset + 2 * layout.stringTempSize);
-  EXPECT_EQ(layout.scratchSize,
+  EXPECT_EQ(layout.selfAddressOffset,
             layout.joinOffset + codegen::kMaxJoinDepth * 3 * layout.stringTempSize);
+  EXPECT_EQ(layout.scratchSize,
+            layout.selfAddressOffset + 8);  // a word to turn pointers into numbers
 }
 
 TEST_F(LayoutTest, RegionsDoNotOverlapWithTheLargestRecord) {
