@@ -1142,6 +1142,11 @@ const Type* Checker::assign(Expr& e) {
   const Type* lt = lvalueType(target, vt, e.op);
   if (!lt) return nullptr;
   std::string opName = ast::opSpelling(e.op);
+  if (lt->isArray()) {  // whole arrays are not assigned in D (a string is not an array)
+    error("D_OP_ARRFUN", target.loc,
+          "operator " + opName + " may not be applied to operand of type " + quoted(lt));
+    return nullptr;
+  }
   const Op base = ast::compoundBase(e.op);
   if ((base == Op::Add || base == Op::Sub) && !(lt->isInteger() && vt->isInteger())) {
     return pointerIncrement(e, lt);
