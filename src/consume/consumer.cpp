@@ -52,6 +52,12 @@ int Consumer::handleRecord(const void* data, size_t size) {
     if (available < sizeof fault) return malformed("fault record is truncated");
     std::memcpy(&fault, payload, sizeof fault);
     ++faults_;
+    // The heading comes first, as dtrace(1M) prints it for every record.
+    if (!quiet_ && !headingPrinted_) {
+      std::fputs(std::string(print::kProbeHeading).c_str(), out_);
+      std::fflush(out_);
+    }
+    headingPrinted_ = true;
     const std::string line = formatFault(program_, fault) + "\n";
     std::fputs(line.c_str(), err_);
     return 0;

@@ -8,6 +8,7 @@
 
 #include "../print/record_builder.h"
 #include "consume/messages.h"
+#include "print/trace.h"
 
 namespace dtrace::consume {
 namespace {
@@ -170,7 +171,8 @@ TEST(Consumer, FaultGoesToStderrWithTheFaultingProbe) {
   EXPECT_EQ(err.str(),
             "dtrace: error on enabled probe ID 2 (ID 412: syscall::read:entry): "
             "divide-by-zero in action #1 at DIF offset 12\n");
-  EXPECT_EQ(out.str(), "");  // a fault is not a record: no heading either
+  // The heading comes first, as for any record (the Guide's badptr.d).
+  EXPECT_EQ(out.str(), std::string(dtrace::print::kProbeHeading));
   EXPECT_EQ(c.faultCount(), 1u);
 }
 
