@@ -304,7 +304,7 @@ bool Checker::checkAction(Expr& call) {
     return true;
   }
   // printf
-  if (args.empty()) return argCountError("at least 1");
+  if (args.empty()) return argCountError("1");  // DTrace counts varargs' fixed part
   if (args[0]->kind != ExprKind::StringLiteral) {
     return error("D_PRINTF_FMT", args[0]->loc,
                  "printf( ) argument #1 is incompatible with prototype:\n\tprototype: string "

@@ -59,8 +59,8 @@ bool isUnsupportedYet(const std::string& name) {
 bool Checker::prototypeArity(Expr& e, size_t min, size_t max) {
   const size_t n = e.operands.size();
   if (n >= min && n <= max) return true;
-  std::string expected =
-      min == max ? std::to_string(min) : std::to_string(min) + " to " + std::to_string(max);
+  // As dt_idcook_sign words it: optional arguments make it "at least".
+  std::string expected = min == max ? std::to_string(min) : "at least " + std::to_string(min);
   return error("D_PROTO_LEN", e.loc,
                e.text + "( ) prototype mismatch: " + std::to_string(n) + " arg" +
                    (n == 1 ? "" : "s") + " passed, " + expected + " expected");
