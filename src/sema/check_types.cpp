@@ -274,12 +274,13 @@ const Type* Checker::offsetOf(ast::Expr& e) {
     const size_t dot = e.text.find('.', start);
     const std::string name = e.text.substr(start, dot - start);
     if (!t->isStruct()) {
-      error("D_OFFSETOF_TYPE", e.loc, "offsetof( ) first argument must be a struct or union type");
+      error("D_OFFSETOF_TYPE", e.loc, "offsetof operand must be a struct or union type");
       return nullptr;
     }
     const Member* m = types_.findMember(t, name);
     if (!m) {
-      error("D_UNKNOWN", e.loc, t->name + " has no member named " + name);
+      error("D_UNKNOWN", e.loc,
+            "failed to determine offset of " + name + ": Member name not found");
       return nullptr;
     }
     if (m->bitWidth) {

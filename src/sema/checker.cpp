@@ -698,8 +698,7 @@ const Type* Checker::expr(Expr& e) {
       const Type* of = expr(*e.operands[0]);
       if (!of) return nullptr;
       if (!of->isScalar() && !of->isString() && !of->isCharArray()) {
-        error("D_STRINGOF_TYPE", e.loc,
-              "stringof( ) operand must be a string, pointer or integer: " + of->name);
+        error("D_STRINGOF_TYPE", e.loc, "cannot apply stringof to a value of type " + of->name);
         return nullptr;
       }
       t = of->isString() ? of : types_.stringType();

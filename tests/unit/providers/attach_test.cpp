@@ -222,8 +222,10 @@ TEST_F(ProviderAttach, TickFiresAtItsRateOnAnIdleMachine) {
     Result<std::vector<Link>> links = catalog_.attach(*p, prog.get());
     ASSERT_TRUE(links.ok()) << links.error().message;
     std::this_thread::sleep_for(std::chrono::seconds(1));
+    // About 100; a loaded machine (tests run in parallel) may delay some
+    // firings, and a perf timer on an idle CPU would give 0-1.
     const uint64_t n = runCount(prog.get());
-    EXPECT_GE(n, 90u);
+    EXPECT_GE(n, 50u);
     EXPECT_LE(n, 101u);
   }
   // Dropping the links stops the timer (a firing in progress may finish).
