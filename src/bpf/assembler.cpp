@@ -29,7 +29,8 @@ int64_t referencedInstruction(const std::vector<Insn>& insns, size_t i) {
 // Code after an unconditional fault or exit that nothing jumps to: the
 // verifier refuses a program with instructions it cannot reach, and a
 // clause that always faults leaves the rest of its code so.
-std::vector<Insn> withoutUnreachable(const std::vector<Insn>& insns) {
+std::vector<Insn> withoutUnreachable(const std::vector<Insn>& insns,
+                                     const std::vector<size_t>& ownIndexes) {
   std::vector<bool> reached(insns.size(), false);
   std::vector<size_t> pending = {0};
   while (!pending.empty()) {
@@ -58,11 +59,13 @@ std::vector<Insn> withoutUnreachable(const std::vector<Insn>& insns) {
   }
   newIndex[insns.size()] = kept;
   if (kept == static_cast<int64_t>(insns.size())) return insns;
+  std::vector<Insn> moved = insns;
+  for (size_t i : ownIndexes) moved[i].imm = static_cast<int32_t>(newIndex[i]);
   std::vector<Insn> out;
   out.reserve(static_cast<size_t>(kept));
   for (size_t i = 0; i < insns.size(); i++) {
     if (!reached[i]) continue;
-    Insn insn = insns[i];
+    Insn insn = moved[i];
     const int64_t target = referencedInstruction(insns, i);
     if (target >= 0) {
       const int64_t delta = newIndex[static_cast<size_t>(target)] - newIndex[i] - 1;
@@ -96,6 +99,12 @@ void Assembler::bind(Label label) {
 }
 
 void Assembler::emit(Insn insn) { insns_.push_back(insn); }
+
+void Assembler::emitOwnIndex(Insn insn) {
+  ownIndexes_.push_back(insns_.size());
+  insn.imm = static_cast<int32_t>(insns_.size());
+  insns_.push_back(insn);
+}
 
 void Assembler::emit(const std::array<Insn, 2>& pair) {
   insns_.push_back(pair[0]);
@@ -163,7 +172,7 @@ Result<std::vector<Insn>> Assembler::finish() {
     }
     out[fixup.index].off = static_cast<int16_t>(delta);
   }
-  return withoutUnreachable(out);
+  return withoutUnreachable(out, ownIndexes_);
 }
 
 }  // namespace dtrace::bpf

@@ -22,6 +22,9 @@ class Assembler {
 
   void emit(Insn insn);
   void emit(const std::array<Insn, 2>& pair);
+  // An instruction whose immediate is its own index in the final program
+  // (where a fault happened), kept right when unreachable code is dropped.
+  void emitOwnIndex(Insn insn);
 
   // Unconditional jump (ja).
   void jump(Label target);
@@ -63,6 +66,7 @@ class Assembler {
   std::vector<int64_t> labelPositions_;
   std::vector<Fixup> fixups_;
   std::vector<uint32_t> doublyBound_;
+  std::vector<size_t> ownIndexes_;
 };
 
 }  // namespace dtrace::bpf

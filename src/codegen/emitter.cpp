@@ -159,7 +159,7 @@ void ProgramEmitter::fault(ir::Fault kind) {
   as_.emit(st(Size::DW, R10, kFaultAddrSlot, 0));
   as_.emit(st(Size::W, R10, kFaultKindSlot, static_cast<int32_t>(kind)));
   as_.emit(st(Size::W, R10, kFaultActionSlot, actionIndex_));
-  as_.emit(st(Size::W, R10, kFaultPcSlot, static_cast<int32_t>(as_.size())));
+  as_.emitOwnIndex(st(Size::W, R10, kFaultPcSlot, 0));
   as_.jump(fault_);
 }
 
@@ -168,7 +168,7 @@ void ProgramEmitter::fault(ir::Fault kind, Reg address) {
   faultUsed_ = true;
   as_.emit(st(Size::W, R10, kFaultKindSlot, static_cast<int32_t>(kind)));
   as_.emit(st(Size::W, R10, kFaultActionSlot, actionIndex_));
-  as_.emit(st(Size::W, R10, kFaultPcSlot, static_cast<int32_t>(as_.size())));
+  as_.emitOwnIndex(st(Size::W, R10, kFaultPcSlot, 0));
   as_.jump(fault_);
 }
 

@@ -57,6 +57,22 @@ TEST(AssemblerTest, UnreachableCodeIsDropped) {
   EXPECT_EQ((*insns)[2].imm, 1);
 }
 
+// An instruction that records its own index (where a fault happened) still
+// names itself once the code before it has shrunk.
+TEST(AssemblerTest, OwnIndexFollowsDroppedCode) {
+  Assembler a;
+  Label skip = a.newLabel();
+  a.jump(skip);          // 0
+  a.emit(mov64(R2, 1));  // 1: unreachable
+  a.bind(skip);
+  a.emitOwnIndex(st(Size::W, R10, -36, 0));  // 2, then 1
+  a.emit(exit());                            // 3, then 2
+  Result<std::vector<Insn>> insns = a.finish();
+  ASSERT_TRUE(insns.ok()) << insns.error().message;
+  ASSERT_EQ(insns->size(), 3u);
+  EXPECT_EQ((*insns)[1].imm, 1);
+}
+
 TEST(AssemblerTest, JumpToNextInstructionHasZeroOffset) {
   Assembler a;
   Label next = a.newLabel();
