@@ -2,61 +2,12 @@
 // (dt_node_is_ptrcompat, dt_node_is_argcompat), constant 0 as a null
 // pointer and as the empty string, bit-field promotion, sizeof, declarations,
 // translators and casts to string.
-#include <gtest/gtest.h>
-
-#include <memory>
-#include <string>
-#include <vector>
-
-#include "parse/parser.h"
-#include "sema/checker.h"
+#include "fresh_check.h"
 
 namespace dtrace::sema {
 namespace {
 
-class CheckCompatTest : public ::testing::Test {
- protected:
-  std::string check(std::string_view src) {
-    types = std::make_unique<TypeTable>();
-    symbols = std::make_unique<SymbolTable>();
-    parse::ParseOptions po;
-    po.isTypeName = [this](std::string_view n, bool) { return types->isTypeName(n); };
-    parse::ParseResult parsed = parse::parseProgram(src, po);
-    if (!parsed.diags.empty()) {
-      return "parse error: " + formatDiagnostic(parsed.diags.first(), true, true);
-    }
-    programs.push_back(std::make_unique<ast::Program>(std::move(parsed.program)));
-    Diagnostics diags;
-    Checker checker(*types, *symbols, macros, diags);
-    checker.check(*programs.back());
-    return diags.empty() ? "" : formatDiagnostic(diags.first(), true, true);
-  }
-  // The last statement of the program's clause, once checked.
-  const ast::Expr* last() {
-    for (auto& item : programs.back()->items) {
-      if (auto* c = std::get_if<ast::ProbeClause>(&item)) return c->body.back()->expr.get();
-    }
-    return nullptr;
-  }
-  const ast::Expr* traced(const std::string& decls, const std::string& expr) {
-    EXPECT_EQ(check(decls + "\nBEGIN { trace(" + expr + "); }\n"), "") << expr;
-    const ast::Expr* e = last();
-    return e ? e->operands.at(0).get() : nullptr;
-  }
-  std::string typeOf(const std::string& decls, const std::string& expr) {
-    const ast::Expr* e = traced(decls, expr);
-    return e && e->type ? e->type->name : "<none>";
-  }
-  int64_t constant(const std::string& decls, const std::string& expr) {
-    const ast::Expr* e = traced(decls, expr);
-    return e && e->constValue ? *e->constValue : INT64_MIN;
-  }
-
-  std::unique_ptr<TypeTable> types;
-  std::unique_ptr<SymbolTable> symbols;
-  MacroTable macros;
-  std::vector<std::unique_ptr<ast::Program>> programs;
-};
+using CheckCompatTest = FreshCheck;
 
 const char* const kPointers = "int *p; int *q; char *c; void *v; int i; int a[4];";
 

@@ -1,62 +1,12 @@
 // Types a D program declares: struct and union layout as C lays them out,
 // bit-fields, enumerators, offsetof, pointers and their arithmetic, inline
 // names and translators.
-#include <gtest/gtest.h>
-
-#include <memory>
-#include <string>
-#include <vector>
-
-#include "parse/parser.h"
-#include "sema/checker.h"
+#include "fresh_check.h"
 
 namespace dtrace::sema {
 namespace {
 
-class CheckTypesTest : public ::testing::Test {
- protected:
-  // Each check starts from fresh tables: a type may be defined only once.
-  std::string check(std::string_view src) {
-    types = std::make_unique<TypeTable>();
-    symbols = std::make_unique<SymbolTable>();
-    parse::ParseOptions po;
-    po.isTypeName = [this](std::string_view n, bool) { return types->isTypeName(n); };
-    parse::ParseResult parsed = parse::parseProgram(src, po);
-    if (!parsed.diags.empty())
-      return "parse error: " + formatDiagnostic(parsed.diags.first(), true, true);
-    programs.push_back(std::make_unique<ast::Program>(std::move(parsed.program)));
-    Diagnostics diags;
-    Checker checker(*types, *symbols, macros, diags);
-    checker.check(*programs.back());
-    return diags.empty() ? "" : formatDiagnostic(diags.first(), true, true);
-  }
-  // The folded value of `expr` traced in BEGIN after `decls`.
-  int64_t constant(const std::string& decls, const std::string& expr) {
-    EXPECT_EQ(check(decls + "\nBEGIN { trace(" + expr + "); }\n"), "") << expr;
-    const ast::Expr* e = traced();
-    EXPECT_TRUE(e && e->constValue) << expr;
-    return e && e->constValue ? *e->constValue : INT64_MIN;
-  }
-  std::string typeOf(const std::string& decls, const std::string& expr) {
-    EXPECT_EQ(check(decls + "\nBEGIN { trace(" + expr + "); }\n"), "") << expr;
-    const ast::Expr* e = traced();
-    return e && e->type ? e->type->name : "<none>";
-  }
-  const ast::Expr* traced() {
-    if (programs.empty()) return nullptr;
-    for (auto& item : programs.back()->items) {
-      if (auto* c = std::get_if<ast::ProbeClause>(&item)) {
-        return c->body.back()->expr->operands.at(0).get();
-      }
-    }
-    return nullptr;
-  }
-
-  std::unique_ptr<TypeTable> types;
-  std::unique_ptr<SymbolTable> symbols;
-  MacroTable macros;
-  std::vector<std::unique_ptr<ast::Program>> programs;
-};
+using CheckTypesTest = FreshCheck;
 
 TEST_F(CheckTypesTest, StructMembersAreAlignedAsInC) {
   const std::string s = "struct s { char c; int i; char d; long l; short h; };";
