@@ -81,6 +81,8 @@ translator psinfo_t < struct task_struct *T > {
   pr_gid = T->cred->gid.val;
   pr_egid = T->cred->egid.val;
   pr_addr = (uintptr_t)T;
+  pr_size = T->mm != NULL ? T->mm->total_vm * 4 : 0;
+  pr_wstat = T->exit_code;
   pr_fname = T->comm;
   pr_psargs = T->comm;
   pr_dmodel = 2;
@@ -94,6 +96,8 @@ translator lwpsinfo_t < struct task_struct *T > {
   pr_lwpid = T->pid;
   pr_addr = (uintptr_t)T;
   pr_state = T->__state;
+  pr_sname = (T->exit_state & 32) ? 'Z' : T->__state == 0 ? (T->on_cpu ? 'O' : 'R') :
+             (T->__state & 3) ? 'S' : (T->__state & 12) ? 'T' : '?';
   pr_nice = T->static_prio - 120;
   pr_pri = T->prio;
   pr_onpro = T->thread_info.cpu;
