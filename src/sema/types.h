@@ -44,10 +44,10 @@ struct Type {
   uint32_t align = 1;
   // Struct, Union: members once complete; a kernel type's members are read
   // from BTF when first needed (typeId names it there).
-  std::vector<Member> members;
+  std::vector<Member> members{};
   bool complete = true;
   uint32_t typeId = 0;
-  std::vector<Enumerator> enumerators;  // Enum
+  std::vector<Enumerator> enumerators{};  // Enum
 
   bool isInteger() const { return kind == Kind::Integer || kind == Kind::Enum; }
   bool isPointer() const { return kind == Kind::Pointer; }

@@ -58,10 +58,10 @@ ir::Action action(ir::ActionKind kind, std::vector<ir::Field> fields, uint32_t f
 }
 
 std::vector<uint8_t> record(uint32_t epid, uint32_t cpu, const std::vector<uint8_t>& data) {
-  std::vector<uint8_t> bytes(sizeof(ir::RecordHeader));
   ir::RecordHeader header{epid, cpu};
+  std::vector<uint8_t> bytes(sizeof header + data.size());
   std::memcpy(bytes.data(), &header, sizeof header);
-  bytes.insert(bytes.end(), data.begin(), data.end());
+  std::copy(data.begin(), data.end(), bytes.begin() + sizeof header);
   return bytes;
 }
 
