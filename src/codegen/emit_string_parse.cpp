@@ -16,12 +16,12 @@ constexpr int32_t kMaxBase = 36;  // digits, then the letters
 
 // strtok(s, delims): the next token of s, or with s NULL of the string the
 // previous strtok() of this probe firing left; "" (DTrace's NULL) when no
-// token is left. strtokOffset holds a byte that says whether a strtok() of
-// this firing saved a string (the prologue clears it), then the rest of
-// that string.
+// token is left. strtokOffset holds a word whose first byte says whether a
+// strtok() of this firing saved a string (the prologue clears it), then the
+// rest of that string, aligned.
 void ProgramEmitter::tokenize(const Expr& call, Reg base, int32_t offset, uint32_t size) {
   const uint32_t n = layout_.stringTempSize - 1;
-  const int32_t started = static_cast<int32_t>(layout_.strtokOffset), saved = started + 1;
+  const int32_t started = static_cast<int32_t>(layout_.strtokOffset), saved = started + 8;
   const int32_t delims = subrArea(1), temp = subrArea(0);
   const Expr& s = *call.operands[0];
   auto word = [&](int w) { return static_cast<int16_t>(loopState(w)); };

@@ -233,7 +233,7 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
     layout.subrOffset = layout.scratchSize;
     layout.subrAreaSize = std::max<uint32_t>(layout.stringTempSize, 64);  // an IPv6 address fits
     layout.strtokOffset = layout.subrOffset + kMaxSubrDepth * 2 * layout.subrAreaSize;
-    layout.allocaUsedOffset = layout.strtokOffset + layout.stringTempSize;
+    layout.allocaUsedOffset = layout.strtokOffset + 8 + layout.stringTempSize;  // flag, string
     layout.allocaOffset = layout.allocaUsedOffset + 8;
     layout.allocaSize = kAllocaSize;
     // Twice the usable size: the verifier bounds an access by the largest

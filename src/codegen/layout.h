@@ -94,7 +94,7 @@ struct Layout {
   uint32_t loopStateOffset = 0;  // kLoopStateWords u64
   uint32_t subrOffset = 0;
   uint32_t subrAreaSize = 0;
-  uint32_t strtokOffset = 0;     // stringTempSize bytes
+  uint32_t strtokOffset = 0;     // a flag word, then stringTempSize bytes
   uint32_t selfAddressOffset = 0;
   uint32_t allocaUsedOffset = 0;
   uint32_t allocaOffset = 0;     // allocaSize usable bytes (and as many again, see layout.cpp)
