@@ -389,6 +389,11 @@ void ProgramEmitter::arithmetic(Op op, const sema::Type* type, bool rightIsConst
       return;
   }
   bool division = op == Op::Div || op == Op::Mod;
+  // A shift count is taken modulo 64, as the hardware under DTrace's DIF
+  // interpreter takes it; the verifier refuses counts outside 0..63.
+  bool shift = op == Op::Shl || op == Op::Shr;
+  if (shift && rightIsConstant) rightConst &= 63;
+  if (shift && !rightIsConstant) as_.emit(alu64(BPF_AND, R8, 63));
   if (rightIsConstant && fitsImm32(rightConst) && !(division && rightConst == 0)) {
     Insn insn = alu64(code, R6, static_cast<int32_t>(rightConst));
     if (division && isSigned) insn.off = 1;  // sdiv/smod

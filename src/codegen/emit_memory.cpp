@@ -116,7 +116,14 @@ bool ProgramEmitter::memorySubroutine(const Expr& call) {
     // copyinto(uaddr, size, dest); bcopy(src, dest, size) from kernel memory.
     const bool user = name == "copyinto";
     const int16_t from = pushSlot(), to = pushSlot();
-    operandValue(*args[0]);
+    if (args[0]->type->isString()) {  // a string is the address of its bytes
+      operandInto(*args[0], 0);
+      scratchAddress();
+      as_.emit(mov64(R6, R0));
+      as_.emit(alu64(BPF_ADD, R6, subrArea(0)));
+    } else {
+      operandValue(*args[0]);
+    }
     as_.emit(stx(Size::DW, R10, from, R6));
     operandValue(*args[user ? 2 : 1]);
     as_.emit(stx(Size::DW, R10, to, R6));

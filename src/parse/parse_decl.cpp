@@ -237,7 +237,7 @@ bool Parser::parseEnumSpec(ast::DeclSpec& spec) {
         if (!m.value) return false;
       }
       en->members.push_back(std::move(m));
-      if (!accept(",")) break;
+      if (!accept(",") || atPunct("}")) break;  // C99 allows a trailing comma
     }
     if (!expect("}")) return false;
   } else if (en->tag.empty()) {

@@ -98,6 +98,7 @@ class Checker {
   bool memorySubroutine(ast::Expr& e, const Type*& result);
   bool prototypeArity(ast::Expr& e, size_t min, size_t max);
   bool prototypeArg(ast::Expr& e, size_t i, bool ok, const char* prototype);
+  bool stringArg(ast::Expr& e, size_t i);
   // ---- end of subroutines.cpp ----
   const Type* associativeRead(ast::Expr& index);
   // ---- check_builtins.cpp: built-in arrays (args[], uregs[]) ----
@@ -196,6 +197,8 @@ class Checker {
 
 // Functions that record data (DTrace's actions) and aggregating functions.
 bool isActionName(std::string_view name);
+// An xlate<T *>(...) result, directly or through an inline.
+bool isTranslatedPointer(const ast::Expr& e);
 // Built-in variables indexed like arrays: args[], uregs[].
 bool isBuiltinArray(std::string_view name);
 bool isAggregatingFunction(std::string_view name, ir::AggFunc* func = nullptr);

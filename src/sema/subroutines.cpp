@@ -75,6 +75,23 @@ bool Checker::prototypeArg(Expr& e, size_t i, bool ok, const char* prototype) {
                    "\n\t argument: " + a.type->name);
 }
 
+// A "const char *" parameter (dt_node_is_argcompat) takes a D string, a
+// char pointer or array, a void pointer or the constant 0; all but the
+// string are then read as the string at that address, so a bad one faults
+// at run time as in DTrace.
+bool Checker::stringArg(Expr& e, size_t i) {
+  ast::ExprPtr& a = e.operands[i];
+  if (a->type->isString()) return true;
+  if (!assignable(types_.pointerTo(types_.charType()), *a)) {
+    return prototypeArg(e, i, false, "const char *");
+  }
+  auto read = std::make_unique<Expr>(ast::ExprKind::Stringof, a->loc);
+  read->type = types_.stringType();
+  read->operands.push_back(std::move(a));
+  a = std::move(read);
+  return true;
+}
+
 // DTrace's subroutines that Linux gives a meaning, with their prototypes.
 const Type* Checker::subroutine(Expr& e) {
   auto& args = e.operands;
@@ -99,7 +116,7 @@ const Type* Checker::subroutine(Expr& e) {
     return types_.stringType();
   }
   if (e.text == "strlen") {
-    if (!arity(1, 1) || !argIs(0, args[0]->type->isString(), "string")) return nullptr;
+    if (!arity(1, 1) || !stringArg(e, 0)) return nullptr;
     return types_.lookup("size_t");
   }
   // Byte order: network order is big-endian; x86 is little-endian.
@@ -113,14 +130,11 @@ const Type* Checker::subroutine(Expr& e) {
     return types_.lookup(typeName);
   }
   if (e.text == "strjoin") {
-    if (!arity(2, 2) || !argIs(0, args[0]->type->isString(), "string") ||
-        !argIs(1, args[1]->type->isString(), "string")) {
-      return nullptr;
-    }
+    if (!arity(2, 2) || !stringArg(e, 0) || !stringArg(e, 1)) return nullptr;
     return types_.stringType();
   }
   if (e.text == "substr") {
-    if (!arity(2, 3) || !argIs(0, args[0]->type->isString(), "string") ||
+    if (!arity(2, 3) || !stringArg(e, 0) ||
         !argIs(1, args[1]->type->isInteger(), "int") ||
         (args.size() == 3 && !argIs(2, args[2]->type->isInteger(), "int"))) {
       return nullptr;
@@ -134,7 +148,7 @@ const Type* Checker::subroutine(Expr& e) {
     return types_.boundedString(args.size() == 2 ? 65 : 21);
   }
   if (e.text == "toupper" || e.text == "tolower") {
-    if (!arity(1, 1) || !argIs(0, args[0]->type->isString(), "string")) return nullptr;
+    if (!arity(1, 1) || !stringArg(e, 0)) return nullptr;
     return types_.stringType();
   }
   if (e.text == "rand") {
@@ -163,47 +177,47 @@ const Type* Checker::subroutine(Expr& e) {
 bool Checker::stringSubroutine(Expr& e, const Type*& result) {
   auto& args = e.operands;
   const std::string& name = e.text;
-  auto isString = [&](size_t i) { return args[i]->type->isString(); };
+  auto isString = [&](size_t i) { return stringArg(e, i); };
   auto isInteger = [&](size_t i) { return args[i]->type->isInteger(); };
   result = nullptr;
   if (name == "index" || name == "rindex") {
-    if (prototypeArity(e, 2, 3) && prototypeArg(e, 0, isString(0), "string") &&
-        prototypeArg(e, 1, isString(1), "string") &&
+    if (prototypeArity(e, 2, 3) && isString(0) &&
+        isString(1) &&
         (args.size() == 2 || prototypeArg(e, 2, isInteger(2), "int"))) {
       result = types_.intType();
     }
     return true;
   }
   if (name == "strchr" || name == "strrchr") {
-    if (prototypeArity(e, 2, 2) && prototypeArg(e, 0, isString(0), "string") &&
+    if (prototypeArity(e, 2, 2) && isString(0) &&
         prototypeArg(e, 1, isInteger(1), "char")) {
       result = types_.stringType();
     }
     return true;
   }
   if (name == "strstr") {
-    if (prototypeArity(e, 2, 2) && prototypeArg(e, 0, isString(0), "string") &&
-        prototypeArg(e, 1, isString(1), "string")) {
+    if (prototypeArity(e, 2, 2) && isString(0) &&
+        isString(1)) {
       result = types_.stringType();
     }
     return true;
   }
   if (name == "strtok") {  // strtok(NULL, delims) goes on with the previous string
     if (prototypeArity(e, 2, 2) &&
-        prototypeArg(e, 0, isString(0) || args[0]->type->isScalar(), "string") &&
-        prototypeArg(e, 1, isString(1), "string")) {
+        ((args[0]->constValue && *args[0]->constValue == 0) || isString(0)) &&
+        isString(1)) {
       result = types_.stringType();
     }
     return true;
   }
   if (name == "basename" || name == "dirname" || name == "cleanpath") {
-    if (prototypeArity(e, 1, 1) && prototypeArg(e, 0, isString(0), "string")) {
+    if (prototypeArity(e, 1, 1) && isString(0)) {
       result = types_.stringType();
     }
     return true;
   }
   if (name == "strtoll") {
-    if (prototypeArity(e, 1, 2) && prototypeArg(e, 0, isString(0), "string") &&
+    if (prototypeArity(e, 1, 2) && isString(0) &&
         (args.size() == 1 || prototypeArg(e, 1, isInteger(1), "int"))) {
       result = types_.int64();
     }
@@ -257,7 +271,7 @@ bool Checker::memorySubroutine(Expr& e, const Type*& result) {
     return true;
   }
   if (name == "bcopy") {
-    if (prototypeArity(e, 3, 3) && prototypeArg(e, 0, isScalar(0), "void *") &&
+    if (prototypeArity(e, 3, 3) && prototypeArg(e, 0, isScalar(0) || args[0]->type->isString(), "void *") &&
         prototypeArg(e, 1, isScalar(1), "void *") && prototypeArg(e, 2, isInteger(2), "size_t")) {
       result = types_.voidType();
     }
