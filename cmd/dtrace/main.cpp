@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <set>
@@ -37,17 +39,35 @@ bool readFile(const std::string& path, std::string* text) {
   return true;
 }
 
-// The probe description a -P/-m/-f/-i argument stands for.
-std::string descriptionFor(const cli::ProgramSource& s) {
-  switch (s.kind) {
+// dtrace(1M) compiles a -P, -m or -f argument (a whole program, predicates
+// and actions included) with its descriptions naming providers, modules or
+// functions; -n and -i name probes (or, as numbers, probe IDs).
+parse::ProbeSpecContext probeSpecContextFor(cli::ProgramSource::Kind kind) {
+  switch (kind) {
     case cli::ProgramSource::Kind::ProviderName:
-      return s.text + ":::";
+      return parse::ProbeSpecContext::Provider;
     case cli::ProgramSource::Kind::ModuleName:
-      return ":" + s.text + "::";
+      return parse::ProbeSpecContext::Module;
     case cli::ProgramSource::Kind::FunctionName:
-      return "::" + s.text + ":";
+      return parse::ProbeSpecContext::Function;
     default:
-      return s.text;
+      return parse::ProbeSpecContext::Name;
+  }
+}
+
+// dtrace's go(): a buffer the kernel could not allocate at the requested
+// size was lowered, and dtrace says so even with -q ("buffer size lowered
+// to 512m", or the exact byte count when it is not a whole k/m/g/t).
+void reportLoweredSize(const char* what, uint64_t requested, uint64_t granted) {
+  if (granted == 0 || granted >= requested) return;
+  int unit = 0;
+  while (unit < 6 && (granted >> (10 * (unit + 1))) != 0) unit++;
+  if ((granted & ((uint64_t{1} << (10 * unit)) - 1)) == 0) {
+    std::fprintf(stderr, "dtrace: %s lowered to %llu%c\n", what,
+                 static_cast<unsigned long long>(granted >> (10 * unit)), " kmgtpe"[unit]);
+  } else {
+    std::fprintf(stderr, "dtrace: %s lowered to %llu bytes\n", what,
+                 static_cast<unsigned long long>(granted));
   }
 }
 
@@ -75,6 +95,7 @@ int listProbes(driver::Session& session, const std::vector<driver::SourceUnit>& 
       parse::ParseOptions po;
       po.allowBareProbeSpec = true;
       po.macros = &macros;
+      po.probeSpecContext = unit.probeSpecContext;
       auto parsed = parse::parseProgram(unit.text, po);
       if (!parsed.diags.empty()) {
         return fail("invalid probe specifier " + unit.name + ": " +
@@ -84,6 +105,19 @@ int listProbes(driver::Session& session, const std::vector<driver::SourceUnit>& 
         auto* clause = std::get_if<ast::ProbeClause>(&item);
         if (!clause) continue;
         for (const auto& spec : clause->probes) {
+          // A number is a probe ID, as dtrace -l lists them.
+          if (!spec.text.empty() &&
+              spec.text.find_first_not_of("0123456789") == std::string::npos) {
+            uint64_t id = std::strtoull(spec.text.c_str(), nullptr, 10);
+            const providers::Probe* p =
+                id <= UINT32_MAX ? catalog.byId(static_cast<uint32_t>(id)) : nullptr;
+            if (!p) {
+              return fail("invalid probe specifier " + unit.name + ": invalid probe identifier " +
+                          spec.text + ": Unknown probe identifier");
+            }
+            if (seen.insert(p->id).second) probes.push_back(p);
+            continue;
+          }
           auto matched = catalog.match(spec);
           if (!matched) return fail(matched.error().message);
           if (matched->empty()) {
@@ -115,6 +149,19 @@ int main(int argc, char** argv) {
     std::printf("dtrace: Sun D 1.13 (dtrace for Linux 0.1)\n");
     return 0;
   }
+  // Refused rather than ignored: running the program instead of writing
+  // the requested file would look like success.
+  if (cl.generateObject)
+    return fail("USDT object generation (-G) is not supported on Linux", kExitUsage);
+  if (cl.generateHeader)
+    return fail("USDT header generation (-h) is not supported on Linux", kExitUsage);
+  // libdtrace would compile ILP32 programs, but every kernel type it then
+  // looks up is LP64 (EDT_DATAMODEL); x86-64 Linux has no 32-bit kernel.
+  if (cl.dataModel == 32) {
+    return fail(
+        "failed to initialize dtrace: Module and program data models do not match "
+        "(-32: the kernel is 64-bit)");
+  }
 
   // Read the scripts first: a `#!` line naming dtrace may carry options.
   std::vector<driver::SourceUnit> units;
@@ -139,8 +186,9 @@ int main(int argc, char** argv) {
         }
       }
     } else {
-      unit.name = descriptionFor(source);
-      unit.text = unit.name;
+      unit.name = source.text;
+      unit.text = source.text;
+      unit.probeSpecContext = probeSpecContextFor(source.kind);
     }
     units.push_back(std::move(unit));
   }
@@ -152,9 +200,15 @@ int main(int argc, char** argv) {
   if (cl.runCpp) {
     for (auto& unit : units) {
       if (!unit.isScript) continue;
-      auto out = preprocess(unit.text, unit.name, options.cppArgs(), cl.showIncludes);
+      auto out = preprocess(unit.text, unit.name, options.cppArgs(), cl.showIncludes,
+                            options.text("cpppath"));
       if (!out) {
-        std::fprintf(stderr, "%s", out.error().message.c_str());
+        // cpp's own diagnostics, on lines of their own before dtrace's.
+        const std::string& diagnostics = out.error().message;
+        if (diagnostics != kPreprocessorFailedMessage) {
+          std::fputs(diagnostics.c_str(), stderr);
+          if (!diagnostics.empty() && diagnostics.back() != '\n') std::fputc('\n', stderr);
+        }
         return fail("failed to compile script " + unit.name + ": " + kPreprocessorFailedMessage);
       }
       unit.text = std::move(*out);
@@ -226,7 +280,9 @@ int main(int argc, char** argv) {
     if (auto r = session.compile(units[i], &matched[i]); !r) return fail(r.error().message);
   }
   if (cl.compileOnly) return 0;
+  const uint64_t requestedBufsize = options.size("bufsize");
   if (auto r = session.load(); !r) return fail("could not enable tracing: " + r.error().message);
+  reportLoweredSize("buffer size", requestedBufsize, options.size("bufsize"));
   if (!session.quiet()) {
     for (size_t i = 0; i < units.size(); i++) {
       std::fprintf(

@@ -267,6 +267,7 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
   };
   po.allowBareProbeSpec = !unit.isScript;
   po.macros = &macros;
+  po.probeSpecContext = unit.probeSpecContext;
   parse::ParseResult parsed = parse::parseProgram(unit.text, po);
   if (!parsed.diags.empty()) {
     return makeError(compileError(unit, parsed.diags.first(), parsed.errorFile));
@@ -403,6 +404,51 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
   return {};
 }
 
+namespace {
+
+// One ring buffer shared by all CPUs serves as the principal buffer; it is
+// `bufsize` bytes (DTrace sizes one buffer per CPU): see docs/DIFFERENCES.md.
+// With bufresize=auto (the default), as DTrace's kernel does, a size that
+// cannot be allocated is halved until one can; the size granted goes back
+// into `bufsize`, where dtrace(1M) finds it to report the lowering. As
+// DTrace's kernel bounds the memory its buffers take, an automatic size
+// stays within a sixteenth of physical memory (a 1g ring takes a quarter of
+// a second to create, 2g several). With bufresize=manual the size is taken
+// or refused.
+Result<bpf::Map> createPrincipalBuffer(OptionTable& options) {
+  constexpr uint64_t kPageSize = 4096;
+  constexpr uint64_t kLargestRing = uint64_t{1} << 31;  // a power of two in a u32
+  uint64_t bufsize = options.size("bufsize");
+  if (bufsize == 0) bufsize = 4 << 20;
+  uint64_t ringSize = nextPowerOfTwo(std::max<uint64_t>(bufsize, kPageSize));
+  const bool autoResize = options.text("bufresize") != "manual";
+  if (!autoResize && ringSize > kLargestRing) {
+    return makeError("cannot create principal buffer: bufsize exceeds the largest ring (2g)");
+  }
+  if (autoResize) {
+    long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+    uint64_t limit = kLargestRing;
+    if (pages > 0 && pageSize > 0) {
+      limit = std::min(limit, static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize) / 16);
+    }
+    while (ringSize > kPageSize && ringSize > limit) ringSize >>= 1;
+  }
+  for (;;) {
+    auto ringbuf =
+        bpf::Map::create(BPF_MAP_TYPE_RINGBUF, "dt_buffer", 0, 0, static_cast<uint32_t>(ringSize));
+    if (ringbuf) {
+      if (ringSize < bufsize) (void)options.set("bufsize", std::to_string(ringSize));
+      return ringbuf;
+    }
+    if (!autoResize || ringSize <= kPageSize) {
+      return makeError("cannot create principal buffer: " + ringbuf.error().message);
+    }
+    ringSize >>= 1;
+  }
+}
+
+}  // namespace
+
 Result<void> Session::createMaps() {
   maps_ = std::make_unique<Maps>();
   auto globals =
@@ -423,14 +469,8 @@ Result<void> Session::createMaps() {
   if (!counters) return makeError("cannot create counters map: " + counters.error().message);
   maps_->counters.emplace(std::move(*counters));
 
-  uint64_t bufsize = options_.size("bufsize");
-  if (bufsize == 0) bufsize = 4 << 20;
-  // One ring buffer shared by all CPUs serves as the principal buffer; it
-  // is `bufsize` bytes (DTrace sizes one buffer per CPU): see docs/DIFFERENCES.md.
-  uint64_t ringSize = nextPowerOfTwo(std::max<uint64_t>(bufsize, 4096));
-  auto ringbuf =
-      bpf::Map::create(BPF_MAP_TYPE_RINGBUF, "dt_buffer", 0, 0, static_cast<uint32_t>(ringSize));
-  if (!ringbuf) return makeError("cannot create principal buffer: " + ringbuf.error().message);
+  auto ringbuf = createPrincipalBuffer(options_);
+  if (!ringbuf) return ringbuf.error();
   maps_->ringbuf.emplace(std::move(*ringbuf));
 
   // Entries are allocated as they are first used; `aggsize` (per CPU, as
@@ -467,6 +507,10 @@ constexpr uint32_t kMaxScratchSize = 32 * 1024;
 
 Result<void> Session::load() {
   layout_ = codegen::computeLayout(clauses_, symbols_, config_.quiet, types().strsize());
+  // As dtrace_go() refuses them (EDT_DESTRUCTIVE), before anything is attached.
+  if (layout_.destructive && !options_.flag("destructive")) {
+    return makeError("Destructive actions not allowed");
+  }
   // A per-CPU map value (and a BPF instruction's offset) reaches 32 KiB.
   if (layout_.scratchSize > kMaxScratchSize) {
     return makeError("scratch space of " + std::to_string(layout_.scratchSize) +
@@ -601,6 +645,7 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
 
   consume::Consumer consumer(ir_, config_.out, config_.quiet);
   consumer.setRawBytes(options_.flag("rawbytes"));
+  consumer.watchExitWord(&globals[codegen::kExitOffset / 8]);
   auto ring = bpf::RingBuffer::open(maps_->ringbuf->fd(), [&](const void* data, size_t size) {
     return consumer.handleRecord(data, size);
   });

@@ -17,6 +17,7 @@
 #include "codegen/layout.h"
 #include "ir/program.h"
 #include "parse/lexer.h"
+#include "parse/parser.h"
 #include "providers/catalog.h"
 #include "sema/checker.h"
 #include "sema/symbols.h"
@@ -36,6 +37,8 @@ struct SourceUnit {
   bool isScript = false;
   std::string name;  // the script's path, or the -n text
   std::string text;  // the D source
+  // -P/-m/-f: which field a description's last part names.
+  parse::ProbeSpecContext probeSpecContext = parse::ProbeSpecContext::Name;
 };
 
 struct SessionConfig {

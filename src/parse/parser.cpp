@@ -209,11 +209,18 @@ bool Parser::parseClause() {
     const Token& t = tok();
     if (t.kind != TokKind::ProbeSpec && t.kind != TokKind::Int) return syntaxError();
     if (t.kind == TokKind::Int) {
+      if (options_.probeSpecContext != ProbeSpecContext::Name) {
+        static const char* const kWhat[] = {"providers", "modules", "functions"};
+        error("D_PDESC_INVAL", t.loc,
+              "probe identifier " + t.text + " not permitted when specifying " +
+                  kWhat[static_cast<int>(options_.probeSpecContext)]);
+        return false;
+      }
       clause.probes.push_back(splitProbeSpec(t.text, t.loc));  // a probe ID
     } else {
       ast::ProbeSpec spec;
-      std::string bad =
-          expandProbeSpec(t.text, t.loc, options_.macros, spec, &result_.referencedArgs);
+      std::string bad = expandProbeSpec(t.text, t.loc, options_.macros, spec,
+                                        &result_.referencedArgs, options_.probeSpecContext);
       if (!bad.empty()) {
         error("D_PDESC_INVAL", t.loc, "invalid probe description \"" + t.text + "\": " + bad);
         return false;

@@ -12,6 +12,12 @@
 
 namespace dtrace::parse {
 
+// The field the last part of a probe description names: dtrace -P, -m and
+// -f compile their argument in libdtrace's provider, module and function
+// probe-spec context ("-P syscall" is the provider syscall); -n, -i and
+// scripts in the name context.
+enum class ProbeSpecContext { Provider, Module, Function, Name };
+
 struct ParseOptions {
   // Called for an identifier in a position where it could be a type name (casts, sizeof,
   // declarations). The parser itself knows D's built-in type names (int8_t..uint64_t, intptr_t,
@@ -27,6 +33,7 @@ struct ParseOptions {
   // descriptions, as DTrace does. Without them $1 and friends are left as
   // MacroVar expressions and probe descriptions keep their '$'.
   const MacroSource* macros = nullptr;
+  ProbeSpecContext probeSpecContext = ProbeSpecContext::Name;
 };
 
 struct ParseResult {
@@ -48,8 +55,9 @@ ast::ProbeSpec splitProbeSpec(std::string_view text, SourceLoc loc);
 // replaces the first $N, $$N or $name of each field with its value. Returns
 // libdtrace's complaint ("Overspecified probe description", "Undefined
 // macro variable in probe description") or "" on success; `referenced`
-// gets the $N used.
+// gets the $N used. `context` is the field the last part fills.
 std::string expandProbeSpec(std::string_view text, SourceLoc loc, const MacroSource* macros,
-                            ast::ProbeSpec& spec, std::set<size_t>* referenced);
+                            ast::ProbeSpec& spec, std::set<size_t>* referenced,
+                            ProbeSpecContext context = ProbeSpecContext::Name);
 
 }  // namespace dtrace::parse

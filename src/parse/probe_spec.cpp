@@ -27,14 +27,16 @@ ast::ProbeSpec splitProbeSpec(std::string_view text, SourceLoc loc) {
 }
 
 std::string expandProbeSpec(std::string_view text, SourceLoc loc, const MacroSource* macros,
-                            ast::ProbeSpec& spec, std::set<size_t>* referenced) {
+                            ast::ProbeSpec& spec, std::set<size_t>* referenced,
+                            ProbeSpecContext context) {
   spec = ast::ProbeSpec{};
   spec.text = std::string(text);
   spec.loc = loc;
   std::string* fields[] = {&spec.name, &spec.function, &spec.module, &spec.provider};
-  // Fields are taken from the right; a fifth one is an error.
+  // Fields are taken from the right, starting at the context's field; one
+  // beyond the provider is an error.
   size_t end = text.size();
-  for (int i = 0;; ++i) {
+  for (int i = 3 - static_cast<int>(context);; ++i) {
     size_t colon = end == 0 ? std::string_view::npos : text.rfind(':', end - 1);
     size_t begin = colon == std::string_view::npos ? 0 : colon + 1;
     if (i == 4) return "Overspecified probe description";

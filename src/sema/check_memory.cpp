@@ -143,8 +143,10 @@ const Type* Checker::arrayIndex(Expr& e) {
   Expr& base = *e.operands[0];
   const Type* bt = expr(base);
   if (!bt) return nullptr;
-  if (e.operands.size() != 2) {
-    error("D_IDENT_BADREF", e.loc, "operator [ ] requires exactly one index for " + quoted(bt));
+  if (e.operands.size() != 2) {  // a tuple: only associative arrays take one
+    const std::string what =
+        base.kind == ExprKind::Identifier ? "scalar " + base.text : quoted(bt);
+    error("D_ARR_BADREF", e.loc, "cannot access " + what + " as an associative array");
     return nullptr;
   }
   Expr& index = *e.operands[1];

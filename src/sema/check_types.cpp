@@ -70,7 +70,7 @@ const Type* Checker::basicType(const ast::DeclSpec& spec) {
   if (longs == 1) size = "long";
   if (longs == 2) size = "long long";
   if (longs > 2) {
-    error("D_TYPE_ERR", spec.loc, "too many long keywords in declaration");
+    error("D_DECL_COMBO", spec.loc, "invalid type combination");
     return nullptr;
   }
   std::string name;
@@ -103,7 +103,7 @@ const Type* Checker::structType(const ast::StructSpec& spec) {
   for (const ast::StructMember& m : spec.members) {
     const Type* mt = resolveDeclared(m.spec, m.declarator);
     if (!mt) return nullptr;
-    if (mt->isVoid()) {
+    if (mt->isVoid() || mt->kind == Type::Kind::Function) {  // members of no size
       error("D_DECL_VOIDOBJ", m.loc, "cannot have void member: " + m.declarator.name);
       return nullptr;
     }
@@ -113,7 +113,7 @@ const Type* Checker::structType(const ast::StructSpec& spec) {
       return nullptr;
     }
     for (const Member& old : t->members) {
-      if (old.name == m.declarator.name) {
+      if (!m.declarator.name.empty() && old.name == m.declarator.name) {  // unnamed bit-fields
         error("D_DECL_MEMBER", m.loc, "duplicate member name: " + m.declarator.name);  // ctf
         return nullptr;
       }
@@ -231,7 +231,7 @@ const Type* Checker::resolveDeclared(const ast::DeclSpec& spec, const ast::Decla
         t = types_.pointerTo(t);
         break;
       case ast::DeclaratorStep::Kind::Array:
-        if (!step.arrayKeys.empty() || !step.arraySize) {
+        if (!step.arrayKeys.empty()) {
           error("D_DECL_ARRNULL", d.loc,
                 "array declaration requires array dimension or tuple signature: " + d.name);
           return nullptr;
@@ -240,11 +240,22 @@ const Type* Checker::resolveDeclared(const ast::DeclSpec& spec, const ast::Decla
           error("D_DECL_VOIDOBJ", d.loc, "cannot declare array of void");
           return nullptr;
         }
+        if (!step.arraySize) {  // `[]`: no elements (an extern or a last member)
+          t = types_.arrayOf(t, 0);
+          break;
+        }
         if (!expr(*step.arraySize) || !step.arraySize->constValue ||
             *step.arraySize->constValue <= 0) {
           error("D_DECL_ARRSUB", d.loc,
                 "positive integral constant expression or tuple "
                 "signature expected as array declaration subscript");
+          return nullptr;
+        }
+        // dt_decl_array refuses a dimension past UINT_MAX; a size past it
+        // could not be laid out either.
+        if (const uint64_t n = static_cast<uint64_t>(*step.arraySize->constValue);
+            n > UINT32_MAX || n * std::max<uint64_t>(t->size, 1) > UINT32_MAX) {
+          error("D_DECL_ARRBIG", d.loc, "array dimension too big");
           return nullptr;
         }
         t = types_.arrayOf(t, static_cast<uint32_t>(*step.arraySize->constValue));

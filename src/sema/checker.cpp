@@ -115,6 +115,8 @@ bool isNarrowUnsignedBitField(const Expr& e) {
 
 }  // namespace
 
+bool isActionCall(const Expr& e) { return e.kind == ExprKind::Call && isActionName(e.text); }
+
 bool isTranslatedPointer(const Expr& e) {
   const Expr& source = throughInlines(e);
   return source.kind == ExprKind::Xlate && source.type && source.type->isPointer();
@@ -193,6 +195,13 @@ bool Checker::check(ast::Program& program) {
       ok = checkTranslator(*tr);
     }
     if (!ok) return false;
+  }
+  // An action inside an expression is refused only once everything else is
+  // known to be right, as illumos refuses it in its code generator.
+  if (nestedAction_) {
+    return error("D_CG_EXPR", nestedAction_->loc,
+                 "tracing function " + nestedAction_->text +
+                     "( ) may not be called from a D expression (D program context required)");
   }
   return true;
 }
@@ -348,9 +357,17 @@ bool Checker::checkAggregationAssign(Expr& assign) {
 
 bool Checker::checkDeclaration(ast::Declaration& decl) {
   if (decl.declarators.empty()) {  // `struct s { ... };` defines only the type
-    return resolveDeclared(decl.spec, ast::Declarator{}) != nullptr;
+    if (!resolveDeclared(decl.spec, ast::Declarator{})) return false;
+    if (!decl.spec.structSpec && !decl.spec.enumSpec) {
+      return error("D_DECL_USELESS", decl.spec.loc, "useless declaration");
+    }
+    return true;
   }
   for (auto& d : decl.declarators) {
+    if (d.name.find('`') != std::string::npos) {
+      return error("D_DECL_SCOPE", d.loc,
+                   "D scoping operator may not be used in a declaration name (" + d.name + ")");
+    }
     // `int a[string, int]` declares an associative array: the key list is
     // the outermost declarator step, the rest gives the value type.
     std::vector<const Type*> keyTypes;
@@ -361,6 +378,12 @@ bool Checker::checkDeclaration(ast::Declaration& decl) {
       for (const auto& keyType : d.steps.back().arrayKeys) {
         const Type* kt = resolveTypeName(*keyType);
         if (!kt) return false;
+        if (kt->isVoid()) {  // dt_decl_prototype
+          return error("D_DECL_PROTO_TYPE", keyType->loc,
+                       "array prototype may not use parameter of type void: (anonymous), "
+                       "parameter #" +
+                           std::to_string(keyTypes.size() + 1));
+        }
         keyTypes.push_back(kt);
       }
       valueDeclarator.name = d.name;
@@ -385,6 +408,16 @@ bool Checker::checkDeclaration(ast::Declaration& decl) {
       }
       types_.addTypedef(d.name, type);
       continue;
+    }
+    if (decl.spec.storage == ast::StorageClass::Extern) {
+      // An external (kernel) symbol's type: no storage here, and a use of
+      // it is refused as kernel variables are.
+      externs_.insert(d.name);
+      continue;
+    }
+    if (type->isArray() && type->count == 0 && keyTypes.empty()) {
+      return error("D_DECL_ARRNULL", d.loc,
+                   "array declaration requires array dimension or tuple signature: " + d.name);
     }
     if (type->isVoid()) {
       return error("D_DECL_VOIDOBJ", d.loc, "cannot have void object: " + d.name);
@@ -742,7 +775,7 @@ const Type* Checker::identifier(Expr& e, bool forAssignment) {
     if (it->second.value->inMemory) e.inMemory = true;
     return it->second.type;
   }
-  if (e.text.find('`') != std::string::npos) {
+  if (e.text.find('`') != std::string::npos || externs_.count(e.text)) {
     // Kernel data symbols: this kernel's kallsyms lists none, and BTF types
     // only per-CPU variables, so there is neither an address nor a type.
     kernelVariableError(e);
@@ -861,6 +894,10 @@ const Type* Checker::binary(Expr& e) {
     b = e.operands[1]->type;
   }
   if (e.op == Op::Comma) {
+    if (isActionCall(*e.operands[0]) || isActionCall(*e.operands[1])) {
+      error("D_OP_ACT", e.loc, "operator , operands cannot be actions");
+      return nullptr;
+    }
     t = b;
   } else if (isLogical(e.op)) {
     if (!a->isScalar() || !b->isScalar()) {
@@ -973,6 +1010,16 @@ const Type* Checker::lvalueType(Expr& target, const Type* valueType, ast::Op op)
 
 Variable* Checker::lvalueVariable(Expr& target, const Type* valueType, ast::Op op) {
   const std::string opName = ast::opSpelling(op);
+  // = and ++/-- create a variable; a compound assignment reads it first
+  // (dt_cook_op2 cooks its left side as a reference).
+  const bool creates = op == ast::Op::Assign || op == ast::Op::PreInc || op == ast::Op::PreDec ||
+                       op == ast::Op::PostInc || op == ast::Op::PostDec;
+  auto undeclared = [&](const Expr& name, const char* prefix) {
+    if (creates) return false;
+    error("D_VAR_UNDEF", name.loc,
+          std::string(prefix) + name.text + " has not yet been declared or assigned");
+    return true;
+  };
   if (target.kind == ExprKind::Identifier) {
     if (types_.findEnumerator(target.text)) {  // a constant, as DTrace sees it
       error("D_OP_LVAL", target.loc,
@@ -989,6 +1036,7 @@ Variable* Checker::lvalueVariable(Expr& target, const Type* valueType, ast::Op o
       return nullptr;
     }
     Variable* v = symbols_.findGlobal(target.text);
+    if (!v && undeclared(target, "")) return nullptr;
     if (!v) {
       v = symbols_.addGlobal(target.text, target.loc);
       v->type = valueType->isString() || valueType->isCharArray() ? types_.stringType() : valueType;
@@ -1000,6 +1048,7 @@ Variable* Checker::lvalueVariable(Expr& target, const Type* valueType, ast::Op o
   if (target.kind == ExprKind::Member && target.operands[0]->kind == ExprKind::Identifier &&
       target.operands[0]->text == "this" && target.isArrow) {
     Variable* v = symbols_.findClauseLocal(target.text);
+    if (!v && undeclared(target, "this->")) return nullptr;
     if (!v) {
       v = symbols_.addClauseLocal(target.text, target.loc);
       v->type = valueType->isString() || valueType->isCharArray() ? types_.stringType() : valueType;
@@ -1015,6 +1064,7 @@ Variable* Checker::lvalueVariable(Expr& target, const Type* valueType, ast::Op o
       arrayAsScalarError(target);
       return nullptr;
     }
+    if (!v && undeclared(target, "self->")) return nullptr;
     if (!v) {
       v = symbols_.addThreadLocal(target.text, target.loc);
       v->type = valueType->isString() || valueType->isCharArray() ? types_.stringType() : valueType;
@@ -1030,6 +1080,7 @@ Variable* Checker::lvalueVariable(Expr& target, const Type* valueType, ast::Op o
       return nullptr;
     }
     Variable* v = symbols_.findThreadLocal(name.text);
+    if (!v && undeclared(name, "self->")) return nullptr;
     if (!v) {
       v = symbols_.addThreadLocal(name.text, name.loc);
       v->threadLocalArray = true;
@@ -1050,6 +1101,7 @@ Variable* Checker::lvalueVariable(Expr& target, const Type* valueType, ast::Op o
               "operator " + opName + " can only be applied to a writable variable");
         return nullptr;
       }
+      if (undeclared(name, "")) return nullptr;
       v = symbols_.addAssociative(name.text, name.loc);
       v->type = valueType->isString() || valueType->isCharArray() ? types_.stringType() : valueType;
     }
@@ -1069,12 +1121,13 @@ const Type* Checker::assign(Expr& e) {
   Expr& value = *e.operands[1];
   const Type* vt = expr(value);
   if (!vt) return nullptr;
-  if (vt->isVoid()) {
+  if (vt->isVoid() && !isActionCall(value)) {  // an action is refused later, as D_CG_EXPR
     error("D_OP_VOID", value.loc, "operator = requires an operand of non-void type");
     return nullptr;
   }
   const Type* lt = lvalueType(target, vt, e.op);
   if (!lt) return nullptr;
+  if (isActionCall(value)) return vt;  // refused once the program is checked
   std::string opName = ast::opSpelling(e.op);
   if (lt->isArray()) {  // whole arrays are not assigned in D (a string is not an array)
     error("D_OP_ARRFUN", target.loc,
@@ -1153,6 +1206,10 @@ const Type* Checker::ternary(Expr& e) {
           "operator ?: operands must have compatible types: " + quoted(a) + " and " + quoted(b));
     return nullptr;
   }
+  if (isActionCall(*e.operands[1]) || isActionCall(*e.operands[2])) {
+    error("D_OP_ACT", e.loc, "action cannot be used in a conditional context");
+    return nullptr;
+  }
   e.type = t;
   fold(e);
   return t;
@@ -1169,6 +1226,12 @@ const Type* Checker::cast(Expr& e) {
       to->isString() && (from->isScalar() || from->isPointerLike() || from->isString());
   const bool ok = (to->isScalar() && from->isScalar()) || to->isVoid() ||
                   (to->isPointer() && from->isArray()) || toString;
+  if (!ok && from->isStruct() && compatible(to, from)) {
+    // A struct or union cast to its own type is the value itself.
+    ast::ExprPtr operand = std::move(e.operands[0]);
+    e = std::move(*operand);
+    return e.type;
+  }
   if (!ok) {
     error("D_CAST_INVAL", e.loc, "invalid cast expression: " + quoted(from) + " to " + quoted(to));
     return nullptr;
@@ -1284,10 +1347,17 @@ const Type* Checker::associativeRead(Expr& e) {
 }
 
 const Type* Checker::call(Expr& e) {
-  if (isActionName(e.text) || isAggregatingFunction(e.text)) {
+  if (isActionName(e.text)) {
+    // Checked as a void function first: errors in its arguments, or in what
+    // uses its value, are the ones DTrace reports.
+    if (!checkAction(e)) return nullptr;
+    if (!nestedAction_) nestedAction_ = &e;
+    return types_.voidType();
+  }
+  if (isAggregatingFunction(e.text)) {
     error("D_CG_EXPR", e.loc,
-          std::string(isActionName(e.text) ? "tracing function " : "aggregating function ") +
-              e.text + "( ) may not be called from a D expression (D program context required)");
+          "aggregating function " + e.text +
+              "( ) may not be called from a D expression (D program context required)");
     return nullptr;
   }
   if (!arraysAsPointers(e)) return nullptr;

@@ -5,6 +5,7 @@
 
 #include <deque>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -193,6 +194,8 @@ class Checker {
   const MacroTable& macros_;
   Diagnostics& diags_;
   const char* region_ = nullptr;  // the part of a clause being checked
+  const ast::Expr* nestedAction_ = nullptr;  // the first action used as a value
+  std::set<std::string> externs_;              // names declared extern
 };
 
 // Functions that record data (DTrace's actions) and aggregating functions.

@@ -216,7 +216,7 @@ const Type* TypeTable::arrayOf(const Type* element, uint32_t count) {
   auto key = std::make_pair(element, count);
   if (auto it = derived_.find(key); it != derived_.end()) return it->second;
   storage_.push_back({.kind = Type::Kind::Array,
-                      .name = element->name + " [" + std::to_string(count) + "]",
+                      .name = element->name + " [" + (count ? std::to_string(count) : "") + "]",
                       .size = element->size * count,
                       .target = element,
                       .count = count,

@@ -35,10 +35,10 @@ struct CommandLine {
   bool quiet = false, list = false, verbose = false, compileOnly = false, showProgram = false,
        allowZeroMatches = false, destructive = false, runCpp = false, printVersion = false,
        flowIndent = false, showIncludes = false /*-H*/;
-  bool generateHeader = false;  // -h: write a C header for the script's USDT providers
-  bool generateObject = false;  // -G: write an ELF object with the script's USDT providers
+  bool generateHeader = false;  // -h: a C header for USDT providers (dtrace refuses it)
+  bool generateObject = false;  // -G: an ELF object with USDT providers (dtrace refuses it)
   bool claimAnonymous = false;  // -a: there is no anonymous state on Linux; accepted, no effect
-  int dataModel = 0;            // 32 or 64 from -32/-64; 0 when not given
+  int dataModel = 0;            // 32 or 64 from -32/-64 (the last wins); 0 when not given
   std::vector<std::string> cppArgs;  // "-DX=1", "-UY", "-I/dir" in order
   std::vector<std::string> libDirs;  // -L, in order
   std::string stdcMode;              // -X a|c|s|t (GNU cpp has no equivalent; kept for -x stdc)

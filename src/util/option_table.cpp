@@ -1,5 +1,6 @@
 #include "util/option_table.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <climits>
@@ -50,6 +51,47 @@ bool isChoice(std::string_view choices, std::string_view word) {
     pos = bar + 1;
   }
   return false;
+}
+
+// The D language versions this compiler implements (libdtrace's
+// _dtrace_versions, up to the 1.13 that dtrace -V reports), as
+// major << 24 | minor << 12 | micro.
+constexpr uint32_t versionNumber(uint32_t major, uint32_t minor, uint32_t micro) {
+  return major << 24 | minor << 12 | micro;
+}
+constexpr uint32_t kDefinedVersions[] = {
+    versionNumber(1, 0, 0),  versionNumber(1, 1, 0),  versionNumber(1, 2, 0),
+    versionNumber(1, 2, 1),  versionNumber(1, 2, 2),  versionNumber(1, 3, 0),
+    versionNumber(1, 4, 0),  versionNumber(1, 4, 1),  versionNumber(1, 5, 0),
+    versionNumber(1, 6, 0),  versionNumber(1, 6, 1),  versionNumber(1, 6, 2),
+    versionNumber(1, 6, 3),  versionNumber(1, 7, 0),  versionNumber(1, 7, 1),
+    versionNumber(1, 8, 0),  versionNumber(1, 8, 1),  versionNumber(1, 9, 0),
+    versionNumber(1, 9, 1),  versionNumber(1, 10, 0), versionNumber(1, 11, 0),
+    versionNumber(1, 12, 0), versionNumber(1, 12, 1), versionNumber(1, 13, 0),
+};
+
+// dt_opt_version(): "M[.m[.u]]", digits and at most two dots, each part
+// within its field (8, 12 and 12 bits), naming a version D has.
+Result<void> checkVersion(std::string_view text) {
+  uint64_t parts[3] = {0, 0, 0};
+  size_t part = 0;
+  for (char c : text) {
+    if (c >= '0' && c <= '9') {
+      parts[part] = std::min<uint64_t>(parts[part] * 10 + static_cast<uint64_t>(c - '0'), 1u << 16);
+    } else if (c != '.' || ++part > 2) {
+      return Error{OptionTable::kBadVersionMessage};
+    }
+  }
+  if (parts[0] > 0xff || parts[1] > 0xfff || parts[2] > 0xfff) {
+    return Error{OptionTable::kBadVersionMessage};
+  }
+  const uint32_t version =
+      versionNumber(static_cast<uint32_t>(parts[0]), static_cast<uint32_t>(parts[1]),
+                    static_cast<uint32_t>(parts[2]));
+  for (uint32_t defined : kDefinedVersions) {
+    if (defined == version) return {};
+  }
+  return Error{OptionTable::kUndefinedVersionMessage};
 }
 
 // Sorted by name. Defaults are illumos's (the kernel's for run-time options,
@@ -262,6 +304,9 @@ Result<void> OptionTable::set(std::string_view name, std::string_view value) {
     }
     case OptionKind::Text:
       if (value.empty()) return badValue();
+      if (name == "version") {
+        if (Result<void> r = checkVersion(value); !r.ok()) return r.error();
+      }
       next.text = std::string(value);
       if (name == "libdir") libDirs_.push_back(next.text);
       break;

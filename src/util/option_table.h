@@ -37,6 +37,11 @@ class OptionTable {
   // libdtrace's wording (dtrace_errmsg for EDT_BADOPTNAME / EDT_BADOPTVAL).
   static constexpr const char* kBadNameMessage = "Invalid option name";
   static constexpr const char* kBadValueMessage = "Invalid value for specified option";
+  // EDT_VERSINVAL / EDT_VERSUNDEF, for -x version.
+  static constexpr const char* kBadVersionMessage =
+      "Version is not properly formatted or is too large";
+  static constexpr const char* kUndefinedVersionMessage =
+      "Requested version is not supported by compiler";
 
   OptionTable();  // every option at its default
 
