@@ -202,7 +202,9 @@ namespace {
 std::vector<const Expr*> variableIndexes(const Expr& target) {
   std::vector<const Expr*> indexes;
   if (!target.storageRoot) return indexes;
-  for (const Expr* e = &target; e != target.storageRoot; e = e->operands[0].get()) {
+  // Down the base operands (through an inline naming the variable) to the root.
+  for (const Expr* e = &target; e && e != target.storageRoot;
+       e = e->inlineValue ? e->inlineValue : e->operands.empty() ? nullptr : e->operands[0].get()) {
     if (e->kind == ExprKind::Index && !e->operands[1]->constValue) indexes.push_back(e);
   }
   return indexes;
@@ -595,13 +597,16 @@ void ProgramEmitter::assign(const Expr& e) {
   const sema::Type* rt = (base == Op::Shl || base == Op::Shr)
                              ? types_.promote(tt)
                              : types_.arithmeticResult(tt, rhs.type);
-  value(rhs);
-  if (base != Op::Shl && base != Op::Shr) normalize(R6, rt);
-  int16_t slot = pushSlot();
-  as_.emit(stx(Size::DW, R10, slot, R6));
+  // The old value is read before the right side runs, as DTrace does, so
+  // that side effects there (i += i++) do not reach the left operand.
   loadTarget(target);
   normalize(R6, rt);
-  as_.emit(ldx(Size::DW, R8, R10, slot));
+  int16_t slot = pushSlot();
+  as_.emit(stx(Size::DW, R10, slot, R6));
+  value(rhs);
+  if (base != Op::Shl && base != Op::Shr) normalize(R6, rt);
+  as_.emit(mov64(R8, R6));
+  as_.emit(ldx(Size::DW, R6, R10, slot));
   popSlot();
   arithmetic(base, rt, false, 0);
   normalize(R6, tt);

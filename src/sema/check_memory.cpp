@@ -14,13 +14,6 @@ namespace {
 
 std::string quoted(const Type* t) { return "\"" + t->name + "\""; }
 
-// The expression an inline name stands for, through any chain of inlines.
-const Expr& throughInlines(const Expr& e) {
-  const Expr* p = &e;
-  while (p->inlineValue) p = p->inlineValue;
-  return *p;
-}
-
 }  // namespace
 
 const Type* Checker::member(Expr& e, bool forAssignment) {
@@ -79,10 +72,12 @@ const Type* Checker::member(Expr& e, bool forAssignment) {
   if (e.isArrow || base.inMemory) {
     e.inMemory = true;
     e.storageOffset = m->offset;  // from the pointer, or from the base's address
-  } else if (base.variable && base.variable->kind != Variable::Kind::Builtin) {
-    e.variable = base.variable;
-    e.storageRoot = base.storageRoot ? base.storageRoot : &base;
-    e.storageOffset = base.storageOffset + m->offset;
+  } else if (const Expr& source = throughInlines(base);
+             source.variable && source.variable->kind != Variable::Kind::Builtin) {
+    // A struct variable, or an inline that names one.
+    e.variable = source.variable;
+    e.storageRoot = source.storageRoot ? source.storageRoot : &source;
+    e.storageOffset = source.storageOffset + m->offset;
   } else {
     error("D_OP_SOU", e.loc, "operator . cannot be applied to this struct or union value");
     return nullptr;

@@ -17,7 +17,7 @@ bool Checker::checkInline(ast::InlineDecl& decl) {
   if (!t) return false;
   const std::string& name = decl.declarator.name;
   if (defs_.inlines.count(name) || symbols_.findGlobal(name) ||
-      symbols_.findBuiltin(name, types_)) {
+      symbols_.findBuiltin(name, types_) || isFunctionName(name)) {
     return error("D_DECL_IDRED", decl.loc, "identifier redeclared: " + name);
   }
   const Type* vt = expr(*decl.value);
@@ -50,6 +50,9 @@ bool Checker::checkTranslator(ast::TranslatorDecl& decl) {
     return error("D_XLATE_SOU", decl.loc,
                  "translator output type must be a struct or union: " + quoted(output));
   }
+  if (!output->complete) {
+    return error("D_XLATE_SOU", decl.loc, "incomplete struct/union/enum " + output->name);
+  }
   Variable& in = defs_.translatorInputs.emplace_back();
   in.kind = Variable::Kind::TranslatorInput;
   in.name = decl.inputName;
@@ -63,9 +66,6 @@ bool Checker::checkTranslator(ast::TranslatorDecl& decl) {
       return error("D_XLATE_MEMB", m.loc,
                    "translator member " + m.name + " is not a member of " + output->name);
     }
-    if (tr.members.count(m.name)) {
-      return error("D_XLATE_REDECL", m.loc, "translator member " + m.name + " redeclared");
-    }
     translatorScope_ = &in;
     const Type* mt = expr(*m.value);
     translatorScope_ = nullptr;
@@ -76,7 +76,7 @@ bool Checker::checkTranslator(ast::TranslatorDecl& decl) {
                    "translator member " + m.name + " definition uses incompatible types: " +
                        quoted(om->type) + " = " + quoted(mt));
     }
-    tr.members[m.name] = m.value.get();
+    tr.members.emplace(m.name, m.value.get());  // a member given twice: the first counts
   }
   for (const Translator& old : defs_.translators) {
     if (old.output == output && old.input == input) {

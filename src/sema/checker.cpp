@@ -98,12 +98,6 @@ bool pointerCompatibleTypes(const Type* a, bool aNull, const Type* b, bool bNull
   return true;
 }
 
-// The expression an inline name stands for, through any chain of inlines.
-const Expr& throughInlines(const Expr& e) {
-  const Expr* p = &e;
-  while (p->inlineValue) p = p->inlineValue;
-  return *p;
-}
 
 
 // Unsigned bit-fields narrower than int promote to int: illumos ranks an
@@ -114,6 +108,12 @@ bool isNarrowUnsignedBitField(const Expr& e) {
 }
 
 }  // namespace
+
+const Expr& throughInlines(const Expr& e) {
+  const Expr* p = &e;
+  while (p->inlineValue) p = p->inlineValue;
+  return *p;
+}
 
 bool isActionCall(const Expr& e) { return e.kind == ExprKind::Call && isActionName(e.text); }
 

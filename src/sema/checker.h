@@ -200,6 +200,10 @@ class Checker {
 
 // Functions that record data (DTrace's actions) and aggregating functions.
 bool isActionName(std::string_view name);
+// DTrace's functions: subroutines, actions and aggregating functions.
+bool isFunctionName(std::string_view name);
+// The expression an inline name stands for, through any chain of inlines.
+const ast::Expr& throughInlines(const ast::Expr& e);
 // An xlate<T *>(...) result, directly or through an inline.
 bool isTranslatedPointer(const ast::Expr& e);
 // Built-in variables indexed like arrays: args[], uregs[].

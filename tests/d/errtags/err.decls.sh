@@ -12,4 +12,6 @@ check 'BEGIN { x = (long long long)1; }'
 check 'extern int e8; BEGIN { trace(e8); }'
 check 'BEGIN { x += 1; }'
 check 'BEGIN { self->a[1] -= 1; }'
+check 'inline int rand = 7;'
+check 'translator struct nosuch < int x > { a = x; };'
 exit 1
