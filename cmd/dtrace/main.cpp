@@ -262,6 +262,9 @@ int main(int argc, char** argv) {
   macros.named["egid"] = std::to_string(getegid());
   macros.named["sid"] = std::to_string(getsid(0));
   macros.named["pgid"] = std::to_string(getpgid(0));
+  // Linux has no projects or tasks: 0, as psinfo_t's pr_projid and pr_taskid.
+  macros.named["projid"] = "0";
+  macros.named["taskid"] = "0";
   if (char cwd[4096]; getcwd(cwd, sizeof cwd)) macros.named["cwd"] = cwd;
   macros.defaultArgs = options.flag("defaultargs");
   // $target is always defined: 0 without -c or -p, as in DTrace.

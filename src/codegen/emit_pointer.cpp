@@ -136,6 +136,17 @@ void ProgramEmitter::pointerArithmetic(const Expr& e) {
 // A translator's member: its expression with the input bound to the value
 // (or, for a string input, nothing but the expression) it was given.
 void ProgramEmitter::bindTranslatorInput(const Expr& e) {
+  const Expr* outer = e.operands.empty() ? nullptr : e.operands[0].get();
+  if (outer && outer->translatedMember) {
+    // A member of a translated struct member (curpsinfo->pr_start.tv_sec):
+    // the inner input is computed with the outer input bound, then takes
+    // its slot (the inner translator's members name only their own input).
+    bindTranslatorInput(*outer);
+    value(*e.translatorInput);
+    as_.emit(stx(Size::DW, R10, translatorInputs_.back().second, R6));
+    translatorInputs_.back().first = e.variable;
+    return;
+  }
   bindTranslatorInput(*e.translatorInput, *e.variable);
 }
 

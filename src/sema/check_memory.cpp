@@ -41,6 +41,12 @@ const Type* Checker::member(Expr& e, bool forAssignment) {
   const Expr& source = throughInlines(base);
   if (source.kind == ExprKind::Xlate) return translatedMember(e, source, source.type->isPointer());
   if (base.translation) return translatedMember(e, *base.translation, false);
+  // A member of a struct member a translator builds with xlate
+  // (curpsinfo->pr_start.tv_sec): the inner translator's member.
+  if (base.translatedMember && base.translatedMember->kind == ExprKind::Xlate &&
+      !base.translatedMember->type->isPointer()) {
+    return translatedMember(e, *base.translatedMember, false);
+  }
   const Type* st = bt;
   if (e.isArrow) {
     if (!bt->isPointer()) {
