@@ -265,13 +265,28 @@ void ProgramEmitter::statement(const ast::Stmt& stmt) {
   }
 }
 
-// Writes one action's values into its record fields.
+// Writes one action's values into its record fields, or acts.
 void ProgramEmitter::action(const Expr& call) {
   const ActionLayout& al = clause_->actions.at(&call);
   const int32_t data = static_cast<int32_t>(layout_.recordOffset + sizeof(ir::RecordHeader));
-  size_t first = al.action.kind == ir::ActionKind::Printf ? 1 : 0;
-  for (size_t i = 0; i < al.action.fields.size(); i++) {
-    storeField(*call.operands[first + i], al.action.fields[i], R9, data);
+  switch (al.action.kind) {
+    case ir::ActionKind::Tracemem:
+      tracememAction(call, al.action, data);
+      break;
+    case ir::ActionKind::Raise:
+    case ir::ActionKind::Stop:
+      signalAction(call);
+      break;
+    case ir::ActionKind::Chill:
+      chillAction(call);
+      break;
+    default: {
+      const size_t first = ir::takesFormat(al.action.kind) ? 1 : 0;
+      for (size_t i = 0; i < al.action.fields.size(); i++) {
+        storeField(*call.operands[first + i], al.action.fields[i], R9, data);
+      }
+      break;
+    }
   }
   if (clause_->hasActionMask) {
     if (al.index >= 64) fail("too many actions in one clause");
@@ -280,15 +295,27 @@ void ProgramEmitter::action(const Expr& call) {
     as_.emit(alu64(BPF_OR, R1, R2));
     as_.emit(stx(Size::DW, R9, static_cast<int16_t>(data), R1));
   }
-  if (al.action.kind == ir::ActionKind::Exit) exitAction();
+  if (al.action.kind == ir::ActionKind::Exit) exitAction();  // r6 still holds the status
 }
 
 // exit() moves tracing from the expected state to Draining, once: a second
 // exit (on another CPU) loses the race and its record is dropped, as in
 // DTrace. During END (Cooldown) the new status is simply recorded. An
-// ERROR clause may run in any state: BEGIN's (Warmup) or END's too.
+// ERROR clause may run in any state: BEGIN's (Warmup) or END's too. The
+// winner also leaves its status in the globals, which the consumer polls:
+// the record may be dropped (a full buffer), the end of tracing never is.
 void ProgramEmitter::exitAction() {
-  if (expected_ == Activity::Cooldown) return;
+  auto publishStatus = [&] {
+    as_.emit(mov32(R2, R6));  // the status as an unsigned 32-bit int
+    as_.emit(ldImm64(R3, kExitRequested));
+    as_.emit(alu64(BPF_OR, R2, R3));
+    as_.emit(ldMapValue(R1, maps_.globals, kExitOffset));
+    as_.emit(stx(Size::DW, R1, 0, R2));
+  };
+  if (expected_ == Activity::Cooldown) {
+    publishStatus();
+    return;
+  }
   as_.emit(ldMapValue(R1, maps_.globals, kStateOffset));
   if (expected_ == Activity::Any) {
     Label exiting = as_.newLabel(), done = as_.newLabel();
@@ -302,6 +329,7 @@ void ProgramEmitter::exitAction() {
     as_.emit(atomicCmpxchg64(R1, 0, R2));
     as_.jumpIf(BPF_JNE, R0, R3, nextClause_);
     as_.bind(done);
+    publishStatus();
     return;
   }
   const auto from = static_cast<int32_t>(expected_);
@@ -309,6 +337,7 @@ void ProgramEmitter::exitAction() {
   as_.emit(mov64(R2, static_cast<int32_t>(Activity::Draining)));
   as_.emit(atomicCmpxchg64(R1, 0, R2));
   as_.jumpIf(BPF_JNE, R0, from, nextClause_);
+  publishStatus();
 }
 
 void ProgramEmitter::storeField(const Expr& e, const ir::Field& field, Reg base,

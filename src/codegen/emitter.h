@@ -94,7 +94,12 @@ class ProgramEmitter {
   void statements(const std::vector<ast::StmtPtr>& stmts);
   void statement(const ast::Stmt& stmt);
   void action(const ast::Expr& call);
-  void exitAction();
+  void exitAction();  // the status is in r6
+  // emit_actions.cpp: actions done in probe context, and tracemem()
+  void signalAction(const ast::Expr& call);  // raise(sig), stop()
+  void chillAction(const ast::Expr& call);
+  void busyWait();  // until ktime reaches loopState(0) + loopState(1)
+  void tracememAction(const ast::Expr& call, const ir::Action& action, int32_t data);
   void aggregation(const ast::Expr& assign);
   void storeField(const ast::Expr& value, const ir::Field& field, bpf::Reg base,
                   int32_t baseOffset);

@@ -63,23 +63,50 @@ struct ClauseWalker {
   void action(ast::Expr& call) {
     ir::Action a;
     a.loc = call.loc;
-    const std::string& name = call.text;
+    a.kind = *ir::actionNamed(call.text);
+    if (ir::isDestructive(a.kind)) layout.destructive = true;
     size_t firstValue = 0;
-    if (name == "trace") {
-      a.kind = ir::ActionKind::Trace;
-    } else if (name == "exit") {
-      a.kind = ir::ActionKind::Exit;
-    } else {
-      a.kind = ir::ActionKind::Printf;
+    if (ir::takesFormat(a.kind)) {
       const std::string& fmt = call.operands[0]->text;
       auto it = std::find(layout.formats.begin(), layout.formats.end(), fmt);
       a.formatIndex = static_cast<uint32_t>(it - layout.formats.begin());
       if (it == layout.formats.end()) layout.formats.push_back(fmt);
       firstValue = 1;
     }
-    for (size_t i = firstValue; i < call.operands.size(); i++) {
-      const sema::Type* t = call.operands[i]->type;
-      a.fields.push_back(fieldFor(end, t));
+    switch (a.kind) {
+      case ir::ActionKind::Trace:
+      case ir::ActionKind::Exit:
+      case ir::ActionKind::Printf:
+      case ir::ActionKind::System:
+      case ir::ActionKind::Freopen:
+        for (size_t i = firstValue; i < call.operands.size(); i++) {
+          const sema::Type* t = call.operands[i]->type;
+          a.fields.push_back(fieldFor(end, t));
+        }
+        break;
+      case ir::ActionKind::Tracemem: {
+        // The bytes, then (with a third argument) how many of them to print.
+        ir::Field bytes;
+        bytes.offset = alignUp(end, 8);
+        bytes.size = static_cast<uint32_t>(*call.operands[1]->constValue);
+        bytes.kind = ir::DataKind::Unsigned;
+        end = bytes.offset + bytes.size;
+        a.fields.push_back(bytes);
+        if (call.operands.size() > 2) {
+          ir::Field dynsize;
+          dynsize.offset = alignUp(end, 8);
+          dynsize.size = 8;
+          dynsize.kind = ir::DataKind::Unsigned;
+          end = dynsize.offset + dynsize.size;
+          a.fields.push_back(dynsize);
+        }
+        break;
+      }
+      case ir::ActionKind::Ftruncate:
+      case ir::ActionKind::Raise:
+      case ir::ActionKind::Stop:
+      case ir::ActionKind::Chill:
+        break;  // nothing recorded: the record still says the clause ran
     }
     if (depth > 0) out.hasActionMask = true;
     int index = static_cast<int>(out.orderedActions.size());
@@ -106,6 +133,7 @@ bool isScratchSubroutine(const std::string& name) {
 struct ScratchNeeds {
   bool loops = false;
   bool subroutines = false;
+  bool chill = false;  // a busy-wait loop and the per-CPU chill accounting
 };
 
 void scan(const ast::Expr* e, ScratchNeeds& needs) {
@@ -114,6 +142,7 @@ void scan(const ast::Expr* e, ScratchNeeds& needs) {
   if (e->kind == ast::ExprKind::Identifier && (e->text == "cwd" || e->text == "root")) {
     needs.loops = true;
   }
+  if (e->kind == ast::ExprKind::Call && e->text == "chill") needs.chill = true;
   for (const auto& o : e->operands) scan(o.get(), needs);
 }
 
@@ -225,7 +254,11 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
   const ScratchNeeds needs = scratchNeeds(clauses);
   layout.selfAddressOffset = layout.scratchSize;
   layout.scratchSize += 8;
-  if (needs.loops || needs.subroutines) {
+  if (needs.chill) {
+    layout.chillOffset = layout.scratchSize;
+    layout.scratchSize += 16;
+  }
+  if (needs.loops || needs.subroutines || needs.chill) {
     layout.loopStateOffset = layout.scratchSize;
     layout.scratchSize += kLoopStateWords * 8;
   }

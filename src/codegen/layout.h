@@ -31,7 +31,11 @@ enum class Activity : uint64_t {
 // Fixed slots at the start of the globals value.
 constexpr uint32_t kStateOffset = 0;
 constexpr uint32_t kWallClockOffset = 8;  // CLOCK_REALTIME - CLOCK_MONOTONIC, set by the consumer
-constexpr uint32_t kFirstGlobalOffset = 16;
+// exit(): kExitRequested | (uint32_t)status, written once by the exit() that
+// ends tracing, so the consumer learns of it even if its record is dropped.
+constexpr uint32_t kExitOffset = 16;
+constexpr uint64_t kExitRequested = uint64_t{1} << 32;
+constexpr uint32_t kFirstGlobalOffset = 24;
 
 // Counters in the per-CPU "counters" map value, read by the consumer.
 struct Counters {
@@ -100,6 +104,10 @@ struct Layout {
   uint32_t allocaOffset = 0;     // allocaSize usable bytes (and as many again, see layout.cpp)
   uint32_t allocaSize = 0;       // kAllocaSize, or 0 when no clause calls these subroutines
   uint32_t scratchSize = 0;
+  // chill(): this CPU's chill interval start and the time chilled in it
+  // (two u64), kept across firings; 0 when no clause chills.
+  uint32_t chillOffset = 0;
+  bool destructive = false;  // some clause calls raise, stop, chill, system or freopen
   std::vector<ClauseLayout> clauses;
   std::vector<ir::Aggregation> aggregations;
   std::vector<DynamicLayout> dynamics;  // by Variable::dynamicId

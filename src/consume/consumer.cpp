@@ -1,9 +1,16 @@
 #include "consume/consumer.h"
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 
+#include "codegen/layout.h"
 #include "consume/messages.h"
 #include "print/aggregation.h"
 #include "print/printf.h"
@@ -22,7 +29,7 @@ bool fieldFits(const ir::Field& f, size_t size) {
 }  // namespace
 
 Consumer::Consumer(const ir::Program& program, FILE* out, bool quiet, FILE* err)
-    : program_(program), out_(out), err_(err), quiet_(quiet) {
+    : program_(program), out_(out), originalOut_(out), err_(err), quiet_(quiet) {
   formats_.reserve(program.formats.size());
   for (const std::string& text : program.formats) {
     auto parsed = sema::PrintfFormat::parse(text);
@@ -32,6 +39,26 @@ Consumer::Consumer(const ir::Program& program, FILE* out, bool quiet, FILE* err)
       formats_.emplace_back(std::nullopt);  // reported when a record uses it
     }
   }
+}
+
+Consumer::~Consumer() {
+  if (out_ != originalOut_) std::fclose(out_);
+}
+
+uint64_t Consumer::exitWord() const {
+  return exitWord_ ? __atomic_load_n(exitWord_, __ATOMIC_ACQUIRE) : 0;  // the kernel writes it
+}
+
+bool Consumer::exitRequested() const {
+  return exitRequested_ || (exitWord() & codegen::kExitRequested) != 0;
+}
+
+// The kernel's word has the status of the exit() that won, even when its
+// record was lost (and, during END, the status END's exit() gave).
+int Consumer::exitStatus() const {
+  const uint64_t word = exitWord();
+  if (word & codegen::kExitRequested) return static_cast<int32_t>(static_cast<uint32_t>(word));
+  return exitStatus_;
 }
 
 int Consumer::malformed(std::string message) {
@@ -110,12 +137,124 @@ int Consumer::handleRecord(const void* data, size_t size) {
         }
         exitRequested_ = true;
         break;
+      case ir::ActionKind::Tracemem: {
+        // Always a hex dump; a dynamic size prints that many of the bytes
+        // (0 or more than were traced: all of them), as dt_consume.c does.
+        const ir::Field& bytes = action.fields.at(0);
+        if (!fieldFits(bytes, available) ||
+            (action.fields.size() > 1 && !fieldFits(action.fields[1], available))) {
+          rc = malformed("tracemem( ) field lies outside its record");
+          break;
+        }
+        uint64_t n = bytes.size;
+        if (action.fields.size() > 1) {
+          const uint64_t dynsize = print::readUnsigned(payload + action.fields[1].offset, 8);
+          if (dynsize != 0 && dynsize < n) n = dynsize;
+        }
+        print::appendBytes(buffer_, payload + bytes.offset, n, -33, quiet_, true);
+        break;
+      }
+      case ir::ActionKind::System:
+      case ir::ActionKind::Freopen: {
+        if (action.formatIndex >= formats_.size() || !formats_[action.formatIndex]) {
+          rc = malformed("record has no valid format");
+          break;
+        }
+        std::string text;
+        auto r = print::appendPrintf(text, *formats_[action.formatIndex], action.fields, payload,
+                                     available);
+        if (!r) {
+          rc = malformed(r.error().message);
+          break;
+        }
+        writePending();
+        if (action.kind == ir::ActionKind::System) {
+          runCommand(text);
+        } else {
+          reopenOutput(ecb, text, program_.formats[action.formatIndex].empty());
+        }
+        break;
+      }
+      case ir::ActionKind::Ftruncate:
+        writePending();
+        truncateOutput();
+        break;
+      case ir::ActionKind::Raise:
+      case ir::ActionKind::Stop:
+      case ir::ActionKind::Chill:
+        break;  // done in probe context
     }
     if (rc != 0) break;
   }
   if (!quiet_) buffer_ += '\n';
   std::fwrite(buffer_.data(), 1, buffer_.size(), out_);
   return rc;
+}
+
+void Consumer::writePending() {
+  std::fwrite(buffer_.data(), 1, buffer_.size(), out_);
+  buffer_.clear();
+  std::fflush(out_);
+}
+
+// system(): `sh -c command`, waited for, as system(3C) runs it. The command
+// gets default signal handling, whatever dtrace blocks, and writes to
+// dtrace's standard output; when freopen() has redirected that output, to
+// the new file (DTrace reopens stdout itself).
+void Consumer::runCommand(const std::string& command) {
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t signals;
+  sigemptyset(&signals);
+  posix_spawnattr_setsigmask(&attr, &signals);
+  sigfillset(&signals);
+  posix_spawnattr_setsigdefault(&attr, &signals);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  posix_spawn_file_actions_t files;
+  posix_spawn_file_actions_init(&files);
+  if (originalOut_ == stdout && out_ != originalOut_) {
+    posix_spawn_file_actions_adddup2(&files, fileno(out_), STDOUT_FILENO);
+  }
+  const char* argv[] = {"sh", "-c", command.c_str(), nullptr};
+  pid_t pid = -1;
+  int err = posix_spawn(&pid, "/bin/sh", &files, &attr, const_cast<char* const*>(argv), environ);
+  posix_spawn_file_actions_destroy(&files);
+  posix_spawnattr_destroy(&attr);
+  if (err != 0) {
+    std::fprintf(err_, "dtrace: failed to run system( ) command \"%s\": %s\n", command.c_str(),
+                 std::strerror(err));
+    return;
+  }
+  int status;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+}
+
+// freopen(path): later output is appended to `path`; freopen("") goes back
+// to the original output. A file that cannot be opened is reported as
+// DTrace reports a library error, and the output stays where it was.
+void Consumer::reopenOutput(const ir::Ecb& ecb, const std::string& path, bool restore) {
+  if (restore) {
+    if (out_ != originalOut_) std::fclose(out_);
+    out_ = originalOut_;
+    return;
+  }
+  FILE* next = std::fopen(path.c_str(), "ae");  // not inherited by system() or -c commands
+  if (!next) {
+    std::fprintf(err_,
+                 "dtrace: error on enabled probe ID %u (ID %u: %s:%s:%s:%s): couldn't "
+                 "freopen() \"%s\": %s\n",
+                 ecb.epid, ecb.probeId, ecb.provider.c_str(), ecb.module.c_str(),
+                 ecb.function.c_str(), ecb.name.c_str(), path.c_str(), std::strerror(errno));
+    return;
+  }
+  if (out_ != originalOut_) std::fclose(out_);
+  out_ = next;
+}
+
+// ftruncate(): empties the output file and writes from its start again.
+void Consumer::truncateOutput() {
+  if (ftruncate(fileno(out_), 0) == 0) (void)fseeko(out_, 0, SEEK_SET);
 }
 
 Result<void> Consumer::write(const std::string& text) {

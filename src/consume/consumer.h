@@ -22,6 +22,9 @@ class Consumer {
   // `program` must outlive the consumer. Data goes to `out`; fault
   // messages go to `err`.
   Consumer(const ir::Program& program, FILE* out, bool quiet, FILE* err = stderr);
+  ~Consumer();  // closes a file freopen() opened
+  Consumer(const Consumer&) = delete;
+  Consumer& operator=(const Consumer&) = delete;
   // The rawbytes option: trace() prints bytes as a hex dump even when they
   // look like a string.
   void setRawBytes(bool raw) { rawBytes_ = raw; }
@@ -31,8 +34,11 @@ class Consumer {
   // the program (lastError() says why). Fits libbpf's ring buffer callback.
   int handleRecord(const void* data, size_t size);
 
-  bool exitRequested() const { return exitRequested_; }
-  int exitStatus() const { return exitStatus_; }
+  // The word exit() sets in the kernel (codegen::kExitOffset of the
+  // globals): tracing ends even when exit()'s record was dropped.
+  void watchExitWord(const uint64_t* word) { exitWord_ = word; }
+  bool exitRequested() const;
+  int exitStatus() const;
   uint64_t faultCount() const { return faults_; }
   const std::string& lastError() const { return lastError_; }
 
@@ -47,11 +53,19 @@ class Consumer {
   void flush();
 
  private:
+  uint64_t exitWord() const;
   int malformed(std::string message);
   Result<void> write(const std::string& text);
+  // The consumer-side actions; `text` is the formatted argument.
+  void writePending();  // the record's output so far, before an action acts
+  void runCommand(const std::string& command);
+  void reopenOutput(const ir::Ecb& ecb, const std::string& path, bool restore);
+  void truncateOutput();
 
   const ir::Program& program_;
-  FILE* out_;
+  FILE* out_;  // where data goes now: originalOut_, or freopen()'s file
+  FILE* originalOut_;
+  const uint64_t* exitWord_ = nullptr;
   FILE* err_;
   bool quiet_;
   bool rawBytes_ = false;

@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "util/diag.h"
@@ -22,11 +24,11 @@ struct RecordHeader {
 // A probe-context fault (DTrace's DTRACEFLT_*), reported as an ERROR record.
 enum class Fault : uint32_t {
   None = 0,
-  BadAddr = 1,   // invalid address
-  BadAlign = 2,  // invalid alignment
-  IllOp = 3,     // illegal operation
-  DivZero = 4,   // divide-by-zero
-  NoScratch = 5, // out of scratch space
+  BadAddr = 1,    // invalid address
+  BadAlign = 2,   // invalid alignment
+  IllOp = 3,      // illegal operation
+  DivZero = 4,    // divide-by-zero
+  NoScratch = 5,  // out of scratch space
   KPriv = 6,
   UPriv = 7,
   TupOflow = 8,  // tuple stack overflow
@@ -59,10 +61,24 @@ struct Field {
 };
 
 enum class ActionKind : uint8_t {
-  Trace,   // trace(expr): fields[0]
-  Printf,  // printf(fmt, args...): formatIndex; fields = the arguments in order
-  Exit,    // exit(status): fields[0] is the status (int)
+  Trace,      // trace(expr): fields[0]
+  Printf,     // printf(fmt, args...): formatIndex; fields = the arguments in order
+  Exit,       // exit(status): fields[0] is the status (int)
+  System,     // system(fmt, args...): as Printf; the consumer runs the text with sh -c
+  Freopen,    // freopen(fmt, args...): as Printf; the consumer sends its output there
+  Ftruncate,  // ftruncate(): the consumer truncates its output file; no fields
+  Tracemem,   // tracemem(addr, size[, dynsize]): fields[0] the bytes, fields[1] dynsize
+  Raise,      // raise(sig): done in probe context; no fields
+  Stop,       // stop(): done in probe context; no fields
+  Chill,      // chill(ns): done in probe context; no fields
 };
+
+// The action a D function name stands for, if it is one of these.
+std::optional<ActionKind> actionNamed(std::string_view name);
+// raise, stop, chill, system and freopen need -w (the destructive option).
+bool isDestructive(ActionKind kind);
+// The actions whose first argument is a format string (printf-like).
+bool takesFormat(ActionKind kind);
 
 struct Action {
   ActionKind kind;
@@ -114,7 +130,7 @@ struct AggValue {
 };
 
 struct Program {
-  std::vector<Ecb> ecbs;  // ecbs[i].epid == i + 1
+  std::vector<Ecb> ecbs;                  // ecbs[i].epid == i + 1
   std::vector<Aggregation> aggregations;  // aggregations[i].id == i
   std::vector<std::string> formats;       // printf format strings, as written
 };

@@ -1,5 +1,7 @@
 // Type checks of DTrace's actions: the functions that record data or act
-// (trace, printf, exit, ...), allowed only as statements.
+// (trace, printf, exit, tracemem, system, raise, ...), allowed only as
+// statements. Prototypes and messages are those of illumos' dt_open.c and
+// dt_cc.c.
 #include "sema/checker.h"
 #include "sema/printf_format.h"
 
@@ -8,51 +10,133 @@ namespace dtrace::sema {
 using ast::Expr;
 using ast::ExprKind;
 
-bool isActionName(std::string_view name) {
-  return name == "trace" || name == "printf" || name == "exit";
+namespace {
+
+// The largest tracemem() a record can hold: the record is built in the
+// per-CPU scratch value, which the kernel caps at 32 KiB.
+constexpr uint64_t kMaxTracememSize = 32 * 1024;
+
+// illumos' freopen() sentinel for "restore the original output"; written
+// by hand it would be ambiguous, so DTrace refuses it.
+constexpr const char* kFreopenRestore = ".";
+
+// dt_node_is_posconst: a non-zero constant, positive if signed.
+bool isPositiveConstant(const Expr& e) {
+  if (!e.constValue || !e.type || !e.type->isInteger() || *e.constValue == 0) return false;
+  return !e.type->isSigned || *e.constValue > 0;
 }
+
+}  // namespace
+
+bool isActionName(std::string_view name) { return ir::actionNamed(name).has_value(); }
 
 bool Checker::checkAction(Expr& call) {
   const std::string& name = call.text;
+  const ir::ActionKind kind = *ir::actionNamed(name);
   auto& args = call.operands;
-  auto argCountError = [&](const char* expected) {
+  // Varargs prototypes count only their fixed part ("1 expected"), as
+  // dt_idcook_sign words it.
+  auto argCountError = [&](size_t expected) {
     return error("D_PROTO_LEN", call.loc,
                  name + "( ) prototype mismatch: " + std::to_string(args.size()) + " arg" +
-                     (args.size() == 1 ? "" : "s") + " passed, " + expected + " expected");
+                     (args.size() == 1 ? "" : "s") + " passed, " + std::to_string(expected) +
+                     " expected");
   };
   for (auto& a : args) {
     if (!expr(*a)) return false;
   }
-  if (name != "trace" && !refuseTranslatedOperands(call)) return false;
-  if (name == "trace") {
-    if (args.size() != 1) return argCountError("1");
-    const Type* t = args[0]->type;
-    if (t->isVoid())
-      return error("D_TRACE_VOID", call.loc, "trace( ) may not be applied to a void expression");
-    if (isTranslatedPointer(*args[0])) {
-      return error("D_TRACE_DYN", call.loc, "trace( ) may not be applied to a translated pointer");
+  if (kind != ir::ActionKind::Trace && !refuseTranslatedOperands(call)) return false;
+  switch (kind) {
+    case ir::ActionKind::Trace: {
+      if (args.size() != 1) return argCountError(1);
+      const Type* t = args[0]->type;
+      if (t->isVoid())
+        return error("D_TRACE_VOID", call.loc, "trace( ) may not be applied to a void expression");
+      if (isTranslatedPointer(*args[0])) {
+        return error("D_TRACE_DYN", call.loc,
+                     "trace( ) may not be applied to a translated pointer");
+      }
+      return true;
     }
-    return true;
-  }
-  if (name == "exit") {
-    if (args.size() != 1) return argCountError("1");
-    if (!args[0]->type->isInteger()) {
-      return error("D_PROTO_ARG", args[0]->loc,
-                   "exit( ) argument #1 is incompatible with prototype:\n\tprototype: int\n\t"
-                   " argument: " +
-                       args[0]->type->name);
+    case ir::ActionKind::Exit:
+      if (args.size() != 1) return argCountError(1);
+      if (!args[0]->type->isInteger()) {
+        return error("D_PROTO_ARG", args[0]->loc,
+                     "exit( ) argument #1 is incompatible with prototype:\n\tprototype: int\n\t"
+                     " argument: " +
+                         args[0]->type->name);
+      }
+      return true;
+    case ir::ActionKind::Raise:
+    case ir::ActionKind::Chill:  // void(int)
+      if (args.size() != 1) return argCountError(1);
+      return prototypeArg(call, 0, assignable(types_.intType(), *args[0]), "int");
+    case ir::ActionKind::Stop:
+    case ir::ActionKind::Ftruncate:  // void()
+      if (!args.empty()) return argCountError(0);
+      return true;
+    case ir::ActionKind::Tracemem: {
+      // void(@, size_t, ...), then dt_action_tracemem's own checks, in
+      // illumos' order.
+      if (args.size() < 2) return argCountError(2);
+      if (!prototypeArg(call, 1, assignable(types_.lookup("size_t"), *args[1]), "size_t")) {
+        return false;
+      }
+      const Type* addr = args[0]->type;
+      if (!addr->isInteger() && !addr->isPointerLike()) {
+        return error(
+            "D_TRACEMEM_ADDR", args[0]->loc,
+            "tracemem( ) argument #1 is incompatible with prototype:\n\tprototype: pointer "
+            "or integer\n\t argument: " +
+                addr->name);
+      }
+      if (!isPositiveConstant(*args[1])) {
+        return error("D_TRACEMEM_SIZE", args[1]->loc,
+                     "tracemem( ) argument #2 must be a non-zero positive integral constant "
+                     "expression");
+      }
+      if (static_cast<uint64_t>(*args[1]->constValue) > kMaxTracememSize) {
+        return error("D_TRACEMEM_SIZE", args[1]->loc,
+                     "tracemem( ) argument #2 exceeds the largest record of " +
+                         std::to_string(kMaxTracememSize) + " bytes");
+      }
+      if (args.size() > 2) {
+        if (args.size() > 3) {
+          return error("D_TRACEMEM_ARGS", args[3]->loc,
+                       "tracemem ( ) prototype mismatch: expected at most 3 args");
+        }
+        if (!args[2]->type->isScalar()) {
+          return error("D_TRACEMEM_DYNSIZE", args[2]->loc,
+                       "tracemem ( ) dynamic size (argument #3) must be of scalar type");
+        }
+      }
+      return true;
     }
-    return true;
+    case ir::ActionKind::Printf:
+    case ir::ActionKind::System:
+    case ir::ActionKind::Freopen:
+      break;
   }
-  // printf
-  if (args.empty()) return argCountError("1");  // DTrace counts varargs' fixed part
+  // printf-like: void(@, ...), the first argument a string constant.
+  if (args.empty()) return argCountError(1);
   if (args[0]->kind != ExprKind::StringLiteral) {
-    return error("D_PRINTF_FMT", args[0]->loc,
-                 "printf( ) argument #1 is incompatible with prototype:\n\tprototype: string "
-                 "constant\n\t argument: " +
+    return error("D_PRINTF_FMT", call.loc,
+                 name +
+                     "( ) argument #1 is incompatible with prototype:\n\tprototype: string "
+                     "constant\n\t argument: " +
                      args[0]->type->name);
   }
-  auto parsed = PrintfFormat::parse(args[0]->text);
+  std::string format = args[0]->text;
+  if (kind == ir::ActionKind::Freopen) {
+    if (format == kFreopenRestore) {
+      // Reported outside the clause's region, as DTrace reports it.
+      diags_.error("D_FREOPEN_INVALID", call.loc,
+                   "freopen( ) argument #1 cannot be \"" + std::string(kFreopenRestore) + "\"");
+      return false;
+    }
+    if (format.empty()) format = kFreopenRestore;  // freopen(""): back to the original output
+  }
+  auto parsed = PrintfFormat::parse(format);
   if (auto* err = std::get_if<PrintfError>(&parsed))
     return error(err->tag.c_str(), call.loc, err->message);
   std::vector<PrintfArg> described;
@@ -68,7 +152,7 @@ bool Checker::checkAction(Expr& call) {
     a.typeName = t->name;
     described.push_back(a);
   }
-  if (auto err = std::get<PrintfFormat>(parsed).check(described, "printf")) {
+  if (auto err = std::get<PrintfFormat>(parsed).check(described, name)) {
     return error(err->tag.c_str(), call.loc, err->message);
   }
   return true;

@@ -42,11 +42,10 @@ const char* destructiveRefusal(const std::string& name) {
 // does not first complain about the aggregation.
 bool isUnsupportedYet(const std::string& name) {
   static const char* const kNames[] = {
-      "printa",      "stack",   "ustack",    "jstack",   "speculation", "speculate",
-      "commit",      "discard", "printm",    "tracemem", "freopen",     "system",
-      "raise",       "stop",    "chill",     "clear",    "trunc",       "normalize",
-      "denormalize", "setopt",  "ftruncate", "print",    "func",        "sym",
-      "mod",         "ufunc",   "usym",      "umod",     "uaddr",       "json",
+      "printa",      "stack",   "ustack", "jstack", "speculation", "speculate",
+      "commit",      "discard", "printm", "clear",  "trunc",       "normalize",
+      "denormalize", "setopt",  "print",  "func",   "sym",         "mod",
+      "ufunc",       "usym",    "umod",   "uaddr",  "json",
   };
   for (const char* n : kNames) {
     if (name == n) return true;
@@ -55,6 +54,22 @@ bool isUnsupportedYet(const std::string& name) {
 }
 
 }  // namespace
+
+bool isFunctionName(std::string_view name) {
+  static const char* const kSubroutines[] = {
+      "alloca",    "basename",   "bcopy",     "cleanpath", "copyin",    "copyinstr", "copyinto",
+      "dirname",   "getmajor",   "getminor",  "htonl",     "htonll",    "htons",     "index",
+      "inet_ntoa", "inet_ntoa6", "inet_ntop", "lltostr",   "ntohl",     "ntohll",    "ntohs",
+      "progenyof", "rand",       "rindex",    "strchr",    "strjoin",   "strlen",    "strrchr",
+      "strstr",    "strtok",     "strtoll",   "substr",    "tolower",   "toupper",
+  };
+  for (const char* n : kSubroutines) {
+    if (name == n) return true;
+  }
+  const std::string s(name);
+  return isActionName(name) || isAggregatingFunction(name) || isUnsupportedYet(s) ||
+         destructiveRefusal(s) != nullptr || isUnavailableSubroutine(s);
+}
 
 bool Checker::prototypeArity(Expr& e, size_t min, size_t max) {
   const size_t n = e.operands.size();
@@ -92,19 +107,59 @@ bool Checker::stringArg(Expr& e, size_t i) {
   return true;
 }
 
+// Subroutines Linux cannot give still have DTrace's prototypes, checked
+// first so that a wrong call gets DTrace's error (D_PROTO_LEN/D_PROTO_ARG).
+bool Checker::unavailablePrototype(Expr& e) {
+  static const std::pair<const char*, std::vector<const char*>> kPrototypes[] = {
+      {"copyout", {"void *", "uintptr_t", "size_t"}},
+      {"copyoutstr", {"char *", "uintptr_t", "size_t"}},
+      {"panic", {}},
+      {"breakpoint", {}},
+      {"mutex_owned", {"kmutex_t *"}},
+      {"mutex_owner", {"kmutex_t *"}},
+      {"mutex_type_adaptive", {"kmutex_t *"}},
+      {"mutex_type_spin", {"kmutex_t *"}},
+      {"rw_read_held", {"krwlock_t *"}},
+      {"rw_write_held", {"krwlock_t *"}},
+      {"rw_iswriter", {"krwlock_t *"}},
+      {"msgsize", {"mblk_t *"}},
+      {"msgdsize", {"mblk_t *"}},
+      {"getf", {"int"}},
+      {"ddi_pathname", {"void *", "int"}},
+  };
+  for (const auto& [name, params] : kPrototypes) {
+    if (e.text != name) continue;
+    if (!prototypeArity(e, params.size(), params.size())) return false;
+    for (size_t i = 0; i < params.size(); i++) {
+      const Type* t = e.operands[i]->type;
+      const std::string_view p = params[i];
+      const bool ok = p == "char *"   ? t->isStringCompatible()
+                      : p == "void *" ? t->isPointerLike() || t->isString() ||
+                                            (t->isInteger() && e.operands[i]->constValue == 0)
+                      : p.ends_with('*')
+                          ? t->isPointer() || (t->isInteger() && e.operands[i]->constValue == 0)
+                          : t->isInteger();
+      if (!prototypeArg(e, i, ok, params[i])) return false;
+    }
+    return true;
+  }
+  return true;
+}
+
 // DTrace's subroutines that Linux gives a meaning, with their prototypes.
 const Type* Checker::subroutine(Expr& e) {
   auto& args = e.operands;
-  if (const char* reason = destructiveRefusal(e.text)) {
-    error("D_FUNC_UNDEF", e.loc, e.text + "( ) is not available on Linux: " + reason);
-    return nullptr;
-  }
   if (isUnsupportedYet(e.text)) {
     error("D_UNSUPPORTED", e.loc, e.text + "( ) is not supported yet");
     return nullptr;
   }
   for (auto& a : args) {
     if (!expr(*a)) return nullptr;
+  }
+  if (const char* reason = destructiveRefusal(e.text)) {
+    if (!unavailablePrototype(e)) return nullptr;
+    error("D_FUNC_UNDEF", e.loc, e.text + "( ) is not available on Linux: " + reason);
+    return nullptr;
   }
   auto arity = [&](size_t min, size_t max) { return prototypeArity(e, min, max); };
   auto argIs = [&](size_t i, bool ok, const char* prototype) {
@@ -158,6 +213,7 @@ const Type* Checker::subroutine(Expr& e) {
   const Type* result = nullptr;
   if (stringSubroutine(e, result) || memorySubroutine(e, result)) return result;
   if (isUnavailableSubroutine(e.text)) {
+    if (!unavailablePrototype(e)) return nullptr;
     error("D_FUNC_UNDEF", e.loc, e.text + "( ) is not available on Linux");
     return nullptr;
   }

@@ -56,7 +56,7 @@ class LayoutTest : public ::testing::Test {
 TEST_F(LayoutTest, GlobalsStartAfterTheFixedSlots) {
   lay("BEGIN { x = 1; }");
   EXPECT_EQ(globalOffset("x"), kFirstGlobalOffset);
-  EXPECT_EQ(layout.globalsSize, 24u);
+  EXPECT_EQ(layout.globalsSize, kFirstGlobalOffset + 8);
 }
 
 TEST_F(LayoutTest, EmptyEnablingStillHasTheFixedSlots) {
@@ -66,28 +66,28 @@ TEST_F(LayoutTest, EmptyEnablingStillHasTheFixedSlots) {
 
 TEST_F(LayoutTest, GlobalsAreNaturallyAligned) {
   lay("char c; int i; char d; short s; long l; char e; BEGIN { c = 1; }");
-  EXPECT_EQ(globalOffset("c"), 16u);
-  EXPECT_EQ(globalOffset("i"), 20u);
-  EXPECT_EQ(globalOffset("d"), 24u);
-  EXPECT_EQ(globalOffset("s"), 26u);
-  EXPECT_EQ(globalOffset("l"), 32u);
-  EXPECT_EQ(globalOffset("e"), 40u);
-  EXPECT_EQ(layout.globalsSize, 48u);  // rounded up to 8
+  EXPECT_EQ(globalOffset("c"), kFirstGlobalOffset);
+  EXPECT_EQ(globalOffset("i"), kFirstGlobalOffset + 4);
+  EXPECT_EQ(globalOffset("d"), kFirstGlobalOffset + 8);
+  EXPECT_EQ(globalOffset("s"), kFirstGlobalOffset + 10);
+  EXPECT_EQ(globalOffset("l"), kFirstGlobalOffset + 16);
+  EXPECT_EQ(globalOffset("e"), kFirstGlobalOffset + 24);
+  EXPECT_EQ(layout.globalsSize, kFirstGlobalOffset + 32);  // rounded up to 8
 }
 
 TEST_F(LayoutTest, StringGlobalsTakeStrsizeAlignedTo8) {
   lay("char c; BEGIN { c = 1; s = execname; t = \"ab\"; }");
-  EXPECT_EQ(globalOffset("c"), 16u);
-  EXPECT_EQ(globalOffset("s"), 24u);
-  EXPECT_EQ(globalOffset("t"), 24u + 256u);
-  EXPECT_EQ(layout.globalsSize, 24u + 512u);
+  EXPECT_EQ(globalOffset("c"), kFirstGlobalOffset);
+  EXPECT_EQ(globalOffset("s"), kFirstGlobalOffset + 8);
+  EXPECT_EQ(globalOffset("t"), kFirstGlobalOffset + 8 + 256u);
+  EXPECT_EQ(layout.globalsSize, kFirstGlobalOffset + 8 + 512u);
 }
 
 TEST_F(LayoutTest, StrsizeSetsStringSizes) {
   types = sema::TypeTable(64);
   lay("BEGIN { s = \"abc\"; trace(s); }");
-  EXPECT_EQ(globalOffset("s"), 16u);
-  EXPECT_EQ(layout.globalsSize, 16u + 64u);
+  EXPECT_EQ(globalOffset("s"), kFirstGlobalOffset);
+  EXPECT_EQ(layout.globalsSize, kFirstGlobalOffset + 64u);
   EXPECT_EQ(fieldsOf(0, 0).at(0).size, 64u);
   EXPECT_EQ(layout.stringTempSize, 64u);
 }
