@@ -100,7 +100,8 @@ class Checker {
   bool prototypeArity(ast::Expr& e, size_t min, size_t max);
   bool prototypeArg(ast::Expr& e, size_t i, bool ok, const char* prototype);
   bool stringArg(ast::Expr& e, size_t i);
-  bool unavailablePrototype(ast::Expr& e);
+  // True (after reporting an error) when e calls one Linux cannot give.
+  bool refuseUnavailable(ast::Expr& e);
   // ---- end of subroutines.cpp ----
   const Type* associativeRead(ast::Expr& index);
   // ---- check_builtins.cpp: built-in arrays (args[], uregs[]) ----

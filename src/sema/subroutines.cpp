@@ -8,31 +8,39 @@ using ast::Expr;
 
 namespace {
 
-// DTrace subroutines that read Solaris kernel objects (mutexes, rwlocks,
-// STREAMS messages, devinfo nodes, file_t): refused by name rather than as
-// unknown.
-bool isUnavailableSubroutine(const std::string& name) {
-  static const char* const kNames[] = {
-      "mutex_owned",  "mutex_owner",   "mutex_type_adaptive", "mutex_type_spin",
-      "rw_read_held", "rw_write_held", "rw_iswriter",         "msgsize",
-      "msgdsize",     "getf",          "ddi_pathname",
-  };
-  for (const char* n : kNames) {
-    if (name == n) return true;
-  }
-  return false;
-}
+// DTrace subroutines Linux cannot give: destructive ones this kernel cannot
+// perform safely (and why), and ones that read Solaris kernel objects
+// (mutexes, rwlocks, STREAMS messages, devinfo nodes, file_t). They keep
+// DTrace's prototypes, checked before the refusal, so that a wrong call
+// gets DTrace's error.
+struct UnavailableSubroutine {
+  const char* name;
+  std::vector<const char*> params;
+  const char* reason;  // null: no more to say than "not available"
+};
 
-// Destructive actions this kernel cannot perform safely, and why.
-const char* destructiveRefusal(const std::string& name) {
-  static const std::pair<const char*, const char*> kReasons[] = {
-      {"copyout", "writing user memory (bpf_probe_write_user) is refused by kernel lockdown"},
-      {"copyoutstr", "writing user memory (bpf_probe_write_user) is refused by kernel lockdown"},
-      {"panic", "a BPF program cannot panic the kernel"},
-      {"breakpoint", "a BPF program cannot enter the kernel debugger"},
+const UnavailableSubroutine* findUnavailable(std::string_view name) {
+  static const char* const kNoUserWrites =
+      "writing user memory (bpf_probe_write_user) is refused by kernel lockdown";
+  static const UnavailableSubroutine kUnavailable[] = {
+      {"copyout", {"void *", "uintptr_t", "size_t"}, kNoUserWrites},
+      {"copyoutstr", {"char *", "uintptr_t", "size_t"}, kNoUserWrites},
+      {"panic", {}, "a BPF program cannot panic the kernel"},
+      {"breakpoint", {}, "a BPF program cannot enter the kernel debugger"},
+      {"mutex_owned", {"kmutex_t *"}, nullptr},
+      {"mutex_owner", {"kmutex_t *"}, nullptr},
+      {"mutex_type_adaptive", {"kmutex_t *"}, nullptr},
+      {"mutex_type_spin", {"kmutex_t *"}, nullptr},
+      {"rw_read_held", {"krwlock_t *"}, nullptr},
+      {"rw_write_held", {"krwlock_t *"}, nullptr},
+      {"rw_iswriter", {"krwlock_t *"}, nullptr},
+      {"msgsize", {"mblk_t *"}, nullptr},
+      {"msgdsize", {"mblk_t *"}, nullptr},
+      {"getf", {"int"}, nullptr},
+      {"ddi_pathname", {"void *", "int"}, nullptr},
   };
-  for (const auto& [n, reason] : kReasons) {
-    if (name == n) return reason;
+  for (const UnavailableSubroutine& u : kUnavailable) {
+    if (name == u.name) return &u;
   }
   return nullptr;
 }
@@ -68,7 +76,7 @@ bool isFunctionName(std::string_view name) {
   }
   const std::string s(name);
   return isActionName(name) || isAggregatingFunction(name) || isUnsupportedYet(s) ||
-         destructiveRefusal(s) != nullptr || isUnavailableSubroutine(s);
+         findUnavailable(name) != nullptr;
 }
 
 bool Checker::prototypeArity(Expr& e, size_t min, size_t max) {
@@ -107,42 +115,26 @@ bool Checker::stringArg(Expr& e, size_t i) {
   return true;
 }
 
-// Subroutines Linux cannot give still have DTrace's prototypes, checked
-// first so that a wrong call gets DTrace's error (D_PROTO_LEN/D_PROTO_ARG).
-bool Checker::unavailablePrototype(Expr& e) {
-  static const std::pair<const char*, std::vector<const char*>> kPrototypes[] = {
-      {"copyout", {"void *", "uintptr_t", "size_t"}},
-      {"copyoutstr", {"char *", "uintptr_t", "size_t"}},
-      {"panic", {}},
-      {"breakpoint", {}},
-      {"mutex_owned", {"kmutex_t *"}},
-      {"mutex_owner", {"kmutex_t *"}},
-      {"mutex_type_adaptive", {"kmutex_t *"}},
-      {"mutex_type_spin", {"kmutex_t *"}},
-      {"rw_read_held", {"krwlock_t *"}},
-      {"rw_write_held", {"krwlock_t *"}},
-      {"rw_iswriter", {"krwlock_t *"}},
-      {"msgsize", {"mblk_t *"}},
-      {"msgdsize", {"mblk_t *"}},
-      {"getf", {"int"}},
-      {"ddi_pathname", {"void *", "int"}},
-  };
-  for (const auto& [name, params] : kPrototypes) {
-    if (e.text != name) continue;
-    if (!prototypeArity(e, params.size(), params.size())) return false;
-    for (size_t i = 0; i < params.size(); i++) {
-      const Type* t = e.operands[i]->type;
-      const std::string_view p = params[i];
-      const bool ok = p == "char *"   ? t->isStringCompatible()
-                      : p == "void *" ? t->isPointerLike() || t->isString() ||
-                                            (t->isInteger() && e.operands[i]->constValue == 0)
-                      : p.ends_with('*')
-                          ? t->isPointer() || (t->isInteger() && e.operands[i]->constValue == 0)
-                          : t->isInteger();
-      if (!prototypeArg(e, i, ok, params[i])) return false;
-    }
-    return true;
+// A subroutine Linux cannot give: its prototype, then the refusal.
+bool Checker::refuseUnavailable(Expr& e) {
+  const UnavailableSubroutine* u = findUnavailable(e.text);
+  if (!u) return false;
+  const auto& params = u->params;
+  if (!prototypeArity(e, params.size(), params.size())) return true;
+  for (size_t i = 0; i < params.size(); i++) {
+    const Type* t = e.operands[i]->type;
+    const std::string_view p = params[i];
+    const bool ok = p == "char *"   ? t->isStringCompatible()
+                    : p == "void *" ? t->isPointerLike() || t->isString() ||
+                                          (t->isInteger() && e.operands[i]->constValue == 0)
+                    : p.ends_with('*')
+                        ? t->isPointer() || (t->isInteger() && e.operands[i]->constValue == 0)
+                        : t->isInteger();
+    if (!prototypeArg(e, i, ok, params[i])) return true;
   }
+  std::string message = e.text + "( ) is not available on Linux";
+  if (u->reason) message.append(": ").append(u->reason);
+  error("D_FUNC_UNDEF", e.loc, std::move(message));
   return true;
 }
 
@@ -156,11 +148,7 @@ const Type* Checker::subroutine(Expr& e) {
   for (auto& a : args) {
     if (!expr(*a)) return nullptr;
   }
-  if (const char* reason = destructiveRefusal(e.text)) {
-    if (!unavailablePrototype(e)) return nullptr;
-    error("D_FUNC_UNDEF", e.loc, e.text + "( ) is not available on Linux: " + reason);
-    return nullptr;
-  }
+  if (refuseUnavailable(e)) return nullptr;
   auto arity = [&](size_t min, size_t max) { return prototypeArity(e, min, max); };
   auto argIs = [&](size_t i, bool ok, const char* prototype) {
     return prototypeArg(e, i, ok, prototype);
@@ -212,11 +200,6 @@ const Type* Checker::subroutine(Expr& e) {
   }
   const Type* result = nullptr;
   if (stringSubroutine(e, result) || memorySubroutine(e, result)) return result;
-  if (isUnavailableSubroutine(e.text)) {
-    if (!unavailablePrototype(e)) return nullptr;
-    error("D_FUNC_UNDEF", e.loc, e.text + "( ) is not available on Linux");
-    return nullptr;
-  }
   // A name that is something else: DTrace says what kind of thing it is.
   if (symbols_.findBuiltin(e.text, types_) || symbols_.findGlobal(e.text)) {
     const Variable* v = symbols_.findGlobal(e.text);
