@@ -78,8 +78,7 @@ const Type* Checker::member(Expr& e, bool forAssignment) {
   if (e.isArrow || base.inMemory) {
     e.inMemory = true;
     e.storageOffset = m->offset;  // from the pointer, or from the base's address
-  } else if (const Expr& source = throughInlines(base);
-             source.variable && source.variable->kind != Variable::Kind::Builtin) {
+  } else if (source.variable && source.variable->kind != Variable::Kind::Builtin) {
     // A struct variable, or an inline that names one.
     e.variable = source.variable;
     e.storageRoot = source.storageRoot ? source.storageRoot : &source;
