@@ -61,6 +61,7 @@ struct MapFds {
   int counters = -1;
   int ringbuf = -1;
   std::vector<int> aggregations;  // by aggregation id
+  int aggregationZero = -1;       // one zeroed value, as large as any aggregation's
   std::vector<int> dynamics;      // by dynamic variable id
 };
 
@@ -100,7 +101,15 @@ class ProgramEmitter {
   void chillAction(const ast::Expr& call);
   void busyWait();  // until ktime reaches loopState(0) + loopState(1)
   void tracememAction(const ast::Expr& call, const ir::Action& action, int32_t data);
+  // emit_aggregation.cpp: @name[keys] = func(args)
   void aggregation(const ast::Expr& assign);
+  void foldIntoAggregation(const ir::Aggregation& agg, int16_t valueSlot, int16_t incrementSlot,
+                           bpf::Label dropped);  // into the entry at r0
+  void addSquare(int16_t valueSlot);  // stddev's 128-bit sum of squares
+  void log2Floor();                   // r7 = floor(log2(r6)), r6 > 0
+  void quantizeBucket();              // r6 = the bucket of the value in r6
+  void lquantizeBucket(const ir::AggParams& p);
+  void llquantizeBucket(const ir::AggParams& p);
   void storeField(const ast::Expr& value, const ir::Field& field, bpf::Reg base,
                   int32_t baseOffset);
   void emitRecord();

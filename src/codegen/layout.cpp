@@ -206,7 +206,10 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
     a.id = agg.aggregationId;
     a.name = agg.name;
     a.func = agg.aggFunc;
+    a.params = agg.aggParams;
     a.valueKind = dataKindOf(agg.type);
+    a.generationOffset = layout.globalsSize;  // clear() bumps it
+    layout.globalsSize += 8;
     uint32_t end = 0;
     for (const sema::Type* kt : agg.keyTypes) a.keys.push_back(fieldFor(end, kt));
     a.keySize = std::max<uint32_t>(8, alignUp(end, 8));
@@ -239,8 +242,7 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
 
   layout.recordOffset = 0;
   layout.keyOffset = alignUp(sizeof(ir::RecordHeader) + maxRecord, 8);
-  layout.valueOffset = layout.keyOffset + maxKey;
-  layout.localsOffset = layout.valueOffset + sizeof(ir::AggValue);
+  layout.localsOffset = layout.keyOffset + maxKey;
   layout.faultOffset = alignUp(layout.localsOffset + localsSize, 8);
   layout.dynamicKeyOffset =
       alignUp(layout.faultOffset + sizeof(ir::RecordHeader) + sizeof(ir::FaultRecord), 8);

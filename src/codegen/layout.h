@@ -14,36 +14,14 @@
 
 namespace dtrace::codegen {
 
-// The activity state at offset 0 of the globals value; probes fire only in
-// the states DTrace allows (BEGIN in Warmup, END in Cooldown).
-enum class Activity : uint64_t {
-  Inactive = 0,
-  Warmup = 1,
-  Active = 2,
-  Draining = 3,
-  Cooldown = 4,
-  Stopped = 5,
-  // ERROR: run by the consumer for a fault that already happened, in
-  // whatever state tracing has reached since.
-  Any = 6,
-};
-
-// Fixed slots at the start of the globals value.
-constexpr uint32_t kStateOffset = 0;
-constexpr uint32_t kWallClockOffset = 8;  // CLOCK_REALTIME - CLOCK_MONOTONIC, set by the consumer
-// exit(): kExitRequested | (uint32_t)status, written once by the exit() that
-// ends tracing, so the consumer learns of it even if its record is dropped.
-constexpr uint32_t kExitOffset = 16;
-constexpr uint64_t kExitRequested = uint64_t{1} << 32;
-constexpr uint32_t kFirstGlobalOffset = 24;
-
-// Counters in the per-CPU "counters" map value, read by the consumer.
-struct Counters {
-  uint64_t bufferDrops;
-  uint64_t aggregationDrops;
-  uint64_t dynamicDrops;
-  uint64_t errors;
-};
+// The runtime protocol (ir/runtime.h) as the emitter names it.
+using ir::Activity;
+using ir::Counters;
+using ir::kExitOffset;
+using ir::kExitRequested;
+using ir::kFirstGlobalOffset;
+using ir::kStateOffset;
+using ir::kWallClockOffset;
 
 struct ActionLayout {
   ir::Action action;
@@ -76,10 +54,9 @@ constexpr uint32_t kAllocaSize = 2048;
 
 struct Layout {
   uint32_t globalsSize = kFirstGlobalOffset;
-  // Scratch value: [record | aggregation key | aggregation value | this-> vars | fault record]
+  // Scratch value: [record | aggregation key | this-> vars | fault record]
   uint32_t recordOffset = 0;
   uint32_t keyOffset = 0;
-  uint32_t valueOffset = 0;
   uint32_t localsOffset = 0;
   uint32_t faultOffset = 0;
   uint32_t dynamicKeyOffset = 0;    // kMaxDynamicKeyDepth areas of dynamicKeySize

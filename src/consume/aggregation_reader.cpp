@@ -22,18 +22,24 @@ Error mapError(const ir::Aggregation& agg, const char* what, int err) {
 // tuple's entry without allocating per tuple.
 class Grouper {
  public:
-  Grouper(AggregationData& data, uint32_t keySize) : data_(data), keySize_(keySize) {}
+  Grouper(AggregationData& data, uint32_t keySize, uint64_t generation)
+      : data_(data), keySize_(keySize), generation_(generation) {}
 
-  void add(const uint8_t* mapKey, const ir::AggValue& value) {
-    uint64_t cpu = 0;
+  // One map entry: the key (tuple, CPU) and the value (generation, words).
+  void add(const uint8_t* mapKey, const uint8_t* value) {
+    uint64_t cpu = 0, generation = 0;
     std::memcpy(&cpu, mapKey + keySize_, sizeof cpu);
+    std::memcpy(&generation, value, sizeof generation);
     if (cpu >= static_cast<uint64_t>(data_.ncpus())) return;
     if (2 * (data_.size() + 1) > table_.size()) grow();
     size_t i = find(mapKey);
     if (table_[i] == kEmpty) {
       table_[i] = static_cast<uint32_t>(data_.add(mapKey));
     }
-    data_.slot(table_[i], static_cast<int>(cpu)) = value;
+    // The words are 8-byte aligned in the buffers the map is read into.
+    const auto* words = reinterpret_cast<const int64_t*>(value + 8 * ir::kAggregationGenerationWords);
+    data_.set(table_[i], static_cast<int>(cpu),
+              generation == generation_ ? CpuSlot::Current : CpuSlot::Cleared, words);
   }
 
  private:
@@ -66,6 +72,7 @@ class Grouper {
 
   AggregationData& data_;
   uint32_t keySize_;
+  uint64_t generation_;
   std::vector<uint32_t> table_;
 };
 
@@ -73,13 +80,13 @@ class Grouper {
 Result<void> readByIteration(const ir::Aggregation& agg, Grouper& grouper, int fd,
                              uint32_t mapKeySize) {
   std::vector<uint8_t> prev(mapKeySize), next(mapKeySize);
-  ir::AggValue value;
+  std::vector<int64_t> value(agg.valueSize() / 8);
   bool first = true;
   while (bpf_map_get_next_key(fd, first ? nullptr : prev.data(), next.data()) == 0) {
     first = false;
     // A key deleted between the two calls is simply skipped.
-    if (bpf_map_lookup_elem(fd, next.data(), &value) == 0) {
-      grouper.add(next.data(), value);
+    if (bpf_map_lookup_elem(fd, next.data(), value.data()) == 0) {
+      grouper.add(next.data(), reinterpret_cast<const uint8_t*>(value.data()));
     } else if (errno != ENOENT) {
       return mapError(agg, "lookup", errno);
     }
@@ -91,22 +98,24 @@ Result<void> readByIteration(const ir::Aggregation& agg, Grouper& grouper, int f
 
 }  // namespace
 
-Result<AggregationData> readAggregation(const ir::Aggregation& agg, int mapFd) {
+Result<AggregationData> readAggregation(const ir::Aggregation& agg, int mapFd,
+                                        uint64_t generation) {
   const int ncpus = libbpf_num_possible_cpus();
   if (ncpus <= 0) return makeError("failed to count the possible CPUs");
   AggregationData data(&agg, ncpus);
   const uint32_t mapKeySize = agg.keySize + ir::kAggregationCpuSlot;
-  Grouper grouper(data, agg.keySize);
+  Grouper grouper(data, agg.keySize, generation);
+  const size_t valueWords = agg.valueSize() / 8;
   uint32_t chunk = 4096;
   std::vector<uint8_t> keys;
-  std::vector<ir::AggValue> values;
+  std::vector<int64_t> values;
   // Hash maps use a bucket cursor; give it room for any key.
   std::vector<uint8_t> cursorIn(mapKeySize), cursorOut(mapKeySize);
   bool first = true;
   LIBBPF_OPTS(bpf_map_batch_opts, opts);
   for (;;) {
     keys.resize(static_cast<size_t>(chunk) * mapKeySize);
-    values.resize(chunk);
+    values.resize(static_cast<size_t>(chunk) * valueWords);
     uint32_t count = chunk;
     const int rc = bpf_map_lookup_batch(mapFd, first ? nullptr : cursorIn.data(), cursorOut.data(),
                                         keys.data(), values.data(), &count, &opts);
@@ -124,7 +133,8 @@ Result<AggregationData> readAggregation(const ir::Aggregation& agg, int mapFd) {
       return mapError(agg, "batch lookup", err);
     }
     for (uint32_t i = 0; i < count; i++) {
-      grouper.add(keys.data() + static_cast<size_t>(i) * mapKeySize, values[i]);
+      grouper.add(keys.data() + static_cast<size_t>(i) * mapKeySize,
+                  reinterpret_cast<const uint8_t*>(values.data() + i * valueWords));
     }
     if (err == ENOENT) break;
     cursorIn.swap(cursorOut);

@@ -9,8 +9,11 @@
 namespace dtrace::consume {
 
 // `mapFd` is the aggregation's BPF_MAP_TYPE_HASH: key agg.keySize bytes of
-// tuple then the owning CPU (ir::kAggregationCpuSlot bytes), value one
-// ir::AggValue. Entries come back grouped by tuple, one slot per CPU.
-Result<AggregationData> readAggregation(const ir::Aggregation& agg, int mapFd);
+// tuple then the owning CPU (ir::kAggregationCpuSlot bytes), value a
+// generation word then the data words (ir/runtime.h). Entries come back
+// grouped by tuple, one slot per CPU; those of an older generation than
+// `generation` (the aggregation's current one) are marked cleared.
+Result<AggregationData> readAggregation(const ir::Aggregation& agg, int mapFd,
+                                        uint64_t generation);
 
 }  // namespace dtrace::consume

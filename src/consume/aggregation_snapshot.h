@@ -1,65 +1,92 @@
-// Aggregation snapshots: the per-CPU values of each tuple merged the way
-// DTrace merges them, and the entries put in DTrace's default print order.
-// A snapshot is flat (one array of keys, one of per-CPU values) so that a
-// million keys read, sort and print in well under a second.
+// Aggregation snapshots: every tuple of one aggregation with its per-CPU
+// data words, merged the way DTrace merges CPUs (ir/aggregation.h). A
+// snapshot is flat (one array of keys, one of words) so that a million
+// keys read, sort and print in well under a second.
 #pragma once
 
 #include <cstdint>
 #include <span>
 #include <vector>
 
-#include "ir/program.h"
+#include "ir/aggregation.h"
 
 namespace dtrace::consume {
 
-// Every tuple of one aggregation as read from the kernel, with one value
-// slot per possible CPU (zero where that CPU never fired for the tuple).
+// What one CPU's entry of a tuple holds.
+enum class CpuSlot : uint8_t {
+  Absent,   // this CPU never fired for the tuple
+  Current,  // data of the current generation
+  Cleared,  // data from before a clear(): read as zeros
+};
+
+// Every tuple of one aggregation as read from the kernel, with one slot of
+// dataWords() words per possible CPU.
 class AggregationData {
  public:
   AggregationData() = default;
   AggregationData(const ir::Aggregation* aggregation, int ncpus)
-      : aggregation(aggregation), ncpus_(ncpus) {}
+      : aggregation(aggregation), ncpus_(ncpus), words_(aggregation->dataWords()) {}
 
   const ir::Aggregation* aggregation = nullptr;  // owned by the ir::Program
 
-  size_t size() const { return ncpus_ ? values_.size() / ncpus_ : 0; }
+  size_t size() const { return slots_.size() / (ncpus_ ? ncpus_ : 1); }
   int ncpus() const { return ncpus_; }
+  uint32_t words() const { return words_; }
   const uint8_t* key(size_t i) const { return keys_.data() + i * keySize(); }
-  std::span<const ir::AggValue> perCpu(size_t i) const {
-    return {values_.data() + i * ncpus_, static_cast<size_t>(ncpus_)};
+  CpuSlot slot(size_t i, int cpu) const { return slots_[i * ncpus_ + cpu]; }
+  const int64_t* data(size_t i, int cpu) const {
+    return data_.data() + (i * ncpus_ + cpu) * words_;
   }
 
-  // Appends a tuple (keySize bytes) with every CPU slot zero; returns its index.
+  // Appends a tuple (keySize bytes) with every CPU absent; returns its index.
   size_t add(const uint8_t* key);
-  ir::AggValue& slot(size_t i, int cpu) { return values_[i * ncpus_ + cpu]; }
+  // Sets one CPU's entry of tuple i.
+  void set(size_t i, int cpu, CpuSlot slot, const int64_t* words);
   void reserve(size_t n);
 
  private:
   uint32_t keySize() const { return aggregation ? aggregation->keySize : 0; }
   int ncpus_ = 0;
+  uint32_t words_ = 0;
   std::vector<uint8_t> keys_;
-  std::vector<ir::AggValue> values_;
+  std::vector<CpuSlot> slots_;
+  std::vector<int64_t> data_;
 };
 
 // A tuple with its CPUs merged.
 struct MergedEntry {
-  const uint8_t* key = nullptr;  // points into the AggregationData
-  uint64_t count = 0;            // firings over all CPUs
-  int64_t value = 0;             // count(): the count; sum/min/max; avg(): the total
-  int64_t result = 0;            // what is printed and sorted by (see aggregationResult)
+  const uint8_t* key = nullptr;  // into the AggregationData
+  const int64_t* data = nullptr;  // dataWords() merged words, into a MergedAggregation
 };
 
-MergedEntry mergeEntry(const AggregationData& data, size_t i);
+// Every tuple of an aggregation with its CPUs merged, in the order read.
+class MergedAggregation {
+ public:
+  explicit MergedAggregation(const AggregationData& data);
+  const ir::Aggregation& aggregation() const { return *aggregation_; }
+  std::vector<MergedEntry>& entries() { return entries_; }
+  const std::vector<MergedEntry>& entries() const { return entries_; }
 
-// The value printed and sorted by: avg() is total / count (truncated).
-int64_t aggregationResult(ir::AggFunc func, const MergedEntry& merged);
+ private:
+  const ir::Aggregation* aggregation_;
+  std::vector<int64_t> words_;
+  std::vector<MergedEntry> entries_;
+};
+
+// One tuple's CPUs merged into `out` (dataWords() words): cleared and
+// absent CPUs add nothing, so a tuple seen only before clear() is all zeros.
+void mergeCpus(const AggregationData& data, size_t i, int64_t* out);
 
 // DTrace's key order: field by field, integers as unsigned numbers of their
 // size, strings and other bytes bytewise. Returns <0, 0 or >0.
 int compareKeys(const ir::Aggregation& agg, const uint8_t* a, const uint8_t* b);
 
-// The entries that saw data (count > 0), merged, in DTrace's default order:
-// ascending value, ties broken by ascending key.
-std::vector<MergedEntry> sortedSnapshot(const AggregationData& data);
+// DTrace's value order (dt_aggregate_valcmp): scalars by value,
+// distributions by their weighted sum, then by their zero bucket.
+int compareValues(const ir::Aggregation& agg, const int64_t* a, const int64_t* b);
+
+// The entries in DTrace's default order: ascending value, ties broken by
+// ascending key.
+void sortByValue(MergedAggregation& merged);
 
 }  // namespace dtrace::consume

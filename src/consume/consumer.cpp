@@ -10,7 +10,6 @@
 #include <csignal>
 #include <cstring>
 
-#include "codegen/layout.h"
 #include "consume/messages.h"
 #include "print/aggregation.h"
 #include "print/printf.h"
@@ -32,8 +31,8 @@ Consumer::Consumer(const ir::Program& program, FILE* out, bool quiet, FILE* err)
     : program_(program), out_(out), originalOut_(out), err_(err), quiet_(quiet) {
   formats_.reserve(program.formats.size());
   for (const std::string& text : program.formats) {
-    auto parsed = sema::PrintfFormat::parse(text);
-    if (auto* format = std::get_if<sema::PrintfFormat>(&parsed)) {
+    auto parsed = ir::PrintfFormat::parse(text);
+    if (auto* format = std::get_if<ir::PrintfFormat>(&parsed)) {
       formats_.emplace_back(std::move(*format));
     } else {
       formats_.emplace_back(std::nullopt);  // reported when a record uses it
@@ -50,14 +49,14 @@ uint64_t Consumer::exitWord() const {
 }
 
 bool Consumer::exitRequested() const {
-  return exitRequested_ || (exitWord() & codegen::kExitRequested) != 0;
+  return exitRequested_ || (exitWord() & ir::kExitRequested) != 0;
 }
 
 // The kernel's word has the status of the exit() that won, even when its
 // record was lost (and, during END, the status END's exit() gave).
 int Consumer::exitStatus() const {
   const uint64_t word = exitWord();
-  if (word & codegen::kExitRequested) return static_cast<int32_t>(static_cast<uint32_t>(word));
+  if (word & ir::kExitRequested) return static_cast<int32_t>(static_cast<uint32_t>(word));
   return exitStatus_;
 }
 
@@ -276,8 +275,10 @@ Result<void> Consumer::printAggregations(const std::vector<AggregationData>& agg
   std::string text;
   for (const AggregationData* d : ordered) {
     const ir::Aggregation& agg = *d->aggregation;
-    for (const MergedEntry& entry : sortedSnapshot(*d)) {
-      print::appendAggregationLine(text, agg, entry.key, entry.result);
+    MergedAggregation merged(*d);
+    sortByValue(merged);
+    for (const MergedEntry& entry : merged.entries()) {
+      print::appendAggregationLine(text, agg, entry.key, entry.data);
       if (text.size() >= kWriteChunk) {
         if (auto r = write(text); !r) return r;
         text.clear();

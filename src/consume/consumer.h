@@ -12,7 +12,7 @@
 
 #include "consume/aggregation_snapshot.h"
 #include "ir/program.h"
-#include "sema/printf_format.h"
+#include "ir/printf_format.h"
 #include "util/result.h"
 
 namespace dtrace::consume {
@@ -34,7 +34,7 @@ class Consumer {
   // the program (lastError() says why). Fits libbpf's ring buffer callback.
   int handleRecord(const void* data, size_t size);
 
-  // The word exit() sets in the kernel (codegen::kExitOffset of the
+  // The word exit() sets in the kernel (ir::kExitOffset of the
   // globals): tracing ends even when exit()'s record was dropped.
   void watchExitWord(const uint64_t* word) { exitWord_ = word; }
   bool exitRequested() const;
@@ -75,7 +75,7 @@ class Consumer {
   uint64_t faults_ = 0;
   std::string lastError_;
   std::string buffer_;                                      // reused for every record
-  std::vector<std::optional<sema::PrintfFormat>> formats_;  // by Program::formats index
+  std::vector<std::optional<ir::PrintfFormat>> formats_;  // by Program::formats index
 };
 
 }  // namespace dtrace::consume

@@ -29,10 +29,10 @@
 
 namespace dtrace::driver {
 
-using codegen::Activity;
+using ir::Activity;
 
 struct Session::Maps {
-  std::optional<bpf::Map> globals, scratch, counters, ringbuf;
+  std::optional<bpf::Map> globals, scratch, counters, ringbuf, aggregationZero;
   std::vector<bpf::Map> aggregations;
   std::vector<bpf::Map> dynamics;
   uint64_t* globalsValue = nullptr;  // mmapped: the state is only touched through atomic_ref
@@ -56,7 +56,7 @@ std::string fullDescription(const ast::ProbeSpec& s) {
 bool isErrorProbe(const providers::Probe& p) { return p.provider == "dtrace" && p.name == "ERROR"; }
 
 std::atomic_ref<uint64_t> stateRef(uint64_t* globals) {
-  return std::atomic_ref<uint64_t>(globals[codegen::kStateOffset / 8]);
+  return std::atomic_ref<uint64_t>(globals[ir::kStateOffset / 8]);
 }
 
 }  // namespace
@@ -465,7 +465,7 @@ Result<void> Session::createMaps() {
   maps_->scratch.emplace(std::move(*scratch));
 
   auto counters =
-      bpf::Map::create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_counters", 4, sizeof(codegen::Counters), 1);
+      bpf::Map::create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_counters", 4, sizeof(ir::Counters), 1);
   if (!counters) return makeError("cannot create counters map: " + counters.error().message);
   maps_->counters.emplace(std::move(*counters));
 
@@ -477,15 +477,25 @@ Result<void> Session::createMaps() {
   // in DTrace) bounds how many there may be, and a full map counts drops.
   uint64_t aggsize = options_.size("aggsize");
   if (aggsize == 0) aggsize = 4 << 20;
+  uint32_t largestValue = 8;
   for (ir::Aggregation& agg : layout_.aggregations) {
     const uint32_t mapKey = agg.keySize + ir::kAggregationCpuSlot;
-    const uint64_t perEntry = mapKey + sizeof(ir::AggValue) + kHashEntryOverhead;
+    const uint64_t perEntry = mapKey + agg.valueSize() + kHashEntryOverhead;
     agg.maxEntries = static_cast<uint32_t>(
         std::clamp<uint64_t>(aggsize / perEntry * bpf::Map::possibleCpus(), 1024, 1u << 28));
-    auto map = bpf::Map::create(BPF_MAP_TYPE_HASH, "dt_agg", mapKey, sizeof(ir::AggValue),
+    auto map = bpf::Map::create(BPF_MAP_TYPE_HASH, "dt_agg", mapKey, agg.valueSize(),
                                 agg.maxEntries, BPF_F_NO_PREALLOC);
     if (!map) return makeError("cannot create aggregation map: " + map.error().message);
     maps_->aggregations.push_back(std::move(*map));
+    largestValue = std::max(largestValue, agg.valueSize());
+    // Generation 1 is the first: an entry made from the zero value
+    // (generation 0) is always brought to the current one before use.
+    maps_->globalsValue[agg.generationOffset / 8] = 1;
+  }
+  if (!layout_.aggregations.empty()) {
+    auto zero = bpf::Map::create(BPF_MAP_TYPE_ARRAY, "dt_aggzero", 4, largestValue, 1);
+    if (!zero) return makeError("cannot create aggregation map: " + zero.error().message);
+    maps_->aggregationZero.emplace(std::move(*zero));
   }
   // Each dynamic variable gets a map of up to `dynvarsize` bytes of
   // elements, allocated as elements are stored.
@@ -560,6 +570,7 @@ Result<void> Session::loadProbe(ProbeEnabling& enabling) {
   fds.counters = maps_->counters->fd();
   fds.ringbuf = maps_->ringbuf->fd();
   for (const auto& m : maps_->aggregations) fds.aggregations.push_back(m.fd());
+  if (maps_->aggregationZero) fds.aggregationZero = maps_->aggregationZero->fd();
   for (const auto& m : maps_->dynamics) fds.dynamics.push_back(m.fd());
 
   auto enabledClauses = [this](const ProbeEnabling& e) {
@@ -607,7 +618,7 @@ Result<void> Session::loadProbe(ProbeEnabling& enabling) {
 
 void Session::reportCounters() {
   int ncpu = bpf::Map::possibleCpus();
-  std::vector<codegen::Counters> values(ncpu);
+  std::vector<ir::Counters> values(ncpu);
   uint32_t key = 0;
   if (!maps_->counters->lookup(&key, values.data())) return;
   reportedDrops_.resize(2 * ncpu, 0);
@@ -641,11 +652,11 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   clock_gettime(CLOCK_REALTIME, &real);
   clock_gettime(CLOCK_MONOTONIC, &mono);
   int64_t offset = (real.tv_sec - mono.tv_sec) * 1000000000LL + (real.tv_nsec - mono.tv_nsec);
-  globals[codegen::kWallClockOffset / 8] = static_cast<uint64_t>(offset);
+  globals[ir::kWallClockOffset / 8] = static_cast<uint64_t>(offset);
 
   consume::Consumer consumer(ir_, config_.out, config_.quiet);
   consumer.setRawBytes(options_.flag("rawbytes"));
-  consumer.watchExitWord(&globals[codegen::kExitOffset / 8]);
+  consumer.watchExitWord(&globals[ir::kExitOffset / 8]);
   auto ring = bpf::RingBuffer::open(maps_->ringbuf->fd(), [&](const void* data, size_t size) {
     return consumer.handleRecord(data, size);
   });
@@ -729,7 +740,9 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
 
   std::vector<consume::AggregationData> aggs;
   for (size_t i = 0; i < layout_.aggregations.size(); i++) {
-    auto data = consume::readAggregation(layout_.aggregations[i], maps_->aggregations[i].fd());
+    const ir::Aggregation& agg = layout_.aggregations[i];
+    auto data = consume::readAggregation(agg, maps_->aggregations[i].fd(),
+                                         globals[agg.generationOffset / 8]);
     if (!data) return data.error();
     aggs.push_back(std::move(*data));
   }

@@ -11,54 +11,12 @@
 #include <string_view>
 #include <vector>
 
+#include "ir/aggregation.h"
+#include "ir/record.h"
+#include "ir/runtime.h"
 #include "util/diag.h"
 
 namespace dtrace::ir {
-
-// Every record in the principal buffer starts with this header.
-struct RecordHeader {
-  uint32_t epid;  // 0 marks a fault record (FaultRecord follows the header)
-  uint32_t cpu;
-};
-
-// A probe-context fault (DTrace's DTRACEFLT_*), reported as an ERROR record.
-enum class Fault : uint32_t {
-  None = 0,
-  BadAddr = 1,    // invalid address
-  BadAlign = 2,   // invalid alignment
-  IllOp = 3,      // illegal operation
-  DivZero = 4,    // divide-by-zero
-  NoScratch = 5,  // out of scratch space
-  KPriv = 6,
-  UPriv = 7,
-  TupOflow = 8,  // tuple stack overflow
-  BadStack = 9,
-  BadIndex = 10,  // index out of range (not in illumos' first list; DTRACEFLT_BADINDEX)
-};
-const char* faultMessage(Fault f);  // "divide-by-zero", "invalid address (0x%llx)" stem, ...
-
-// Layout of a fault record after the header (header.epid == 0).
-struct FaultRecord {
-  uint32_t epid;         // the ECB that faulted
-  uint32_t fault;        // Fault
-  uint64_t address;      // faulting address, when there is one
-  uint32_t actionIndex;  // 1-based action number, 0 for the predicate
-  uint32_t difOffset;    // instruction offset in the program, for the message
-};
-
-// How the bytes of one record field are to be read.
-enum class DataKind : uint8_t {
-  Signed,    // two's-complement integer of `size` bytes
-  Unsigned,  // unsigned integer of `size` bytes
-  String,    // NUL-terminated within `size` bytes
-};
-
-struct Field {
-  uint32_t offset = 0;  // from the start of the record data (after RecordHeader)
-  uint32_t size = 0;
-  DataKind kind = DataKind::Signed;
-  bool isPointer = false;  // print as an address (%p-like) where the action cares
-};
 
 enum class ActionKind : uint8_t {
   Trace,      // trace(expr): fields[0]
@@ -100,33 +58,6 @@ struct Ecb {
   bool hasActionMask = false;
   // Probe identity for the default output ("CPU ID FUNCTION:NAME").
   std::string provider, module, function, name;
-};
-
-enum class AggFunc : uint8_t { Count, Sum, Min, Max, Avg };
-
-// One aggregation (@name). In the kernel it is a hash map whose key is the
-// tuple's fields packed at their offsets (keySize bytes; a single zero
-// uint64 when the aggregation has no keys) followed by the number of the
-// CPU that owns the entry (kAggregationCpuSlot bytes), and whose value is
-// the AggValue below. Each CPU updates only its own entries, as DTrace's
-// per-CPU aggregation buffers; the consumer merges them.
-constexpr uint32_t kAggregationCpuSlot = 8;
-
-struct Aggregation {
-  uint32_t id = 0;
-  std::string name;  // without '@'; empty for the anonymous aggregation '@'
-  AggFunc func = AggFunc::Count;
-  std::vector<Field> keys;  // offsets within the key
-  uint32_t keySize = 8;
-  DataKind valueKind = DataKind::Signed;  // of the aggregated expression (sum/min/max/avg)
-  uint32_t maxEntries = 0;  // (tuple, CPU) entries the map holds; more are aggregation drops
-};
-
-// One CPU's value of an aggregation entry, whatever its function: the
-// consumer merges CPUs with count > 0 only, so min/max never see an unset slot.
-struct AggValue {
-  uint64_t count;  // firings on this CPU
-  int64_t value;   // Sum/Avg: the running total; Min/Max: the extreme so far
 };
 
 struct Program {

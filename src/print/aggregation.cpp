@@ -1,6 +1,7 @@
 #include "print/aggregation.h"
 
 #include "print/appendf.h"
+#include "print/distribution.h"
 #include "print/printf.h"
 #include "print/trace.h"
 
@@ -37,11 +38,37 @@ void appendKeyDatum(std::string& out, const ir::Field& f, const uint8_t* key) {
 
 }  // namespace
 
-void appendAggregationLine(std::string& out, const ir::Aggregation& agg, const uint8_t* key,
-                           int64_t value) {
+void appendAggregationKeys(std::string& out, const ir::Aggregation& agg, const uint8_t* key) {
   for (const ir::Field& f : agg.keys) appendKeyDatum(out, f, key);
-  out += ' ';
-  appendRightJustified(out, value, 16);
+}
+
+void appendAggregationValue(std::string& out, const ir::Aggregation& agg, const int64_t* data,
+                            uint64_t normal) {
+  if (normal == 0) normal = 1;
+  const auto divisor = static_cast<int64_t>(normal);
+  switch (agg.info().display) {
+    case ir::AggDisplay::Scalar:
+      out += ' ';
+      appendRightJustified(out, data[0] / divisor, 16);
+      break;
+    case ir::AggDisplay::Average:
+      out += ' ';
+      appendRightJustified(out, data[0] ? data[1] / divisor / data[0] : 0, 16);
+      break;
+    case ir::AggDisplay::StandardDeviation:
+      appendf(out, " %16llu",
+              static_cast<unsigned long long>(data[0] ? ir::standardDeviation(data, normal) : 0));
+      break;
+    default:
+      appendDistribution(out, agg, data, normal);
+      break;
+  }
+}
+
+void appendAggregationLine(std::string& out, const ir::Aggregation& agg, const uint8_t* key,
+                           const int64_t* data, uint64_t normal) {
+  appendAggregationKeys(out, agg, key);
+  appendAggregationValue(out, agg, data, normal);
   out += '\n';
 }
 

@@ -1,17 +1,26 @@
 // The default layout of an aggregation entry, as dtrace(1M) prints
-// aggregations at exit: each key in a column of its own, then the value.
+// aggregations at exit and printa() without a format: each key in a column
+// of its own, then the value (a number, or a distribution).
 #pragma once
 
 #include <cstdint>
 #include <string>
 
-#include "ir/program.h"
+#include "ir/aggregation.h"
 
 namespace dtrace::print {
 
-// One line: the key fields of `key` (laid out as agg.keys says), then the
-// aggregation's value, then a newline.
+// The keys of `key` (laid out as agg.keys says), one after the other.
+void appendAggregationKeys(std::string& out, const ir::Aggregation& agg, const uint8_t* key);
+
+// The value of merged data words as DTrace shows it: " %16lld" for
+// scalars, the distribution for quantizations. Values are divided by
+// `normal` (normalize()).
+void appendAggregationValue(std::string& out, const ir::Aggregation& agg, const int64_t* data,
+                            uint64_t normal);
+
+// One entry: keys, value, newline.
 void appendAggregationLine(std::string& out, const ir::Aggregation& agg, const uint8_t* key,
-                           int64_t value);
+                           const int64_t* data, uint64_t normal = 1);
 
 }  // namespace dtrace::print

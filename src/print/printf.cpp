@@ -7,13 +7,13 @@
 #include <cstring>
 #include <ctime>
 
-#include "util/kernel_symbols.h"
+#include "sym/kernel_symbols.h"
 
 namespace dtrace::print {
 namespace {
 
-using sema::PrintfConversion;
-using sema::PrintfRender;
+using ir::PrintfConversion;
+using ir::PrintfRender;
 
 // Appends snprintf(fmt, value) to out, whatever the length of the result.
 template <class T>
@@ -144,7 +144,7 @@ std::string_view readString(const uint8_t* p, uint32_t size) {
   return std::string_view(reinterpret_cast<const char*>(p), len);
 }
 
-Result<void> appendPrintf(std::string& out, const sema::PrintfFormat& format,
+Result<void> appendPrintf(std::string& out, const ir::PrintfFormat& format,
                           std::span<const ir::Field> fields, const uint8_t* data, size_t size) {
   size_t next = 0;
   auto takeField = [&]() -> const ir::Field* {
@@ -228,7 +228,7 @@ Result<void> appendPrintf(std::string& out, const sema::PrintfFormat& format,
         break;
       }
       case PrintfRender::KernelSymbol:
-        appendFormatted(out, stem + "s", util::kernelAddressText(readUnsigned(p, f->size)).c_str());
+        appendFormatted(out, stem + "s", sym::kernelAddressText(readUnsigned(p, f->size)).c_str());
         break;
       case PrintfRender::UserSymbol:
         // No user symbol tables yet: the address is what DTrace falls back to.

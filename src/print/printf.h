@@ -10,14 +10,14 @@
 #include <string>
 
 #include "ir/program.h"
-#include "sema/printf_format.h"
+#include "ir/printf_format.h"
 #include "util/result.h"
 
 namespace dtrace::print {
 
 // Appends the text of one printf() to `out`. `data` is the record data the
 // fields' offsets are relative to, `size` its length.
-Result<void> appendPrintf(std::string& out, const sema::PrintfFormat& format,
+Result<void> appendPrintf(std::string& out, const ir::PrintfFormat& format,
                           std::span<const ir::Field> fields, const uint8_t* data, size_t size);
 
 // Reads an integer field widened to 64 bits: zero-extended (readUnsigned)

@@ -1,13 +1,13 @@
 #include "providers/tracepoint_machinery.h"
 
-#include "util/kernel_symbols.h"
+#include "sym/kernel_symbols.h"
 
 namespace dtrace::providers {
 
 namespace {
 
 bool functionRange(const std::string& name, AddressRange& range) {
-  std::optional<util::KernelSymbol> s = util::KernelSymbols::get().find(name);
+  std::optional<sym::KernelSymbol> s = sym::KernelSymbols::get().find(name);
   if (!s) return false;
   range = {s->address, s->end};
   return true;

@@ -3,7 +3,7 @@
 // statements. Prototypes and messages are those of illumos' dt_open.c and
 // dt_cc.c.
 #include "sema/checker.h"
-#include "sema/printf_format.h"
+#include "ir/printf_format.h"
 
 namespace dtrace::sema {
 
@@ -136,23 +136,23 @@ bool Checker::checkAction(Expr& call) {
     }
     if (format.empty()) format = kFreopenRestore;  // freopen(""): back to the original output
   }
-  auto parsed = PrintfFormat::parse(format);
-  if (auto* err = std::get_if<PrintfError>(&parsed))
+  auto parsed = ir::PrintfFormat::parse(format);
+  if (auto* err = std::get_if<ir::PrintfError>(&parsed))
     return error(err->tag.c_str(), call.loc, err->message);
-  std::vector<PrintfArg> described;
+  std::vector<ir::PrintfArg> described;
   for (size_t i = 1; i < args.size(); i++) {
     const Type* t = args[i]->type;
-    PrintfArg a;
-    a.cls = t->isString() || t->isCharArray() ? PrintfArg::Class::String
-            : t->isPointer()                  ? PrintfArg::Class::Pointer
-            : t->isInteger()                  ? PrintfArg::Class::Integer
-                                              : PrintfArg::Class::Other;
+    ir::PrintfArg a;
+    a.cls = t->isString() || t->isCharArray() ? ir::PrintfArg::Class::String
+            : t->isPointer()                  ? ir::PrintfArg::Class::Pointer
+            : t->isInteger()                  ? ir::PrintfArg::Class::Integer
+                                              : ir::PrintfArg::Class::Other;
     a.size = t->size;
     a.isSigned = t->isSigned;
     a.typeName = t->name;
     described.push_back(a);
   }
-  if (auto err = std::get<PrintfFormat>(parsed).check(described, name)) {
+  if (auto err = std::get<ir::PrintfFormat>(parsed).check(described, name)) {
     return error(err->tag.c_str(), call.loc, err->message);
   }
   return true;

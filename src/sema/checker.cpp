@@ -3,7 +3,7 @@
 #include <cctype>
 #include <limits>
 
-#include "sema/printf_format.h"
+#include "ir/printf_format.h"
 
 namespace dtrace::sema {
 
@@ -120,20 +120,6 @@ bool isActionCall(const Expr& e) { return e.kind == ExprKind::Call && isActionNa
 bool isTranslatedPointer(const Expr& e) {
   const Expr& source = throughInlines(e);
   return source.kind == ExprKind::Xlate && source.type && source.type->isPointer();
-}
-
-bool isAggregatingFunction(std::string_view name, ir::AggFunc* func) {
-  static const std::pair<const char*, ir::AggFunc> kFuncs[] = {
-      {"count", ir::AggFunc::Count}, {"sum", ir::AggFunc::Sum}, {"min", ir::AggFunc::Min},
-      {"max", ir::AggFunc::Max},     {"avg", ir::AggFunc::Avg},
-  };
-  for (const auto& [n, f] : kFuncs) {
-    if (name == n) {
-      if (func) *func = f;
-      return true;
-    }
-  }
-  return false;
 }
 
 const std::string* MacroTable::find(std::string_view name) const {
@@ -275,84 +261,6 @@ bool Checker::checkStatement(ast::Stmt& stmt) {
     if (toAggregation) return checkAggregationAssign(e);
   }
   return expr(e) != nullptr;
-}
-
-bool Checker::checkAggregationAssign(Expr& assign) {
-  Expr& target = *assign.operands[0];
-  Expr& value = *assign.operands[1];
-  if (assign.op != Op::Assign) {
-    return error("D_OP_INCOMPAT", assign.loc,
-                 std::string("operator ") + ast::opSpelling(assign.op) +
-                     " may not be applied to an aggregation");
-  }
-  Expr& ref = target.kind == ExprKind::Index ? *target.operands[0] : target;
-  ir::AggFunc func;
-  if (value.kind != ExprKind::Call || !isAggregatingFunction(value.text, &func)) {
-    return error("D_AGG_FUNC", value.loc,
-                 ref.text + " must be assigned the result of an aggregating function");
-  }
-  std::vector<const Type*> keyTypes;
-  if (target.kind == ExprKind::Index) {
-    for (size_t i = 1; i < target.operands.size(); i++) {
-      const Type* t = expr(*target.operands[i]);
-      if (!t || !refuseTranslatedPointer(*target.operands[i])) return false;
-      if (t->isVoid())
-        return error("D_KEY_TYPE", target.operands[i]->loc, "invalid key type: void");
-      keyTypes.push_back(t);
-    }
-  }
-  size_t wantArgs = func == ir::AggFunc::Count ? 0 : 1;
-  if (value.operands.size() != wantArgs) {
-    return error("D_PROTO_LEN", value.loc,
-                 value.text + "( ) prototype mismatch: " + std::to_string(value.operands.size()) +
-                     " arg" + (value.operands.size() == 1 ? "" : "s") + " passed, " +
-                     std::to_string(wantArgs) + " expected");
-  }
-  for (auto& a : value.operands) {
-    const Type* t = expr(*a);
-    if (!t || !refuseTranslatedPointer(*a)) return false;
-    if (!t->isScalar()) {
-      return error("D_PROTO_ARG", a->loc,
-                   value.text +
-                       "( ) argument #1 is incompatible with prototype:\n\tprototype: "
-                       "uint64_t\n\t argument: " +
-                       t->name);
-    }
-  }
-  std::string name = ref.text.size() > 1 ? ref.text.substr(1) : "";
-  Variable* agg = symbols_.findAggregation(name);
-  if (!agg) {
-    agg = symbols_.addAggregation(name, ref.loc);
-    agg->aggFunc = func;
-    agg->aggFuncName = value.text;
-    agg->keyTypes = keyTypes;
-    agg->type = value.operands.empty() ? types_.uint64() : value.operands[0]->type;
-  } else {
-    if (agg->aggFunc != func) {
-      return error("D_AGG_REDEF", assign.loc,
-                   "aggregation redefined: " + ref.text + "\n\t current: " + ref.text + " = " +
-                       value.text + "( )\n\tprevious: " + ref.text + " = " + agg->aggFuncName +
-                       "( ) : line " + std::to_string(agg->loc.line));
-    }
-    if (agg->keyTypes.size() != keyTypes.size()) {
-      return error("D_PROTO_LEN", assign.loc,
-                   ref.text + "[ ] prototype mismatch: " + std::to_string(keyTypes.size()) +
-                       " key" + (keyTypes.size() == 1 ? "" : "s") + " passed, " +
-                       std::to_string(agg->keyTypes.size()) + " expected");
-    }
-    for (size_t i = 0; i < keyTypes.size(); i++) {
-      const Type* a = agg->keyTypes[i];
-      const Type* b = keyTypes[i];
-      if (a->isString() != b->isString()) {
-        return error("D_PROTO_ARG", target.operands[i + 1]->loc, keyMismatch(ref.text, i, a, b));
-      }
-      if (a->isString() && b->size > a->size) agg->keyTypes[i] = b;
-      if (a->isInteger() && b->isInteger() && b->size > a->size) agg->keyTypes[i] = b;
-    }
-  }
-  ref.variable = agg;
-  assign.type = types_.voidType();
-  return true;
 }
 
 bool Checker::checkDeclaration(ast::Declaration& decl) {

@@ -65,7 +65,13 @@ class Checker {
   bool checkStatements(std::vector<ast::StmtPtr>& stmts);
   bool checkStatement(ast::Stmt& stmt);
   bool checkAction(ast::Expr& call);
+  // check_aggregations.cpp: @name[keys] = func(args)
   bool checkAggregationAssign(ast::Expr& assign);
+  bool aggregationParameter(const ast::Expr& fn, size_t i, const char* typeTag, const char* what,
+                            int64_t* value);
+  bool lquantizeParams(ast::Expr& fn, ir::AggParams& p);
+  bool llquantizeParams(ast::Expr& fn, ir::AggParams& p);
+  bool sameParams(const ast::Expr& fn, const Variable& agg, const ir::AggParams& p);
 
   // Expressions: return the type, or null after reporting an error.
   const Type* expr(ast::Expr& e);

@@ -93,6 +93,7 @@ struct Variable {
   // Aggregation
   uint32_t aggregationId = 0;
   ir::AggFunc aggFunc = ir::AggFunc::Count;
+  ir::AggParams aggParams;  // lquantize, llquantize
   std::string aggFuncName;
   std::vector<const Type*> keyTypes;  // Aggregation, and keyed ones
   bool aggDefined = false;

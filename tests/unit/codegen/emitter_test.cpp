@@ -132,6 +132,7 @@ struct Harness {
     fds.counters = counters->fd();
     fds.ringbuf = ringbuf->fd();
     for (const auto& m : aggregations) fds.aggregations.push_back(m.fd());
+    fds.aggregationZero = aggregationZero->fd();
     std::vector<EnabledClause> enabled;
     for (size_t i = 0; i < layout.clauses.size(); i++) {
       enabled.push_back({&layout.clauses[i], static_cast<uint32_t>(i + 1)});
@@ -167,13 +168,20 @@ struct Harness {
     auto r = bpf::Map::create(BPF_MAP_TYPE_RINGBUF, "dt_buffer", 0, 0, 1 << 16);
     if (!r) return "ringbuf: " + r.error().message;
     ringbuf.emplace(std::move(*r));
+    uint32_t largest = 8;
     for (const ir::Aggregation& agg : layout.aggregations) {
       auto m = bpf::Map::create(BPF_MAP_TYPE_HASH, "dt_agg",
-                                agg.keySize + ir::kAggregationCpuSlot, sizeof(ir::AggValue), 1024,
+                                agg.keySize + ir::kAggregationCpuSlot, agg.valueSize(), 1024,
                                 BPF_F_NO_PREALLOC);
       if (!m) return "aggregation: " + m.error().message;
       aggregations.push_back(std::move(*m));
+      largest = std::max(largest, agg.valueSize());
+      const uint64_t first = 1;
+      std::memcpy(const_cast<uint8_t*>(globalsValue) + agg.generationOffset, &first, 8);
     }
+    auto z = bpf::Map::create(BPF_MAP_TYPE_ARRAY, "dt_aggzero", 4, largest, 1);
+    if (!z) return "aggregation zero: " + z.error().message;
+    aggregationZero.emplace(std::move(*z));
     return "";
   }
 
@@ -244,18 +252,16 @@ struct Harness {
   // The per-CPU values of an aggregation key, merged as the consumer does.
   // The aggregation's tuple `key` merged over CPUs, read the way the
   // consumer reads it.
-  struct Merged {
-    uint64_t count = 0;
-    int64_t value = 0;
-  };
-  Merged aggregation(size_t id, const Bytes& key) {
+  // Its merged data words; empty when the tuple is not in the map.
+  std::vector<int64_t> aggregation(size_t id, const Bytes& key) {
     const ir::Aggregation& agg = layout.aggregations.at(id);
-    auto data = consume::readAggregation(agg, aggregations.at(id).fd());
+    auto data = consume::readAggregation(agg, aggregations.at(id).fd(), 1);
     if (!data) return {};
     for (size_t i = 0; i < data->size(); i++) {
       if (std::memcmp(data->key(i), key.data(), key.size()) != 0) continue;
-      consume::MergedEntry m = consume::mergeEntry(*data, i);
-      return {m.count, m.value};
+      std::vector<int64_t> words(agg.dataWords());
+      consume::mergeCpus(*data, i, words.data());
+      return words;
     }
     return {};
   }
@@ -287,7 +293,7 @@ struct Harness {
   Layout layout;
   providers::Probe probe_;
   Activity expected_ = Activity::Warmup;
-  std::optional<bpf::Map> globals, scratch, counters, ringbuf;
+  std::optional<bpf::Map> globals, scratch, counters, ringbuf, aggregationZero;
   std::vector<bpf::Map> aggregations;
   volatile uint8_t* globalsValue = nullptr;
   std::optional<bpf::Program> prog;
@@ -676,7 +682,7 @@ TEST_F(EmitterTest, SumOfNarrowNegativeValues) {
   ASSERT_EQ(load("BEGIN { @s = sum((char)arg0); }", beginProbe()), "");
   fire({0xff});
   fire({0xff});
-  EXPECT_EQ(aggregation(0, zeroKey(0)).value, -2);
+  EXPECT_EQ(aggregation(0, zeroKey(0))[0], -2);
 }
 
 TEST_F(EmitterTest, AggregationKeyedByAStringVariable) {
@@ -684,7 +690,7 @@ TEST_F(EmitterTest, AggregationKeyedByAStringVariable) {
   fire();
   Bytes key(layout.aggregations.at(0).keySize, 0);
   std::memcpy(key.data(), "key", 3);
-  EXPECT_EQ(aggregation(0, key).value, 1);
+  EXPECT_EQ(aggregation(0, key)[0], 1);
 }
 
 // ---- this-> variables -----------------------------------------------------------
@@ -840,33 +846,95 @@ TEST_F(EmitterTest, CountAndSum) {
   fire({5});
   fire({static_cast<uint64_t>(-2)});
   fire({10});
-  EXPECT_EQ(aggregation(0, zeroKey(0)).value, 3);
-  Merged s = aggregation(1, zeroKey(1));
-  EXPECT_EQ(s.value, 13);
-  EXPECT_EQ(s.count, 3u);
+  EXPECT_EQ(aggregation(0, zeroKey(0))[0], 3);
+  EXPECT_EQ(aggregation(1, zeroKey(1))[0], 13);
 }
 
 TEST_F(EmitterTest, MinAndMaxAreSigned) {
   ASSERT_EQ(load("BEGIN { @mn = min(arg0); @mx = max(arg0); }", beginProbe()), "");
   for (int64_t v : {5, -2, 9, 0}) fire({static_cast<uint64_t>(v)});
-  EXPECT_EQ(aggregation(0, zeroKey(0)).value, -2);
-  EXPECT_EQ(aggregation(1, zeroKey(1)).value, 9);
+  EXPECT_EQ(aggregation(0, zeroKey(0))[0], -2);
+  EXPECT_EQ(aggregation(1, zeroKey(1))[0], 9);
 }
 
 TEST_F(EmitterTest, MinAndMaxOfUnsignedValues) {
   ASSERT_EQ(load("BEGIN { u = (unsigned long)arg0; @mn = min(u); @mx = max(u); }", beginProbe()),
             "");
   for (int64_t v : {5, -1, 3}) fire({static_cast<uint64_t>(v)});
-  EXPECT_EQ(aggregation(0, zeroKey(0)).value, 3);
-  EXPECT_EQ(aggregation(1, zeroKey(1)).value, -1);  // ULONG_MAX
+  EXPECT_EQ(aggregation(0, zeroKey(0))[0], 3);
+  EXPECT_EQ(aggregation(1, zeroKey(1))[0], -1);  // ULONG_MAX
 }
 
 TEST_F(EmitterTest, AvgKeepsTotalAndCount) {
   ASSERT_EQ(load("BEGIN { @a = avg(arg0); }", beginProbe()), "");
   for (int v : {2, 4, 9}) fire({static_cast<uint64_t>(v)});
-  Merged a = aggregation(0, zeroKey(0));
-  EXPECT_EQ(a.value, 15);
-  EXPECT_EQ(a.count, 3u);
+  EXPECT_EQ(aggregation(0, zeroKey(0)), (std::vector<int64_t>{3, 15}));
+}
+
+TEST_F(EmitterTest, StddevKeepsCountSumAndWideSumOfSquares) {
+  ASSERT_EQ(load("BEGIN { @s = stddev(arg0); }", beginProbe()), "");
+  const int64_t big = int64_t{3} << 40;  // its square needs more than 64 bits
+  for (int64_t v : {big, -big, int64_t{5}}) fire({static_cast<uint64_t>(v)});
+  const unsigned __int128 squares = (unsigned __int128)(uint64_t)big * (uint64_t)big * 2 + 25;
+  EXPECT_EQ(aggregation(0, zeroKey(0)),
+            (std::vector<int64_t>{3, 5, static_cast<int64_t>(static_cast<uint64_t>(squares)),
+                                  static_cast<int64_t>(static_cast<uint64_t>(squares >> 64))}));
+}
+
+// The buckets the kernel fills are the ones the consumer's ir:: functions
+// name, for values across every range the distributions have.
+std::vector<int64_t> distributionProbeValues() {
+  std::vector<int64_t> values = {0, 1, -1, 2, 3, -3, 7, 8, 9, 10, 11, 99, 100, 101, 1000, 1234,
+                                 -1000, 5000, 99999, 100000, INT64_MAX, INT64_MIN,
+                                 int64_t{1} << 62, -(int64_t{1} << 62)};
+  return values;
+}
+
+TEST_F(EmitterTest, QuantizeFillsTheBucketOfEachValue) {
+  ASSERT_EQ(load("BEGIN { @q = quantize(arg0); }", beginProbe()), "");
+  std::vector<int64_t> expected(ir::kQuantizeBuckets, 0);
+  for (int64_t v : distributionProbeValues()) {
+    fire({static_cast<uint64_t>(v)});
+    expected[ir::quantizeBucket(v)]++;
+  }
+  EXPECT_EQ(aggregation(0, zeroKey(0)), expected);
+}
+
+TEST_F(EmitterTest, QuantizeIncrementAddsItsWeight) {
+  ASSERT_EQ(load("BEGIN { @q = quantize(arg0, arg1); }", beginProbe()), "");
+  fire({4, 10});
+  fire({4, static_cast<uint64_t>(-3)});
+  std::vector<int64_t> words = aggregation(0, zeroKey(0));
+  ASSERT_EQ(words.size(), ir::kQuantizeBuckets);
+  EXPECT_EQ(words[ir::quantizeBucket(4)], 7);
+}
+
+TEST_F(EmitterTest, LquantizeFillsTheBucketOfEachValue) {
+  ASSERT_EQ(load("BEGIN { @l = lquantize(arg0, -100, 1000, 7); }", beginProbe()), "");
+  const ir::AggParams& p = layout.aggregations.at(0).params;
+  std::vector<int64_t> expected(p.levels + 2, 0);
+  for (int64_t v : distributionProbeValues()) {
+    fire({static_cast<uint64_t>(v)});
+    expected[ir::lquantizeBucket(p, v)]++;
+  }
+  EXPECT_EQ(aggregation(0, zeroKey(0)), expected);
+}
+
+TEST_F(EmitterTest, LlquantizeFillsTheBucketOfEachValue) {
+  for (const char* args : {"10, 0, 6, 20", "10, 2, 5, 10", "2, 0, 10, 2", "10, 1, 4, 5"}) {
+    Harness t;
+    ASSERT_EQ(t.load(std::string("BEGIN { @l = llquantize(arg0, ") + args + "); }",
+                     beginProbe()),
+              "")
+        << args;
+    const ir::Aggregation& agg = t.layout.aggregations.at(0);
+    std::vector<int64_t> expected(agg.dataWords(), 0);
+    for (int64_t v : distributionProbeValues()) {
+      t.fire({static_cast<uint64_t>(v)});
+      expected[ir::llquantizeBucket(agg.params, v)]++;
+    }
+    EXPECT_EQ(t.aggregation(0, t.zeroKey(0)), expected) << args;
+  }
 }
 
 TEST_F(EmitterTest, AggregationKeysAreLaidOutByField) {
@@ -883,10 +951,10 @@ TEST_F(EmitterTest, AggregationKeysAreLaidOutByField) {
   int64_t seven = 7;
   std::memcpy(key.data() + agg.keys[1].offset, &seven, 8);
   key[agg.keys[2].offset] = 65;
-  EXPECT_EQ(aggregation(0, key).value, 2);
+  EXPECT_EQ(aggregation(0, key)[0], 2);
   int64_t eight = 8;
   std::memcpy(key.data() + agg.keys[1].offset, &eight, 8);
-  EXPECT_EQ(aggregation(0, key).value, 1);
+  EXPECT_EQ(aggregation(0, key)[0], 1);
 }
 
 TEST_F(EmitterTest, AggregationWithAStringLiteralKey) {
@@ -895,7 +963,7 @@ TEST_F(EmitterTest, AggregationWithAStringLiteralKey) {
   Bytes key(layout.aggregations.at(0).keySize, 0);
   key[0] = 'a';
   key[1] = 'b';
-  EXPECT_EQ(aggregation(0, key).value, 4);
+  EXPECT_EQ(aggregation(0, key)[0], 4);
 }
 
 TEST_F(EmitterTest, AggregationsUnderIf) {
@@ -903,8 +971,8 @@ TEST_F(EmitterTest, AggregationsUnderIf) {
   fire({1});
   fire({1});
   fire({0});
-  EXPECT_EQ(aggregation(0, zeroKey(0)).value, 2);
-  EXPECT_EQ(aggregation(1, zeroKey(1)).value, 1);
+  EXPECT_EQ(aggregation(0, zeroKey(0))[0], 2);
+  EXPECT_EQ(aggregation(1, zeroKey(1))[0], 1);
 }
 
 // Session::run fires BEGIN and END with no arguments (BPF_PROG_RUN with an
@@ -938,7 +1006,7 @@ TEST_F(EmitterTest, SyscallEntryProbeSeesTheCallingProcess) {
   }
   EXPECT_EQ(t.global("x"), getpid());
   EXPECT_EQ(t.global("n"), 3);
-  EXPECT_EQ(t.aggregation(0, t.zeroKey(0)).value, 3);
+  EXPECT_EQ(t.aggregation(0, t.zeroKey(0))[0], 3);
 }
 
 TEST_F(EmitterTest, SyscallReturnProbeSeesTheReturnValue) {

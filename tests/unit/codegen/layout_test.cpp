@@ -240,14 +240,13 @@ TEST_F(LayoutTest, AggregationKeysMixIntegersAndStrings) {
   EXPECT_EQ(a.keySize, 40u);
 }
 
-TEST_F(LayoutTest, ScratchHoldsRecordKeyValueLocalsFaultAndStringTemps) {
+TEST_F(LayoutTest, ScratchHoldsRecordKeyLocalsFaultAndStringTemps) {
   lay("BEGIN { trace(1l); trace(2l); @a[execname, 1] = count(); this->x = 1; this->y = 2l; }");
   EXPECT_EQ(layout.recordOffset, 0u);
   // header (8) + largest record (16)
   EXPECT_EQ(layout.keyOffset, 24u);
   // largest key: string16 + int -> 24
-  EXPECT_EQ(layout.valueOffset, 24u + 24u + ir::kAggregationCpuSlot);
-  EXPECT_EQ(layout.localsOffset, layout.valueOffset + sizeof(ir::AggValue));
+  EXPECT_EQ(layout.localsOffset, 24u + 24u + ir::kAggregationCpuSlot);
   const sema::Variable* x = symbols.findClauseLocal("x");
   const sema::Variable* y = symbols.findClauseLocal("y");
   ASSERT_NE(x, nullptr);
@@ -271,9 +270,9 @@ TEST_F(LayoutTest, RegionsDoNotOverlapWithTheLargestRecord) {
   uint32_t largest = 0;
   for (const auto& cl : layout.clauses) largest = std::max(largest, cl.dataSize);
   EXPECT_GE(layout.keyOffset, sizeof(ir::RecordHeader) + largest);
-  EXPECT_GE(layout.valueOffset, layout.keyOffset + 8);
+  EXPECT_GE(layout.localsOffset, layout.keyOffset + 8);
   EXPECT_EQ(layout.keyOffset % 8, 0u);
-  EXPECT_EQ(layout.valueOffset % 8, 0u);
+  EXPECT_EQ(layout.localsOffset % 8, 0u);
 }
 
 TEST_F(LayoutTest, DataKinds) {

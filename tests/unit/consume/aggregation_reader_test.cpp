@@ -11,12 +11,17 @@
 namespace dtrace::consume {
 namespace {
 
-// A hash map laid out as an aggregation's: (tuple, CPU) -> AggValue.
+// A hash map laid out as a sum() aggregation's: (tuple, CPU) ->
+// (generation, total).
+struct SumValue {
+  uint64_t generation;
+  int64_t total;
+};
 class AggregationMap {
  public:
   AggregationMap(uint32_t keySize, uint32_t maxEntries) {
     fd_ = bpf_map_create(BPF_MAP_TYPE_HASH, "test_agg", keySize + ir::kAggregationCpuSlot,
-                         sizeof(ir::AggValue), maxEntries, nullptr);
+                         sizeof(SumValue), maxEntries, nullptr);
   }
   ~AggregationMap() {
     if (fd_ >= 0) close(fd_);
@@ -37,7 +42,8 @@ TEST(AggregationReader, ReadsEveryKeyAndEveryCpu) {
   for (uint64_t k = 0; k < kKeys; k++) {
     for (uint64_t cpu = 0; cpu < static_cast<uint64_t>(ncpus); cpu++) {
       const uint64_t mapKey[2] = {k, cpu};
-      const ir::AggValue value = {cpu + 1, static_cast<int64_t>(k * 10 + cpu)};
+      // Even keys were last updated before a clear() (generation 1).
+      const SumValue value = {k % 2 ? 2u : 1u, static_cast<int64_t>(k * 10 + cpu)};
       ASSERT_EQ(bpf_map_update_elem(map.fd(), mapKey, &value, BPF_ANY), 0);
     }
   }
@@ -46,7 +52,7 @@ TEST(AggregationReader, ReadsEveryKeyAndEveryCpu) {
   agg.name = "test";
   agg.func = ir::AggFunc::Sum;
   agg.keySize = 8;
-  auto read = readAggregation(agg, map.fd());
+  auto read = readAggregation(agg, map.fd(), 2);
   ASSERT_TRUE(read.ok()) << read.error().message;
   ASSERT_EQ(read->size(), kKeys);
   EXPECT_EQ(read->aggregation, &agg);
@@ -58,11 +64,11 @@ TEST(AggregationReader, ReadsEveryKeyAndEveryCpu) {
     byKey[k] = i;
   }
   ASSERT_EQ(byKey.size(), kKeys);
-  auto perCpu = read->perCpu(byKey.at(1234));
-  ASSERT_EQ(perCpu.size(), static_cast<size_t>(ncpus));
+  ASSERT_EQ(read->ncpus(), ncpus);
   for (int cpu = 0; cpu < ncpus; cpu++) {
-    EXPECT_EQ(perCpu[static_cast<size_t>(cpu)].count, static_cast<uint64_t>(cpu + 1));
-    EXPECT_EQ(perCpu[static_cast<size_t>(cpu)].value, 12340 + cpu);
+    EXPECT_EQ(read->slot(byKey.at(1235), cpu), CpuSlot::Current);
+    EXPECT_EQ(read->data(byKey.at(1235), cpu)[0], 12350 + cpu);
+    EXPECT_EQ(read->slot(byKey.at(1234), cpu), CpuSlot::Cleared);
   }
 }
 
@@ -71,7 +77,7 @@ TEST(AggregationReader, EmptyMapGivesNoEntries) {
   if (map.fd() < 0) GTEST_SKIP() << "cannot create BPF maps here";
   ir::Aggregation agg;
   agg.keySize = 16;
-  auto read = readAggregation(agg, map.fd());
+  auto read = readAggregation(agg, map.fd(), 1);
   ASSERT_TRUE(read.ok()) << read.error().message;
   EXPECT_EQ(read->size(), 0u);
 }
@@ -79,7 +85,7 @@ TEST(AggregationReader, EmptyMapGivesNoEntries) {
 TEST(AggregationReader, BadFdIsAnError) {
   ir::Aggregation agg;
   agg.name = "x";
-  auto read = readAggregation(agg, -1);
+  auto read = readAggregation(agg, -1, 1);
   EXPECT_FALSE(read.ok());
 }
 

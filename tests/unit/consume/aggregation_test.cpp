@@ -39,10 +39,13 @@ ir::Aggregation makeAgg(uint32_t id, ir::AggFunc func, const RecordBuilder& keyL
   return agg;
 }
 
-// One tuple with its per-CPU slots, as a test writes it.
+// One tuple with its per-CPU data words, as a test writes it; an empty
+// list is a CPU that never fired for the tuple.
+using Words = std::vector<int64_t>;
 struct AggregationEntry {
   std::vector<uint8_t> key;
-  std::vector<ir::AggValue> perCpu;
+  std::vector<Words> perCpu;
+  std::vector<bool> cleared = {};  // per CPU: data from before a clear()
 };
 
 // A snapshot of `entries`, with as many CPUs as the longest slot list.
@@ -52,13 +55,19 @@ AggregationData build(const ir::Aggregation* agg, const std::vector<AggregationE
   AggregationData data(agg, static_cast<int>(ncpus));
   for (const auto& e : entries) {
     size_t i = data.add(e.key.data());
-    for (size_t cpu = 0; cpu < e.perCpu.size(); cpu++)
-      data.slot(i, static_cast<int>(cpu)) = e.perCpu[cpu];
+    for (size_t cpu = 0; cpu < e.perCpu.size(); cpu++) {
+      if (e.perCpu[cpu].empty()) continue;
+      Words w = e.perCpu[cpu];
+      w.resize(agg->dataWords(), 0);
+      const bool cleared = cpu < e.cleared.size() && e.cleared[cpu];
+      data.set(i, static_cast<int>(cpu), cleared ? CpuSlot::Cleared : CpuSlot::Current,
+               w.data());
+    }
   }
   return data;
 }
 
-AggregationEntry entry(const RecordBuilder& key, std::vector<ir::AggValue> perCpu) {
+AggregationEntry entry(const RecordBuilder& key, std::vector<Words> perCpu) {
   AggregationEntry e;
   e.key = key.padded();
   if (e.key.empty()) e.key.assign(8, 0);
@@ -66,9 +75,11 @@ AggregationEntry entry(const RecordBuilder& key, std::vector<ir::AggValue> perCp
   return e;
 }
 
-// The tuple's CPUs merged (its key pointer is not used).
-MergedEntry merge(const ir::Aggregation& agg, const AggregationEntry& e) {
-  return mergeEntry(build(&agg, {e}), 0);
+// The tuple's CPUs merged.
+Words merge(const ir::Aggregation& agg, const AggregationEntry& e) {
+  Words out(agg.dataWords());
+  mergeCpus(build(&agg, {e}), 0, out.data());
+  return out;
 }
 
 RecordBuilder stringKey(const std::string& s) {
@@ -79,29 +90,48 @@ RecordBuilder stringKey(const std::string& s) {
 
 TEST(AggregationMerge, CountSumsEveryCpu) {
   ir::Aggregation agg = makeAgg(0, ir::AggFunc::Count, RecordBuilder());
-  MergedEntry m = merge(agg, entry(RecordBuilder(), {{2, 0}, {0, 0}, {3, 0}}));
-  EXPECT_EQ(m.count, 5u);
-  EXPECT_EQ(aggregationResult(agg.func, m), 5);
+  EXPECT_EQ(merge(agg, entry(RecordBuilder(), {{2}, {}, {3}})), Words{5});
 }
 
 TEST(AggregationMerge, MinAndMaxIgnoreIdleCpus) {
   ir::Aggregation min = makeAgg(0, ir::AggFunc::Min, RecordBuilder());
-  EXPECT_EQ(merge(min, entry(RecordBuilder(), {{0, 0}, {1, 5}, {2, 9}})).value, 5);
+  EXPECT_EQ(merge(min, entry(RecordBuilder(), {{}, {5}, {9}})), Words{5});
   ir::Aggregation max = makeAgg(0, ir::AggFunc::Max, RecordBuilder());
-  EXPECT_EQ(merge(max, entry(RecordBuilder(), {{1, -3}, {0, 0}, {1, -7}})).value, -3);
+  EXPECT_EQ(merge(max, entry(RecordBuilder(), {{-3}, {}, {-7}})), Words{-3});
+}
+
+TEST(AggregationMerge, ClearedCpusCountAsZero) {
+  ir::Aggregation sum = makeAgg(0, ir::AggFunc::Sum, RecordBuilder());
+  AggregationEntry e = entry(RecordBuilder(), {{100}, {7}});
+  e.cleared = {true, false};
+  EXPECT_EQ(merge(sum, e), Words{7});
+  ir::Aggregation max = makeAgg(0, ir::AggFunc::Max, RecordBuilder());
+  AggregationEntry m = entry(RecordBuilder(), {{100}, {-7}});
+  m.cleared = {true, false};
+  EXPECT_EQ(merge(max, m), Words{-7});
+  m.cleared = {true, true};
+  EXPECT_EQ(merge(max, m), Words{0});
 }
 
 TEST(AggregationMerge, AverageIsTotalOverCountTruncated) {
   ir::Aggregation avg = makeAgg(0, ir::AggFunc::Avg, RecordBuilder());
-  EXPECT_EQ(aggregationResult(avg.func, merge(avg, entry(RecordBuilder(), {{3, 7}, {1, 3}}))),
+  EXPECT_EQ(ir::aggregationScalar(avg, merge(avg, entry(RecordBuilder(), {{3, 7}, {1, 3}})).data()),
             2);
-  EXPECT_EQ(aggregationResult(avg.func, merge(avg, entry(RecordBuilder(), {{2, -7}}))), -3);
-  EXPECT_EQ(aggregationResult(avg.func, MergedEntry{}), 0);
+  EXPECT_EQ(ir::aggregationScalar(avg, merge(avg, entry(RecordBuilder(), {{2, -7}})).data()), -3);
+  const Words none = {0, 0};
+  EXPECT_EQ(ir::aggregationScalar(avg, none.data()), 0);
+}
+
+TEST(AggregationMerge, StddevCarriesTheSumOfSquaresAcrossCpus) {
+  ir::Aggregation sd = makeAgg(0, ir::AggFunc::Stddev, RecordBuilder());
+  const int64_t allOnes = -1;  // low word 2^64 - 1
+  EXPECT_EQ(merge(sd, entry(RecordBuilder(), {{1, 2, allOnes, 0}, {1, 3, 1, 5}})),
+            (Words{2, 5, 0, 6}));
 }
 
 TEST(AggregationPrint, KeylessCountAtExit) {
   ir::Aggregation agg = makeAgg(0, ir::AggFunc::Count, RecordBuilder());
-  AggregationData data = build(&agg, {entry(RecordBuilder(), {{4, 0}, {6, 0}})});
+  AggregationData data = build(&agg, {entry(RecordBuilder(), {{4}, {6}})});
   EXPECT_EQ(printed({data}, true), "\n" + pad(15) + "10\n");
 }
 
@@ -109,9 +139,9 @@ TEST(AggregationPrint, StringKeysSortByValueThenKey) {
   RecordBuilder layout = stringKey("");
   ir::Aggregation agg = makeAgg(0, ir::AggFunc::Count, layout);
   AggregationData data =
-      build(&agg, {entry(stringKey("sshd"), {{5, 0}}), entry(stringKey("bash"), {{1, 0}}),
-                   entry(stringKey("zsh"), {{1, 0}}), entry(stringKey("awk"), {{1, 0}}),
-                   entry(stringKey("cron"), {{0, 0}, {2, 0}})});
+      build(&agg, {entry(stringKey("sshd"), {{5}}), entry(stringKey("bash"), {{1}}),
+                   entry(stringKey("zsh"), {{1}}), entry(stringKey("awk"), {{1}}),
+                   entry(stringKey("cron"), {{}, {2}})});
   auto line = [](const std::string& key, const std::string& value) {
     return "  " + key + pad(50 - key.size()) + pad(17 - value.size()) + value + "\n";
   };
@@ -125,13 +155,13 @@ TEST(AggregationPrint, SumMinMaxAvgValues) {
   ir::Aggregation min = makeAgg(1, ir::AggFunc::Min, layout);
   ir::Aggregation max = makeAgg(2, ir::AggFunc::Max, layout);
   ir::Aggregation avg = makeAgg(3, ir::AggFunc::Avg, layout);
-  auto one = [&](const ir::Aggregation& agg, std::vector<ir::AggValue> v) {
+  auto one = [&](const ir::Aggregation& agg, std::vector<Words> v) {
     return build(&agg, {entry(stringKey("k"), std::move(v))});
   };
   const std::string key = "  k" + pad(49);
-  EXPECT_EQ(printed({one(sum, {{2, 100}, {1, -1}})}), key + pad(15) + "99\n");
-  EXPECT_EQ(printed({one(min, {{2, -4}, {0, 0}, {1, 8}})}), key + pad(15) + "-4\n");
-  EXPECT_EQ(printed({one(max, {{2, -4}, {0, 0}, {1, -8}})}), key + pad(15) + "-4\n");
+  EXPECT_EQ(printed({one(sum, {{100}, {-1}})}), key + pad(15) + "99\n");
+  EXPECT_EQ(printed({one(min, {{-4}, {}, {8}})}), key + pad(15) + "-4\n");
+  EXPECT_EQ(printed({one(max, {{-4}, {}, {-8}})}), key + pad(15) + "-4\n");
   EXPECT_EQ(printed({one(avg, {{2, 10}, {1, 5}})}), key + pad(16) + "5\n");
 }
 
@@ -139,7 +169,7 @@ TEST(AggregationPrint, NegativeValuesSortFirst) {
   RecordBuilder layout = stringKey("");
   ir::Aggregation agg = makeAgg(0, ir::AggFunc::Sum, layout);
   AggregationData data =
-      build(&agg, {entry(stringKey("b"), {{1, 3}}), entry(stringKey("a"), {{1, -3}})});
+      build(&agg, {entry(stringKey("b"), {{3}}), entry(stringKey("a"), {{-3}})});
   EXPECT_EQ(printed({data}),
             "  a" + pad(49) + pad(15) + "-3\n" + "  b" + pad(49) + pad(16) + "3\n");
 }
@@ -154,8 +184,8 @@ TEST(AggregationPrint, TwoMixedKeys) {
     return b;
   };
   AggregationData data =
-      build(&agg, {entry(key("bash", 200), {{2, 0}}), entry(key("bash", 100), {{2, 0}}),
-                   entry(key("sh", 1), {{1, 0}})});
+      build(&agg, {entry(key("bash", 200), {{2}}), entry(key("bash", 100), {{2}}),
+                   entry(key("sh", 1), {{1}})});
   EXPECT_EQ(printed({data}), "  sh" + pad(48) + "        1" + pad(16) + "1\n" +  //
                                  "  bash" + pad(46) + "      100" + pad(16) + "2\n" + "  bash" +
                                  pad(46) + "      200" + pad(16) + "2\n");
@@ -171,7 +201,7 @@ TEST(AggregationPrint, IntegerKeysSortAsUnsigned) {
     return b;
   };
   AggregationData data =
-      build(&agg, {entry(key(-1), {{1, 0}}), entry(key(2), {{1, 0}}), entry(key(1), {{1, 0}})});
+      build(&agg, {entry(key(-1), {{1}}), entry(key(2), {{1}}), entry(key(1), {{1}})});
   const std::string one = pad(16) + "1\n";
   EXPECT_EQ(printed({data}), pad(16) + "1" + one + pad(16) + "2" + one + pad(15) + "-1" + one);
 }
@@ -181,9 +211,9 @@ TEST(AggregationPrint, SeveralAggregationsInIdOrderWithoutBlankLines) {
   ir::Aggregation a = makeAgg(0, ir::AggFunc::Count, none);
   ir::Aggregation b = makeAgg(1, ir::AggFunc::Sum, none);
   ir::Aggregation empty = makeAgg(2, ir::AggFunc::Max, none);
-  AggregationData da = build(&a, {entry(none, {{3, 0}})});
-  AggregationData db = build(&b, {entry(none, {{1, 50}})});
-  AggregationData de = build(&empty, {entry(none, {{0, 0}})});  // a slot that never fired
+  AggregationData da = build(&a, {entry(none, {{3}})});
+  AggregationData db = build(&b, {entry(none, {{50}})});
+  AggregationData de = build(&empty, {});  // never fired
   EXPECT_EQ(printed({db, de, da}, true), "\n" + pad(16) + "3\n" + pad(15) + "50\n");
 }
 
@@ -200,13 +230,15 @@ TEST(AggregationSnapshot, LargeSnapshotSortsQuickly) {
   for (int64_t i = 0; i < 100000; i++) {
     RecordBuilder k;
     k.add(i);
-    entries.push_back(entry(k, {{static_cast<uint64_t>(i % 97 + 1), 0}}));
+    entries.push_back(entry(k, {{i % 97 + 1}}));
   }
   AggregationData data = build(&agg, entries);
-  std::vector<MergedEntry> sorted = sortedSnapshot(data);
+  MergedAggregation merged(data);
+  sortByValue(merged);
+  const auto& sorted = merged.entries();
   ASSERT_EQ(sorted.size(), data.size());
   for (size_t i = 1; i < sorted.size(); i++) {
-    ASSERT_LE(sorted[i - 1].count, sorted[i].count);
+    ASSERT_LE(sorted[i - 1].data[0], sorted[i].data[0]);
   }
 }
 

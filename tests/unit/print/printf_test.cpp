@@ -10,10 +10,10 @@ namespace {
 using testing::RecordBuilder;
 
 std::string render(std::string_view format, const RecordBuilder& record) {
-  auto parsed = sema::PrintfFormat::parse(format);
-  EXPECT_TRUE(std::holds_alternative<sema::PrintfFormat>(parsed)) << format;
+  auto parsed = ir::PrintfFormat::parse(format);
+  EXPECT_TRUE(std::holds_alternative<ir::PrintfFormat>(parsed)) << format;
   std::string out;
-  auto r = appendPrintf(out, std::get<sema::PrintfFormat>(parsed), record.fields(),
+  auto r = appendPrintf(out, std::get<ir::PrintfFormat>(parsed), record.fields(),
                         record.data().data(), record.data().size());
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
   return out;
@@ -146,11 +146,11 @@ TEST(Printf, SymbolFallsBackToHexAddress) {
 }
 
 TEST(Printf, RecordTooShortIsAnError) {
-  auto parsed = sema::PrintfFormat::parse("%d %d");
+  auto parsed = ir::PrintfFormat::parse("%d %d");
   RecordBuilder b;
   b.add(int32_t{1});
   std::string out;
-  auto r = appendPrintf(out, std::get<sema::PrintfFormat>(parsed), b.fields(), b.data().data(),
+  auto r = appendPrintf(out, std::get<ir::PrintfFormat>(parsed), b.fields(), b.data().data(),
                         b.data().size());
   EXPECT_FALSE(r.ok());
 }

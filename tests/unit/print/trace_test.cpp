@@ -109,7 +109,8 @@ TEST(AggregationLine, NoKeys) {
   ir::Aggregation agg;
   const uint8_t key[8] = {};
   std::string out;
-  appendAggregationLine(out, agg, key, 10);
+  const int64_t value[] = {10};
+  appendAggregationLine(out, agg, key, value);
   EXPECT_EQ(out, pad(15) + "10\n");
 }
 
@@ -120,7 +121,8 @@ TEST(AggregationLine, StringKey) {
   RecordBuilder b;
   b.addString("sshd", 16);
   std::string out;
-  appendAggregationLine(out, agg, b.data().data(), 3);
+  const int64_t value[] = {3};
+  appendAggregationLine(out, agg, b.data().data(), value);
   EXPECT_EQ(out, "  sshd" + pad(46) + pad(16) + "3\n");
 }
 
@@ -130,7 +132,8 @@ TEST(AggregationLine, IntegerKeysBySize) {
   b.add(uint8_t{254}).add(int16_t{-2}).add(int32_t{-2}).add(int64_t{-2});
   agg.keys = b.fields();
   std::string out;
-  appendAggregationLine(out, agg, b.data().data(), -2);
+  const int64_t value[] = {-2};
+  appendAggregationLine(out, agg, b.data().data(), value);
   EXPECT_EQ(out, " 254 65534       -2" + pad(15) + "-2" + pad(15) + "-2\n");
 }
 
@@ -140,7 +143,8 @@ TEST(AggregationLine, MixedKeys) {
   b.addString("bash", 16).add(int32_t{1234});
   agg.keys = b.fields();
   std::string out;
-  appendAggregationLine(out, agg, b.data().data(), 7);
+  const int64_t value[] = {7};
+  appendAggregationLine(out, agg, b.data().data(), value);
   EXPECT_EQ(out, "  bash" + pad(46) + "     1234" + pad(16) + "7\n");
 }
 

@@ -1,9 +1,9 @@
-#include "sema/printf_format.h"
+#include "ir/printf_format.h"
 
 #include <array>
 #include <cctype>
 
-namespace dtrace::sema {
+namespace dtrace::ir {
 namespace {
 
 // Which argument types a conversion accepts (DTrace's pfcheck_* family).
@@ -366,4 +366,4 @@ std::optional<PrintfError> PrintfFormat::check(std::span<const PrintfArg> args,
   return std::nullopt;
 }
 
-}  // namespace dtrace::sema
+}  // namespace dtrace::ir

@@ -11,7 +11,7 @@
 #include <variant>
 #include <vector>
 
-namespace dtrace::sema {
+namespace dtrace::ir {
 
 // What the compiler knows about one printf() value argument.
 struct PrintfArg {
@@ -89,4 +89,4 @@ class PrintfFormat {
   std::vector<PrintfPiece> pieces_;
 };
 
-}  // namespace dtrace::sema
+}  // namespace dtrace::ir

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace dtrace::util {
+namespace dtrace::sym {
 
 struct KernelSymbol {
   std::string module;  // "vmlinux" or the kernel module's name
@@ -44,4 +44,4 @@ class KernelSymbols {
 // address in hex when no function contains it.
 std::string kernelAddressText(uint64_t address);
 
-}  // namespace dtrace::util
+}  // namespace dtrace::sym

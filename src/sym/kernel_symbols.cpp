@@ -1,4 +1,4 @@
-#include "util/kernel_symbols.h"
+#include "sym/kernel_symbols.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace dtrace::util {
+namespace dtrace::sym {
 
 namespace {
 
@@ -99,4 +99,4 @@ std::string kernelAddressText(uint64_t address) {
   return text;
 }
 
-}  // namespace dtrace::util
+}  // namespace dtrace::sym

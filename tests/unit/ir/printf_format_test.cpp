@@ -1,8 +1,8 @@
-#include "sema/printf_format.h"
+#include "ir/printf_format.h"
 
 #include <gtest/gtest.h>
 
-namespace dtrace::sema {
+namespace dtrace::ir {
 namespace {
 
 PrintfFormat parseOk(std::string_view text) {
@@ -213,4 +213,4 @@ TEST(PrintfFormatCheck, UsesTheFunctionName) {
 }
 
 }  // namespace
-}  // namespace dtrace::sema
+}  // namespace dtrace::ir

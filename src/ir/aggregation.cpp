@@ -1,0 +1,215 @@
+#include "ir/aggregation.h"
+
+#include <bit>
+
+namespace dtrace::ir {
+namespace {
+
+// DTrace's prototypes: count(), sum(x) ... quantize(x[, incr]),
+// lquantize(x, base, limit[, step[, incr]]),
+// llquantize(x, factor, low, high, steps[, incr]).
+constexpr AggFuncInfo kAggFuncs[] = {
+    {AggFunc::Count, "count", 0, 0, false, false, AggMerge::Add, AggDisplay::Scalar},
+    {AggFunc::Sum, "sum", 1, 1, true, false, AggMerge::Add, AggDisplay::Scalar},
+    {AggFunc::Avg, "avg", 1, 1, true, false, AggMerge::Add, AggDisplay::Average},
+    {AggFunc::Min, "min", 1, 1, true, false, AggMerge::Min, AggDisplay::Scalar},
+    {AggFunc::Max, "max", 1, 1, true, false, AggMerge::Max, AggDisplay::Scalar},
+    {AggFunc::Stddev, "stddev", 1, 1, true, false, AggMerge::Stddev,
+     AggDisplay::StandardDeviation},
+    {AggFunc::Quantize, "quantize", 1, 2, true, true, AggMerge::Add, AggDisplay::Quantize},
+    {AggFunc::Lquantize, "lquantize", 3, 5, true, true, AggMerge::Add, AggDisplay::Lquantize},
+    {AggFunc::Llquantize, "llquantize", 5, 6, true, true, AggMerge::Add, AggDisplay::Llquantize},
+};
+
+uint64_t power(uint64_t base, uint32_t exponent) {
+  uint64_t r = 1;
+  for (uint32_t i = 0; i < exponent; i++) r *= base;
+  return r;
+}
+
+// Buckets of one magnitude of llquantize (steps/factor of them lie below
+// the magnitude's first value and are not kept).
+uint32_t llquantizeBucketsPerMagnitude(const AggParams& p) { return p.steps - p.steps / p.factor; }
+
+// llquantize's bucket for a value >= 0, on the positive side of the zero bucket.
+uint32_t llquantizePositive(const AggParams& p, uint64_t v) {
+  const uint32_t zero = llquantizeZeroBucket(p);
+  const uint32_t perMagnitude = llquantizeBucketsPerMagnitude(p);
+  const uint32_t stepsPerFactor = p.steps / p.factor;
+  uint64_t low = power(p.factor, p.lowMagnitude);
+  if (v < low) return zero;
+  uint32_t first = zero + 1;  // the bucket holding factor^magnitude
+  for (uint32_t mag = p.lowMagnitude; mag <= p.highMagnitude; mag++) {
+    const uint64_t next = low * p.factor;
+    if (v < next) {
+      if (mag == 0 && p.steps > p.factor) {
+        // Values 1 .. factor-1: each integer has its bucket, with the
+        // fractional ones between them never filled.
+        return first + static_cast<uint32_t>((v - 1) * stepsPerFactor);
+      }
+      const uint64_t width = next / p.steps;
+      return first + static_cast<uint32_t>(v / width - stepsPerFactor);
+    }
+    first += perMagnitude;
+    low = next;
+  }
+  return 2 * zero;  // >= factor^(high+1)
+}
+
+}  // namespace
+
+const AggFuncInfo* findAggFunc(std::string_view name) {
+  for (const AggFuncInfo& f : kAggFuncs) {
+    if (name == f.name) return &f;
+  }
+  return nullptr;
+}
+
+const AggFuncInfo& aggFuncInfo(AggFunc func) { return kAggFuncs[static_cast<size_t>(func)]; }
+
+int64_t quantizeBucketValue(uint32_t i) {
+  if (i < kQuantizeZeroBucket) return -(int64_t{1} << (kQuantizeZeroBucket - 1 - i));
+  if (i == kQuantizeZeroBucket) return 0;
+  return int64_t{1} << (i - kQuantizeZeroBucket - 1);
+}
+
+uint32_t quantizeBucket(int64_t value) {
+  if (value == 0) return kQuantizeZeroBucket;
+  if (value > 0) {
+    const uint32_t log2 = 63 - static_cast<uint32_t>(std::countl_zero(static_cast<uint64_t>(value)));
+    return std::min<uint32_t>(kQuantizeZeroBucket + 1 + log2, kQuantizeBuckets - 1);
+  }
+  if (value <= -(int64_t{1} << 62)) return 0;
+  const uint32_t log2 = 63 - static_cast<uint32_t>(std::countl_zero(static_cast<uint64_t>(-value)));
+  return kQuantizeZeroBucket - 1 - log2;
+}
+
+uint32_t lquantizeBucket(const AggParams& p, int64_t value) {
+  if (value < p.base) return 0;
+  const uint64_t level = static_cast<uint64_t>(value - p.base) / static_cast<uint64_t>(p.step);
+  return level < p.levels ? static_cast<uint32_t>(level) + 1 : p.levels + 1;
+}
+
+uint32_t llquantizeZeroBucket(const AggParams& p) {
+  return 1 + (p.highMagnitude - p.lowMagnitude + 1) * llquantizeBucketsPerMagnitude(p);
+}
+
+uint32_t llquantizeBucket(const AggParams& p, int64_t value) {
+  if (value >= 0) return llquantizePositive(p, static_cast<uint64_t>(value));
+  // Negative values mirror the positive buckets around the zero bucket.
+  const uint64_t magnitude = value == INT64_MIN ? uint64_t{1} << 63 : static_cast<uint64_t>(-value);
+  return 2 * llquantizeZeroBucket(p) - llquantizePositive(p, magnitude);
+}
+
+int64_t lquantizeBucketValue(const AggParams& p, uint32_t bucket) {
+  if (bucket == 0) return p.base - 1;
+  if (bucket > p.levels) return p.base + static_cast<int64_t>(p.levels) * p.step + 1;
+  return p.base + static_cast<int64_t>(bucket - 1) * p.step;
+}
+
+int64_t llquantizeBucketValue(const AggParams& p, uint32_t bucket) {
+  const uint32_t zero = llquantizeZeroBucket(p);
+  if (bucket == zero) return 0;
+  if (bucket < zero) return -llquantizeBucketValue(p, 2 * zero - bucket);
+  if (bucket >= 2 * zero) return static_cast<int64_t>(power(p.factor, p.highMagnitude + 1));
+  const uint32_t perMagnitude = llquantizeBucketsPerMagnitude(p);
+  const uint32_t stepsPerFactor = p.steps / p.factor;
+  const uint32_t index = bucket - zero - 1;
+  const uint32_t mag = p.lowMagnitude + index / perMagnitude;
+  const uint32_t within = index % perMagnitude;
+  if (mag == 0 && p.steps > p.factor) return 1 + within / stepsPerFactor;
+  if (within == 0) return static_cast<int64_t>(power(p.factor, mag));
+  const uint64_t width = power(p.factor, mag + 1) / p.steps;
+  return static_cast<int64_t>((stepsPerFactor + within) * width);
+}
+
+uint32_t Aggregation::dataWords() const {
+  switch (func) {
+    case AggFunc::Count:
+    case AggFunc::Sum:
+    case AggFunc::Min:
+    case AggFunc::Max:
+      return 1;
+    case AggFunc::Avg:
+      return 2;  // count, sum
+    case AggFunc::Stddev:
+      return 4;  // count, sum, sum of squares (128 bits)
+    case AggFunc::Quantize:
+      return kQuantizeBuckets;
+    case AggFunc::Lquantize:
+      return params.levels + 2;  // below the base, the levels, at or above the limit
+    case AggFunc::Llquantize:
+      return 2 * llquantizeZeroBucket(params) + 1;
+  }
+  return 1;
+}
+
+void mergeAggregationData(const Aggregation& agg, const int64_t* cpu, int64_t* merged,
+                          bool firstCpu) {
+  const uint32_t n = agg.dataWords();
+  const bool isUnsigned = agg.valueKind == DataKind::Unsigned;
+  switch (agg.info().merge) {
+    case AggMerge::Add:
+      for (uint32_t i = 0; i < n; i++) {
+        merged[i] = static_cast<int64_t>(static_cast<uint64_t>(merged[i]) +
+                                         static_cast<uint64_t>(cpu[i]));
+      }
+      break;
+    case AggMerge::Min:
+    case AggMerge::Max: {
+      const bool less = isUnsigned ? static_cast<uint64_t>(cpu[0]) < static_cast<uint64_t>(merged[0])
+                                   : cpu[0] < merged[0];
+      const bool greater = isUnsigned
+                               ? static_cast<uint64_t>(cpu[0]) > static_cast<uint64_t>(merged[0])
+                               : cpu[0] > merged[0];
+      if (firstCpu || (agg.info().merge == AggMerge::Min ? less : greater)) merged[0] = cpu[0];
+      break;
+    }
+    case AggMerge::Stddev: {
+      merged[0] += cpu[0];
+      merged[1] = static_cast<int64_t>(static_cast<uint64_t>(merged[1]) +
+                                       static_cast<uint64_t>(cpu[1]));
+      const uint64_t low = static_cast<uint64_t>(merged[2]) + static_cast<uint64_t>(cpu[2]);
+      const uint64_t carry = low < static_cast<uint64_t>(cpu[2]) ? 1 : 0;
+      merged[2] = static_cast<int64_t>(low);
+      merged[3] = static_cast<int64_t>(static_cast<uint64_t>(merged[3]) +
+                                       static_cast<uint64_t>(cpu[3]) + carry);
+      break;
+    }
+  }
+}
+
+int64_t aggregationScalar(const Aggregation& agg, const int64_t* merged) {
+  switch (agg.info().display) {
+    case AggDisplay::Average:
+      return merged[0] ? merged[1] / merged[0] : 0;
+    case AggDisplay::StandardDeviation:
+      return merged[0] ? static_cast<int64_t>(standardDeviation(merged)) : 0;
+    default:
+      return merged[0];
+  }
+}
+
+uint64_t standardDeviation(const int64_t* words, uint64_t normal) {
+  using u128 = unsigned __int128;
+  const int64_t count = words[0];
+  if (count <= 0) return 0;
+  const u128 sumOfSquares = (u128{static_cast<uint64_t>(words[3])} << 64) |
+                            static_cast<uint64_t>(words[2]);
+  // DTrace truncates each step: the average of the squares, the average.
+  if (normal == 0) normal = 1;
+  const u128 averageOfSquares = sumOfSquares / normal / static_cast<uint64_t>(count);
+  int64_t average = words[1] / static_cast<int64_t>(normal) / count;
+  if (average < 0) average = -average;
+  const u128 squareOfAverage = u128{static_cast<uint64_t>(average)} * static_cast<uint64_t>(average);
+  const u128 variance = averageOfSquares - squareOfAverage;  // wraps as DTrace's does
+  // Integer square root, rounding down.
+  u128 root = 0;
+  for (int bit = 63; bit >= 0; bit--) {
+    const u128 candidate = root | (u128{1} << bit);
+    if (candidate * candidate <= variance) root = candidate;
+  }
+  return static_cast<uint64_t>(root);
+}
+
+}  // namespace dtrace::ir

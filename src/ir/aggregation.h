@@ -1,0 +1,127 @@
+// The aggregating functions, in one table: what the compiler accepts for
+// each, the data words the kernel keeps per (tuple, CPU), how the consumer
+// merges CPUs, and how the merged value prints. A new aggregating function
+// is a row here, one emitter case and one printer.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/record.h"
+#include "ir/runtime.h"
+
+namespace dtrace::ir {
+
+enum class AggFunc : uint8_t {
+  Count,
+  Sum,
+  Avg,
+  Min,
+  Max,
+  Stddev,
+  Quantize,
+  Lquantize,
+  Llquantize,
+};
+
+// How one CPU's data words join the others'.
+enum class AggMerge : uint8_t {
+  Add,     // every word adds
+  Min,     // the single word: the smaller
+  Max,     // the single word: the larger
+  Stddev,  // count and sum add; the last two words are a 128-bit sum of squares
+};
+
+// How a merged value is shown.
+enum class AggDisplay : uint8_t {
+  Scalar,             // the single word
+  Average,            // sum / count
+  StandardDeviation,  // from count, sum and the sum of squares
+  Quantize,           // power-of-two distribution
+  Lquantize,          // linear distribution
+  Llquantize,         // log-linear distribution
+};
+
+struct AggFuncInfo {
+  AggFunc func;
+  const char* name;
+  uint8_t minArgs;  // arguments as DTrace's prototype counts them
+  uint8_t maxArgs;
+  bool takesValue;     // the first argument is the value aggregated
+  bool hasIncrement;   // the last optional argument is an increment (weight)
+  AggMerge merge;
+  AggDisplay display;
+};
+
+// The function `name` names, or null.
+const AggFuncInfo* findAggFunc(std::string_view name);
+const AggFuncInfo& aggFuncInfo(AggFunc func);
+
+// The constant parameters of lquantize and llquantize, checked by the
+// compiler (DTrace's D_LQUANT_* and D_LLQUANT_* rules).
+struct AggParams {
+  int64_t base = 0;   // lquantize: the lowest bucket's value
+  int64_t step = 1;   // lquantize: the width of a bucket
+  uint32_t levels = 0;  // lquantize: buckets between base and the limit
+  uint32_t factor = 0;  // llquantize
+  uint32_t lowMagnitude = 0;
+  uint32_t highMagnitude = 0;
+  uint32_t steps = 0;
+  bool operator==(const AggParams&) const = default;
+};
+
+// quantize(): 63 negative powers of two, zero, 63 positive ones.
+constexpr uint32_t kQuantizeBuckets = 127;
+constexpr uint32_t kQuantizeZeroBucket = 63;
+// The value of quantize() bucket i: -2^62 .. -1, 0, 1 .. 2^62.
+int64_t quantizeBucketValue(uint32_t i);
+// The bucket quantize() puts `value` in.
+uint32_t quantizeBucket(int64_t value);
+// The bucket lquantize() and llquantize() put `value` in.
+uint32_t lquantizeBucket(const AggParams& p, int64_t value);
+uint32_t llquantizeBucket(const AggParams& p, int64_t value);
+// llquantize's middle bucket: |value| below factor^lowMagnitude.
+uint32_t llquantizeZeroBucket(const AggParams& p);
+// The smallest value a bucket holds (the value a distribution's row shows),
+// for lquantize (below the base: base - 1; at or above the limit: limit +
+// 1, as DTrace weighs them) and llquantize.
+int64_t lquantizeBucketValue(const AggParams& p, uint32_t bucket);
+int64_t llquantizeBucketValue(const AggParams& p, uint32_t bucket);
+
+// One aggregation (@name): its function, tuple layout and map.
+struct Aggregation {
+  uint32_t id = 0;
+  std::string name;  // without '@'; empty for the anonymous aggregation '@'
+  AggFunc func = AggFunc::Count;
+  AggParams params;
+  std::vector<Field> keys;  // offsets within the key
+  uint32_t keySize = 8;
+  DataKind valueKind = DataKind::Signed;  // of the aggregated expression
+  uint32_t maxEntries = 0;  // (tuple, CPU) entries the map holds; more are aggregation drops
+  // The word of the globals holding this aggregation's generation (clear()).
+  uint32_t generationOffset = 0;
+
+  const AggFuncInfo& info() const { return aggFuncInfo(func); }
+  // Data words of one (tuple, CPU) entry, after the generation word.
+  uint32_t dataWords() const;
+  // Bytes of a map value: the generation word and the data words.
+  uint32_t valueSize() const { return 8 * (kAggregationGenerationWords + dataWords()); }
+};
+
+// Folds one CPU's data words into `merged` (dataWords() of each).
+// `firstCpu` is true for the first CPU seen: min/max take its value as is.
+void mergeAggregationData(const Aggregation& agg, const int64_t* cpu, int64_t* merged,
+                          bool firstCpu);
+
+// The number printed and sorted by for scalar displays: count, sum, min,
+// max, avg (sum / count, truncated), stddev.
+int64_t aggregationScalar(const Aggregation& agg, const int64_t* merged);
+
+// stddev() of DTrace's words {count, sum, sumsq low, sumsq high}, with its
+// 128-bit arithmetic: sqrt(avg(x^2) - avg(x)^2), truncated; the values
+// divided by `normal` first (normalize()).
+uint64_t standardDeviation(const int64_t* words, uint64_t normal = 1);
+
+}  // namespace dtrace::ir

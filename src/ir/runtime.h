@@ -1,0 +1,90 @@
+// The runtime protocol: what generated programs and the consumer agree on
+// beyond the records' layouts. The activity state and fixed words of the
+// globals map, the per-CPU loss counters, the header of every record in
+// the principal buffer, fault records, and how an aggregation's map entry
+// is keyed and laid out. Codegen writes these; consume and driver read
+// them; nothing here depends on how either does its work.
+#pragma once
+
+#include <cstdint>
+
+namespace dtrace::ir {
+
+// The activity state at offset 0 of the globals value; probes fire only in
+// the states DTrace allows (BEGIN in Warmup, END in Cooldown).
+enum class Activity : uint64_t {
+  Inactive = 0,
+  Warmup = 1,
+  Active = 2,
+  Draining = 3,
+  Cooldown = 4,
+  Stopped = 5,
+  // ERROR's clauses run inline wherever a fault happens, in whatever state
+  // tracing has reached.
+  Any = 6,
+};
+
+// Fixed words at the start of the globals value (an mmapped array map).
+constexpr uint32_t kStateOffset = 0;
+constexpr uint32_t kWallClockOffset = 8;  // CLOCK_REALTIME - CLOCK_MONOTONIC, set by the consumer
+// exit(): kExitRequested | (uint32_t)status, written once by the exit() that
+// ends tracing, so the consumer learns of it even if its record is dropped.
+constexpr uint32_t kExitOffset = 16;
+constexpr uint64_t kExitRequested = uint64_t{1} << 32;
+constexpr uint32_t kFirstGlobalOffset = 24;
+
+// Counters in the per-CPU "counters" map value, read by the consumer.
+struct Counters {
+  uint64_t bufferDrops;
+  uint64_t aggregationDrops;
+  uint64_t dynamicDrops;
+  uint64_t errors;
+};
+
+// Every record in the principal buffer starts with this header.
+struct RecordHeader {
+  uint32_t epid;  // 0 marks a fault record (FaultRecord follows the header)
+  uint32_t cpu;
+};
+
+// A probe-context fault (DTrace's DTRACEFLT_*), reported as an ERROR record.
+enum class Fault : uint32_t {
+  None = 0,
+  BadAddr = 1,    // invalid address
+  BadAlign = 2,   // invalid alignment
+  IllOp = 3,      // illegal operation
+  DivZero = 4,    // divide-by-zero
+  NoScratch = 5,  // out of scratch space
+  KPriv = 6,
+  UPriv = 7,
+  TupOflow = 8,  // tuple stack overflow
+  BadStack = 9,
+  BadIndex = 10,  // index out of range (not in illumos' first list; DTRACEFLT_BADINDEX)
+};
+const char* faultMessage(Fault f);  // "divide-by-zero", "invalid address (0x%llx)" stem, ...
+
+// Layout of a fault record after the header (header.epid == 0).
+struct FaultRecord {
+  uint32_t epid;         // the ECB that faulted
+  uint32_t fault;        // Fault
+  uint64_t address;      // faulting address, when there is one
+  uint32_t actionIndex;  // 1-based action number, 0 for the predicate
+  uint32_t difOffset;    // instruction offset in the program, for the message
+};
+
+// An aggregation lives in a BPF hash map. Its key is the tuple's fields
+// packed at their offsets (Aggregation::keySize bytes; a single zero word
+// when there are no keys) followed by the number of the CPU that owns the
+// entry: each CPU updates only its own entries, as DTrace's per-CPU
+// aggregation buffers, and the consumer merges them.
+constexpr uint32_t kAggregationCpuSlot = 8;
+
+// Its value is a generation word, then the function's data words
+// (aggregationDataWords()). clear() is the consumer bumping the
+// aggregation's generation word in the globals (Aggregation::
+// generationOffset): an entry whose generation is older holds data from
+// before the clear, so the consumer reads it as zeros and the next firing
+// on that CPU starts it afresh, with no update ever lost to a race.
+constexpr uint32_t kAggregationGenerationWords = 1;
+
+}  // namespace dtrace::ir

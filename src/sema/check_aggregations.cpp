@@ -1,0 +1,289 @@
+// @name[keys] = func(args): the aggregating function's prototype, its
+// constant parameters (DTrace's D_LQUANT_* and D_LLQUANT_* rules), the
+// keys, and agreement with earlier assignments to the same aggregation.
+#include <cmath>
+#include <limits>
+
+#include "sema/checker.h"
+
+namespace dtrace::sema {
+
+using ast::Expr;
+using ast::ExprKind;
+using ast::Op;
+
+namespace {
+
+std::string args(size_t n) { return std::to_string(n) + " arg" + (n == 1 ? "" : "s"); }
+
+}  // namespace
+
+bool isAggregatingFunction(std::string_view name, ir::AggFunc* func) {
+  const ir::AggFuncInfo* info = ir::findAggFunc(name);
+  if (info && func) *func = info->func;
+  return info != nullptr;
+}
+
+// An integer constant parameter of lquantize/llquantize: its value, or an
+// error with `typeTag` when it is not a constant.
+bool Checker::aggregationParameter(const Expr& fn, size_t i, const char* typeTag,
+                                   const char* what, int64_t* value) {
+  const Expr& a = *fn.operands[i];
+  if (!a.constValue || !a.type || !a.type->isInteger()) {
+    return error(typeTag, a.loc,
+                 fn.text + "( ) argument #" + std::to_string(i) + " must be " + what);
+  }
+  *value = *a.constValue;
+  return true;
+}
+
+bool Checker::lquantizeParams(Expr& fn, ir::AggParams& p) {
+  const std::string name = fn.text + "( ) ";
+  int64_t base, limit, step = 1;
+  if (!aggregationParameter(fn, 1, "D_LQUANT_BASETYPE", "an integer constant", &base)) return false;
+  if (base < INT32_MIN || base > INT32_MAX) {
+    return error("D_LQUANT_BASEVAL", fn.operands[1]->loc,
+                 name + "argument #1 must be a 32-bit quantity");
+  }
+  if (!aggregationParameter(fn, 2, "D_LQUANT_LIMTYPE", "an integer constant", &limit)) return false;
+  if (limit < INT32_MIN || limit > INT32_MAX) {
+    return error("D_LQUANT_LIMVAL", fn.operands[2]->loc,
+                 name + "argument #2 must be a 32-bit quantity");
+  }
+  if (limit < base) {
+    return error("D_LQUANT_MISMATCH", fn.loc,
+                 name + "base (argument #1) must be less than limit (argument #2)");
+  }
+  if (fn.operands.size() > 3) {
+    const Expr& s = *fn.operands[3];
+    if (!s.constValue || !s.type->isInteger() || *s.constValue <= 0) {
+      return error("D_LQUANT_STEPTYPE", s.loc,
+                   name + "argument #3 must be a non-zero positive integer constant");
+    }
+    step = *s.constValue;
+    if (step > UINT16_MAX) {
+      return error("D_LQUANT_STEPVAL", s.loc, name + "argument #3 must be a 16-bit quantity");
+    }
+  }
+  const int64_t levels = (limit - base) / step;
+  if (levels == 0) {
+    return error("D_LQUANT_STEPLARGE", fn.loc,
+                 name +
+                     "step (argument #3) too large: must have at least one quantization level");
+  }
+  if (levels > UINT16_MAX) {
+    return error("D_LQUANT_STEPSMALL", fn.loc,
+                 name + "step (argument #3) too small: number of quantization levels must be a "
+                        "16-bit quantity");
+  }
+  p.base = base;
+  p.step = step;
+  p.levels = static_cast<uint32_t>(levels);
+  return true;
+}
+
+bool Checker::llquantizeParams(Expr& fn, ir::AggParams& p) {
+  const std::string name = fn.text + "( ) ";
+  const char* constant = "an integer constant";
+  int64_t factor, low, high, steps;
+  if (!aggregationParameter(fn, 1, "D_LLQUANT_FACTORTYPE", constant, &factor)) return false;
+  if (factor > UINT16_MAX || factor < 2) {
+    return error("D_LLQUANT_FACTORVAL", fn.operands[1]->loc,
+                 name + "argument #1 must be an unsigned 16-bit quantity greater than or equal "
+                        "to 2");
+  }
+  if (!aggregationParameter(fn, 2, "D_LLQUANT_LMAGTYPE", constant, &low)) return false;
+  if (low < 0 || low > UINT16_MAX) {
+    return error("D_LLQUANT_LMAGVAL", fn.operands[2]->loc,
+                 name + "argument #2 must be an unsigned 16-bit quantity");
+  }
+  if (!aggregationParameter(fn, 3, "D_LLQUANT_HMAGTYPE", constant, &high)) return false;
+  const SourceLoc highLoc = fn.operands[3]->loc;
+  if (high < 0 || high > UINT16_MAX) {
+    return error("D_LLQUANT_HMAGVAL", highLoc,
+                 name + "argument #3 must be an unsigned 16-bit quantity");
+  }
+  if (high < low) {
+    return error("D_LLQUANT_HMAGVAL", highLoc,
+                 name + "argument #3 (high magnitude) must be at least argument #2 (low "
+                        "magnitude)");
+  }
+  if (std::pow(static_cast<long double>(factor), static_cast<long double>(high + 1)) >
+      static_cast<long double>(std::numeric_limits<uint64_t>::max())) {
+    return error("D_LLQUANT_HMAGVAL", highLoc,
+                 name + "argument #3 (high magnitude) will cause overflow of 64 bits");
+  }
+  if (!aggregationParameter(fn, 4, "D_LLQUANT_STEPTYPE", constant, &steps)) return false;
+  const SourceLoc stepsLoc = fn.operands[4]->loc;
+  if (steps <= 0) {
+    return error("D_LLQUANT_STEPTYPE", stepsLoc,
+                 name + "argument #4 must be a non-zero positive integer constant");
+  }
+  if (steps > UINT16_MAX) {
+    return error("D_LLQUANT_STEPVAL", stepsLoc,
+                 name + "argument #4 must be an unsigned 16-bit quantity");
+  }
+  const std::string stepsRule = fn.text + "() argument #4 (steps) must ";
+  if (steps < factor && factor % steps != 0) {
+    return error("D_LLQUANT_STEPVAL", stepsLoc,
+                 stepsRule + "evenly divide argument #1 (factor) when steps<factor");
+  }
+  if (steps > factor) {
+    if (steps % factor != 0) {
+      return error("D_LLQUANT_STEPVAL", stepsLoc,
+                   stepsRule + "be a multiple of argument #1 (factor) when steps>factor");
+    }
+    if (low == 0 && (factor * factor) % steps != 0) {
+      return error("D_LLQUANT_STEPVAL", stepsLoc,
+                   stepsRule + "evenly divide the square of argument #1 (factor) when "
+                               "steps>factor and lmag==0");
+    }
+    if (low > 0) {
+      const long double next = std::pow(static_cast<long double>(factor),
+                                        static_cast<long double>(low + 1));
+      if (std::fmod(next, static_cast<long double>(steps)) != 0) {
+        return error("D_LLQUANT_STEPVAL", stepsLoc,
+                     stepsRule + "evenly divide pow(argument #1 (factor), lmag (argument #2) + "
+                                 "1) when steps>factor and lmag>0");
+      }
+    }
+  }
+  p.factor = static_cast<uint32_t>(factor);
+  p.lowMagnitude = static_cast<uint32_t>(low);
+  p.highMagnitude = static_cast<uint32_t>(high);
+  p.steps = static_cast<uint32_t>(steps);
+  return true;
+}
+
+// A second lquantize/llquantize of one aggregation must use the same
+// parameters (DTrace compares the first use's with each later one).
+bool Checker::sameParams(const Expr& fn, const Variable& agg, const ir::AggParams& p) {
+  const ir::AggParams& o = agg.aggParams;
+  if (o == p) return true;
+  auto mismatch = [&](const char* tag, const std::string& what, int64_t expected,
+                      int64_t found) {
+    return error(tag, fn.loc,
+                 fn.text + what + " doesn't match previous declaration: expected " +
+                     std::to_string(expected) + ", found " + std::to_string(found));
+  };
+  if (agg.aggFunc == ir::AggFunc::Lquantize) {
+    if (o.base != p.base) return mismatch("D_LQUANT_MATCHBASE", "( ) base (argument #1)", o.base, p.base);
+    if (o.levels * o.step != p.levels * p.step) {
+      return mismatch("D_LQUANT_MATCHLIM", "( ) limit (argument #2)",
+                      o.base + o.levels * o.step, p.base + p.levels * p.step);
+    }
+    return mismatch("D_LQUANT_MATCHSTEP", "( ) step (argument #3)", o.step, p.step);
+  }
+  if (o.factor != p.factor) {
+    return mismatch("D_LLQUANT_MATCHFACTOR", "() factor (argument #1)", o.factor, p.factor);
+  }
+  if (o.lowMagnitude != p.lowMagnitude) {
+    return mismatch("D_LLQUANT_MATCHLMAG", "() lmag (argument #2)", o.lowMagnitude,
+                    p.lowMagnitude);
+  }
+  if (o.highMagnitude != p.highMagnitude) {
+    return mismatch("D_LLQUANT_MATCHHMAG", "() hmag (argument #3)", o.highMagnitude,
+                    p.highMagnitude);
+  }
+  return mismatch("D_LLQUANT_MATCHSTEPS", "() steps (argument #4)", o.steps, p.steps);
+}
+
+bool Checker::checkAggregationAssign(Expr& assign) {
+  Expr& target = *assign.operands[0];
+  Expr& value = *assign.operands[1];
+  if (assign.op != Op::Assign) {
+    return error("D_OP_INCOMPAT", assign.loc,
+                 std::string("operator ") + ast::opSpelling(assign.op) +
+                     " may not be applied to an aggregation");
+  }
+  Expr& ref = target.kind == ExprKind::Index ? *target.operands[0] : target;
+  const ir::AggFuncInfo* info =
+      value.kind == ExprKind::Call ? ir::findAggFunc(value.text) : nullptr;
+  if (!info) {
+    return error("D_AGG_FUNC", value.loc,
+                 ref.text + " must be assigned the result of an aggregating function");
+  }
+  std::vector<const Type*> keyTypes;
+  if (target.kind == ExprKind::Index) {
+    for (size_t i = 1; i < target.operands.size(); i++) {
+      Expr& k = *target.operands[i];
+      const Type* t = expr(k);
+      if (!t || !refuseTranslatedPointer(k)) return false;
+      if (t->isVoid()) {
+        return error("D_KEY_TYPE", k.loc, "invalid key type: " + t->name);
+      }
+      keyTypes.push_back(t);
+    }
+  }
+  const size_t n = value.operands.size();
+  if (n < info->minArgs || n > info->maxArgs) {
+    std::string expected = std::to_string(info->minArgs);
+    if (n < info->minArgs && info->maxArgs > info->minArgs) expected = "at least " + expected;
+    if (n > info->maxArgs) {
+      expected = (info->maxArgs > info->minArgs ? "at most " : "") +
+                 std::to_string(info->maxArgs);
+    }
+    return error("D_PROTO_LEN", value.loc,
+                 value.text + "( ) prototype mismatch: " + args(n) + " passed, " + expected +
+                     " expected");
+  }
+  for (auto& a : value.operands) {
+    if (!expr(*a) || !refuseTranslatedPointer(*a)) return false;
+  }
+  if (info->takesValue && !value.operands[0]->type->isScalar()) {
+    return error("D_AGG_SCALAR", value.loc,
+                 value.text + "( ) argument #1 must be of scalar type");
+  }
+  ir::AggParams params;
+  if (info->func == ir::AggFunc::Lquantize && !lquantizeParams(value, params)) return false;
+  if (info->func == ir::AggFunc::Llquantize && !llquantizeParams(value, params)) return false;
+  if (info->hasIncrement && n == info->maxArgs && !value.operands.back()->type->isScalar()) {
+    return error("D_PROTO_ARG", value.loc,
+                 value.text + "( ) increment value (argument #" + std::to_string(n) +
+                     ") must be of scalar type");
+  }
+
+  std::string name = ref.text.size() > 1 ? ref.text.substr(1) : "";
+  Variable* agg = symbols_.findAggregation(name);
+  if (!agg || !agg->aggDefined) {
+    if (!agg) agg = symbols_.addAggregation(name, ref.loc);
+    agg->loc = ref.loc;
+    agg->aggDefined = true;
+    agg->aggFunc = info->func;
+    agg->aggFuncName = value.text;
+    agg->aggParams = params;
+    agg->keyTypes = keyTypes;
+    agg->type = info->takesValue ? value.operands[0]->type : types_.uint64();
+  } else {
+    if (agg->aggFunc != info->func) {
+      return error("D_AGG_REDEF", assign.loc,
+                   "aggregation redefined: " + ref.text + "\n\t current: " + ref.text + " = " +
+                       value.text + "( )\n\tprevious: " + ref.text + " = " + agg->aggFuncName +
+                       "( ) : line " + std::to_string(agg->loc.line));
+    }
+    if ((info->func == ir::AggFunc::Lquantize || info->func == ir::AggFunc::Llquantize) &&
+        !sameParams(value, *agg, params)) {
+      return false;
+    }
+    if (agg->keyTypes.size() != keyTypes.size()) {
+      return error("D_PROTO_LEN", assign.loc,
+                   ref.text + "[ ] prototype mismatch: " + std::to_string(keyTypes.size()) +
+                       " key" + (keyTypes.size() == 1 ? "" : "s") + " passed, " +
+                       std::to_string(agg->keyTypes.size()) + " expected");
+    }
+    for (size_t i = 0; i < keyTypes.size(); i++) {
+      const Type* a = agg->keyTypes[i];
+      const Type* b = keyTypes[i];
+      if (a->isString() != b->isString()) {
+        return error("D_PROTO_ARG", target.operands[i + 1]->loc, keyMismatch(ref.text, i, a, b));
+      }
+      if (a->isString() && b->size > a->size) agg->keyTypes[i] = b;
+      if (a->isInteger() && b->isInteger() && b->size > a->size) agg->keyTypes[i] = b;
+    }
+  }
+  ref.variable = agg;
+  assign.type = types_.voidType();
+  return true;
+}
+
+}  // namespace dtrace::sema
