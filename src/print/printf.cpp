@@ -145,8 +145,10 @@ std::string_view readString(const uint8_t* p, uint32_t size) {
 }
 
 Result<void> appendPrintf(std::string& out, const ir::PrintfFormat& format,
-                          std::span<const ir::Field> fields, const uint8_t* data, size_t size) {
+                          std::span<const ir::Field> fields, const uint8_t* data, size_t size,
+                          const AggregationValueFn& aggregationValue) {
   size_t next = 0;
+  size_t nextAggregation = 0;
   auto takeField = [&]() -> const ir::Field* {
     if (next >= fields.size()) return nullptr;
     const ir::Field* f = &fields[next++];
@@ -165,7 +167,11 @@ Result<void> appendPrintf(std::string& out, const ir::PrintfFormat& format,
       out += '%';
       continue;
     }
-    if (c.aggregation) return mismatch();  // only printa() supplies %@ values
+    if (c.aggregation) {
+      if (!aggregationValue) return mismatch();  // only printa() supplies %@ values
+      aggregationValue(out, c, formatStem(c, c.width, c.precision), nextAggregation++);
+      continue;
+    }
 
     int width = c.width;
     int precision = c.precision;

@@ -2,9 +2,9 @@
 // record's fields in order, formatted exactly as DTrace's printf does.
 #pragma once
 
-#include <cstring>
-
 #include <cstddef>
+#include <cstring>
+#include <functional>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -15,10 +15,18 @@
 
 namespace dtrace::print {
 
+// printa(): renders the value of the `index`-th aggregation (0 for the
+// first %@ conversion, 1 for the second...) where a %@ conversion stands;
+// `stem` is "%" with the conversion's flags, width and precision.
+using AggregationValueFn = std::function<void(std::string& out, const ir::PrintfConversion& c,
+                                              const std::string& stem, size_t index)>;
+
 // Appends the text of one printf() to `out`. `data` is the record data the
-// fields' offsets are relative to, `size` its length.
+// fields' offsets are relative to, `size` its length. printa() passes
+// `aggregationValue` for its %@ conversions (and the key as the data).
 Result<void> appendPrintf(std::string& out, const ir::PrintfFormat& format,
-                          std::span<const ir::Field> fields, const uint8_t* data, size_t size);
+                          std::span<const ir::Field> fields, const uint8_t* data, size_t size,
+                          const AggregationValueFn& aggregationValue = {});
 
 // Reads an integer field widened to 64 bits: zero-extended (readUnsigned)
 // or sign-extended (readSigned). Fixed-size loads: the sort of a large
