@@ -281,7 +281,7 @@ void ProgramEmitter::action(const Expr& call) {
       chillAction(call);
       break;
     default: {
-      const size_t first = ir::takesFormat(al.action.kind) ? 1 : 0;
+      const size_t first = ir::firstRecordedArgument(al.action.kind);
       for (size_t i = 0; i < al.action.fields.size(); i++) {
         storeField(*call.operands[first + i], al.action.fields[i], R9, data);
       }

@@ -65,13 +65,21 @@ struct ClauseWalker {
     a.loc = call.loc;
     a.kind = *ir::actionNamed(call.text);
     if (ir::isDestructive(a.kind)) layout.destructive = true;
-    size_t firstValue = 0;
-    if (ir::takesFormat(a.kind)) {
+    const bool printaFormat = a.kind == ir::ActionKind::Printa &&
+                              call.operands[0]->kind == ast::ExprKind::StringLiteral;
+    if (ir::takesFormat(a.kind) || printaFormat) {
       const std::string& fmt = call.operands[0]->text;
       auto it = std::find(layout.formats.begin(), layout.formats.end(), fmt);
       a.formatIndex = static_cast<uint32_t>(it - layout.formats.begin());
       if (it == layout.formats.end()) layout.formats.push_back(fmt);
-      firstValue = 1;
+      a.hasFormat = true;
+    }
+    if (ir::actsOnAggregations(a.kind)) {
+      for (const auto& operand : call.operands) {
+        if (operand->kind == ast::ExprKind::AggregationRef) {
+          a.aggregations.push_back(operand->variable->aggregationId);
+        }
+      }
     }
     switch (a.kind) {
       case ir::ActionKind::Trace:
@@ -79,7 +87,10 @@ struct ClauseWalker {
       case ir::ActionKind::Printf:
       case ir::ActionKind::System:
       case ir::ActionKind::Freopen:
-        for (size_t i = firstValue; i < call.operands.size(); i++) {
+      case ir::ActionKind::Trunc:
+      case ir::ActionKind::Normalize:
+      case ir::ActionKind::Setopt:
+        for (size_t i = ir::firstRecordedArgument(a.kind); i < call.operands.size(); i++) {
           const sema::Type* t = call.operands[i]->type;
           a.fields.push_back(fieldFor(end, t));
         }
@@ -106,6 +117,9 @@ struct ClauseWalker {
       case ir::ActionKind::Raise:
       case ir::ActionKind::Stop:
       case ir::ActionKind::Chill:
+      case ir::ActionKind::Printa:
+      case ir::ActionKind::Clear:
+      case ir::ActionKind::Denormalize:
         break;  // nothing recorded: the record still says the clause ran
     }
     if (depth > 0) out.hasActionMask = true;

@@ -77,16 +77,4 @@ class MergedAggregation {
 // absent CPUs add nothing, so a tuple seen only before clear() is all zeros.
 void mergeCpus(const AggregationData& data, size_t i, int64_t* out);
 
-// DTrace's key order: field by field, integers as unsigned numbers of their
-// size, strings and other bytes bytewise. Returns <0, 0 or >0.
-int compareKeys(const ir::Aggregation& agg, const uint8_t* a, const uint8_t* b);
-
-// DTrace's value order (dt_aggregate_valcmp): scalars by value,
-// distributions by their weighted sum, then by their zero bucket.
-int compareValues(const ir::Aggregation& agg, const int64_t* a, const int64_t* b);
-
-// The entries in DTrace's default order: ascending value, ties broken by
-// ascending key.
-void sortByValue(MergedAggregation& merged);
-
 }  // namespace dtrace::consume

@@ -182,6 +182,22 @@ int Consumer::handleRecord(const void* data, size_t size) {
       case ir::ActionKind::Stop:
       case ir::ActionKind::Chill:
         break;  // done in probe context
+      case ir::ActionKind::Printa:
+      case ir::ActionKind::Clear:
+      case ir::ActionKind::Trunc:
+      case ir::ActionKind::Normalize:
+      case ir::ActionKind::Denormalize:
+      case ir::ActionKind::Setopt: {
+        bool fits = true;
+        for (const ir::Field& f : action.fields) fits = fits && fieldFits(f, available);
+        if (!fits) {
+          rc = malformed("aggregation action field lies outside its record");
+          break;
+        }
+        writePending();
+        if (auto r = aggregationAction(ecb, action, payload); !r) rc = malformed(r.error().message);
+        break;
+      }
     }
     if (rc != 0) break;
   }
@@ -261,36 +277,6 @@ Result<void> Consumer::write(const std::string& text) {
     return makeError(std::string("failed to print aggregations: ") + std::strerror(errno));
   }
   return {};
-}
-
-Result<void> Consumer::printAggregations(const std::vector<AggregationData>& aggregations) {
-  std::vector<const AggregationData*> ordered;
-  for (const AggregationData& d : aggregations) {
-    if (d.aggregation != nullptr) ordered.push_back(&d);
-  }
-  std::stable_sort(ordered.begin(), ordered.end(), [](const auto* l, const auto* r) {
-    return l->aggregation->id < r->aggregation->id;
-  });
-
-  std::string text;
-  for (const AggregationData* d : ordered) {
-    const ir::Aggregation& agg = *d->aggregation;
-    MergedAggregation merged(*d);
-    sortByValue(merged);
-    for (const MergedEntry& entry : merged.entries()) {
-      print::appendAggregationLine(text, agg, entry.key, entry.data);
-      if (text.size() >= kWriteChunk) {
-        if (auto r = write(text); !r) return r;
-        text.clear();
-      }
-    }
-  }
-  return write(text);
-}
-
-Result<void> Consumer::printFinal(const std::vector<AggregationData>& aggregations) {
-  if (auto r = write("\n"); !r) return r;
-  return printAggregations(aggregations);
 }
 
 void Consumer::flush() { std::fflush(out_); }

@@ -6,13 +6,16 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "consume/aggregation_snapshot.h"
+#include "consume/aggregation_source.h"
+#include "consume/aggregation_table.h"
 #include "ir/program.h"
 #include "ir/printf_format.h"
+#include "util/option_table.h"
 #include "util/result.h"
 
 namespace dtrace::consume {
@@ -28,6 +31,11 @@ class Consumer {
   // The rawbytes option: trace() prints bytes as a hex dump even when they
   // look like a string.
   void setRawBytes(bool raw) { rawBytes_ = raw; }
+  // Where printa(), clear() and trunc() find the aggregations, and the
+  // options setopt() changes and the aggsort* options are read from. Both
+  // must outlive the consumer.
+  void setAggregationSource(AggregationSource* source) { aggregations_ = source; }
+  void setOptions(OptionTable* options) { options_ = options; }
 
   // One record: ir::RecordHeader then the ECB's data (a FaultRecord when
   // the EPID is 0). Returns 0, or -EINVAL for a record that does not match
@@ -42,13 +50,10 @@ class Consumer {
   uint64_t faultCount() const { return faults_; }
   const std::string& lastError() const { return lastError_; }
 
-  // Every aggregation with data, in order of aggregation id, each sorted
-  // by value then key, one line per tuple (dtrace_aggregate_print).
-  Result<void> printAggregations(const std::vector<AggregationData>& aggregations);
-
   // What dtrace(1M) prints once tracing has stopped: an empty line (even
-  // when quiet), then every aggregation.
-  Result<void> printFinal(const std::vector<AggregationData>& aggregations);
+  // when quiet), then every aggregation no printa() has printed, in the
+  // order of their ids (dtrace_aggregate_print).
+  Result<void> printFinal();
 
   void flush();
 
@@ -61,6 +66,18 @@ class Consumer {
   void runCommand(const std::string& command);
   void reopenOutput(const ir::Ecb& ecb, const std::string& path, bool restore);
   void truncateOutput();
+  // consumer_aggregations.cpp: the actions on aggregations.
+  Result<void> aggregationAction(const ir::Ecb& ecb, const ir::Action& action,
+                                 const uint8_t* payload);
+  Result<void> printa(const ir::Action& action);
+  Result<void> trunc(const ir::Aggregation& agg, int64_t keep);
+  void setopt(const ir::Ecb& ecb, const std::string& name, const std::string& value);
+  // The rows of `table`: each in the default layout (keys, then each
+  // value), or as `format` says.
+  Result<void> printTable(const AggregationTable& table, const ir::PrintfFormat* format);
+  Result<std::unique_ptr<MergedAggregation>> merged(const ir::Aggregation& agg);
+  SortOptions sortOptions() const;
+  uint64_t normal(uint32_t id) const { return id < normals_.size() ? normals_[id] : 1; }
 
   const ir::Program& program_;
   FILE* out_;  // where data goes now: originalOut_, or freopen()'s file
@@ -76,6 +93,13 @@ class Consumer {
   std::string lastError_;
   std::string buffer_;                                      // reused for every record
   std::vector<std::optional<ir::PrintfFormat>> formats_;  // by Program::formats index
+  AggregationSource* aggregations_ = nullptr;
+  OptionTable* options_ = nullptr;
+  // By aggregation id: normalize()'s divisor, and whether printa() printed it.
+  std::vector<uint64_t> normals_;
+  std::vector<bool> printed_;
+  // Snapshots read for the current action (they own what the rows point at).
+  std::vector<AggregationData> snapshots_;
 };
 
 }  // namespace dtrace::consume

@@ -17,7 +17,7 @@
 #include "bpf/disasm.h"
 #include "bpf/ringbuf.h"
 #include "codegen/emitter.h"
-#include "consume/aggregation_reader.h"
+#include "consume/aggregation_source.h"
 #include "consume/consumer.h"
 #include "consume/messages.h"
 #include "driver/d_library.h"
@@ -656,6 +656,11 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
 
   consume::Consumer consumer(ir_, config_.out, config_.quiet);
   consumer.setRawBytes(options_.flag("rawbytes"));
+  std::vector<int> aggregationFds;
+  for (const bpf::Map& m : maps_->aggregations) aggregationFds.push_back(m.fd());
+  consume::KernelAggregations aggregations(std::move(aggregationFds), globals);
+  consumer.setAggregationSource(&aggregations);
+  consumer.setOptions(&options_);
   consumer.watchExitWord(&globals[ir::kExitOffset / 8]);
   auto ring = bpf::RingBuffer::open(maps_->ringbuf->fd(), [&](const void* data, size_t size) {
     return consumer.handleRecord(data, size);
@@ -738,15 +743,7 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   links_.clear();  // detach before the (possibly long) aggregation printing
   reportCounters();
 
-  std::vector<consume::AggregationData> aggs;
-  for (size_t i = 0; i < layout_.aggregations.size(); i++) {
-    const ir::Aggregation& agg = layout_.aggregations[i];
-    auto data = consume::readAggregation(agg, maps_->aggregations[i].fd(),
-                                         globals[agg.generationOffset / 8]);
-    if (!data) return data.error();
-    aggs.push_back(std::move(*data));
-  }
-  if (auto r = consumer.printFinal(aggs); !r) return r.error();
+  if (auto r = consumer.printFinal(); !r) return r.error();
   consumer.flush();
   close(epfd);
   if (sigfd >= 0) close(sigfd);

@@ -11,6 +11,9 @@ std::optional<ActionKind> actionNamed(std::string_view name) {
       {"freopen", ActionKind::Freopen},   {"ftruncate", ActionKind::Ftruncate},
       {"tracemem", ActionKind::Tracemem}, {"raise", ActionKind::Raise},
       {"stop", ActionKind::Stop},         {"chill", ActionKind::Chill},
+      {"printa", ActionKind::Printa},     {"clear", ActionKind::Clear},
+      {"trunc", ActionKind::Trunc},       {"normalize", ActionKind::Normalize},
+      {"denormalize", ActionKind::Denormalize}, {"setopt", ActionKind::Setopt},
   };
   for (const auto& [n, kind] : kActions) {
     if (n == name) return kind;
@@ -33,6 +36,23 @@ bool isDestructive(ActionKind kind) {
 
 bool takesFormat(ActionKind kind) {
   return kind == ActionKind::Printf || kind == ActionKind::System || kind == ActionKind::Freopen;
+}
+
+bool actsOnAggregations(ActionKind kind) {
+  switch (kind) {
+    case ActionKind::Printa:
+    case ActionKind::Clear:
+    case ActionKind::Trunc:
+    case ActionKind::Normalize:
+    case ActionKind::Denormalize:
+      return true;
+    default:
+      return false;
+  }
+}
+
+size_t firstRecordedArgument(ActionKind kind) {
+  return takesFormat(kind) || kind == ActionKind::Trunc || kind == ActionKind::Normalize ? 1 : 0;
 }
 
 }  // namespace dtrace::ir

@@ -29,6 +29,14 @@ enum class ActionKind : uint8_t {
   Raise,      // raise(sig): done in probe context; no fields
   Stop,       // stop(): done in probe context; no fields
   Chill,      // chill(ns): done in probe context; no fields
+  // The actions on aggregations, carried out by the consumer in record
+  // order (Action::aggregations names the aggregations).
+  Printa,       // printa([fmt,] @a[, @b...]): formatIndex when hasFormat; no fields
+  Clear,        // clear(@a): no fields
+  Trunc,        // trunc(@a[, n]): fields[0] is n when given
+  Normalize,    // normalize(@a, n): fields[0] is n
+  Denormalize,  // denormalize(@a): no fields
+  Setopt,       // setopt(option[, value]): fields are the strings
 };
 
 // The action a D function name stands for, if it is one of these.
@@ -37,12 +45,20 @@ std::optional<ActionKind> actionNamed(std::string_view name);
 bool isDestructive(ActionKind kind);
 // The actions whose first argument is a format string (printf-like).
 bool takesFormat(ActionKind kind);
+// The actions whose first argument is an aggregation (printa's comes
+// after its optional format).
+bool actsOnAggregations(ActionKind kind);
+// The index of the first call argument recorded as a field: the format
+// and aggregations come before it.
+size_t firstRecordedArgument(ActionKind kind);
 
 struct Action {
   ActionKind kind;
   SourceLoc loc;
   std::vector<Field> fields;
-  uint32_t formatIndex = 0;  // index into Program::formats (Printf)
+  uint32_t formatIndex = 0;  // index into Program::formats (Printf, and Printa when hasFormat)
+  bool hasFormat = false;
+  std::vector<uint32_t> aggregations;  // aggregation ids, for the actions on aggregations
 };
 
 // One enabled probe clause: a clause applied to one probe.

@@ -65,6 +65,38 @@ void appendAggregationValue(std::string& out, const ir::Aggregation& agg, const 
   }
 }
 
+void appendFormattedAggregationValue(std::string& out, const ir::Aggregation& agg,
+                                     const int64_t* data, uint64_t normal,
+                                     const ir::PrintfConversion& conversion,
+                                     const std::string& stem) {
+  if (normal == 0) normal = 1;
+  const auto divisor = static_cast<int64_t>(normal);
+  int64_t value = 0;
+  switch (agg.info().display) {
+    case ir::AggDisplay::Scalar:
+      value = data[0] / divisor;
+      break;
+    case ir::AggDisplay::Average:
+      value = data[0] ? data[1] / divisor / data[0] : 0;
+      break;
+    case ir::AggDisplay::StandardDeviation:
+      value = static_cast<int64_t>(data[0] ? ir::standardDeviation(data, normal) : 0);
+      break;
+    default:
+      appendDistribution(out, agg, data, normal);
+      return;
+  }
+  // The value is a 64-bit integer whatever the conversion's length.
+  const std::string& conv = conversion.outFormat;
+  const char last = conv.empty() ? 'd' : conv.back();
+  const std::string format = stem + (last == 'c' ? "c" : std::string("ll") + last);
+  if (last == 'c') {
+    appendf(out, format.c_str(), static_cast<int>(value));
+  } else {
+    appendf(out, format.c_str(), static_cast<long long>(value));
+  }
+}
+
 void appendAggregationLine(std::string& out, const ir::Aggregation& agg, const uint8_t* key,
                            const int64_t* data, uint64_t normal) {
   appendAggregationKeys(out, agg, key);

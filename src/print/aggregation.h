@@ -7,6 +7,7 @@
 #include <string>
 
 #include "ir/aggregation.h"
+#include "ir/printf_format.h"
 
 namespace dtrace::print {
 
@@ -18,6 +19,13 @@ void appendAggregationKeys(std::string& out, const ir::Aggregation& agg, const u
 // `normal` (normalize()).
 void appendAggregationValue(std::string& out, const ir::Aggregation& agg, const int64_t* data,
                             uint64_t normal);
+
+// printa()'s %@ conversion: the value formatted by the conversion (its
+// flags and width in `stem`, e.g. "%-10"); distributions print whole.
+void appendFormattedAggregationValue(std::string& out, const ir::Aggregation& agg,
+                                     const int64_t* data, uint64_t normal,
+                                     const ir::PrintfConversion& conversion,
+                                     const std::string& stem);
 
 // One entry: keys, value, newline.
 void appendAggregationLine(std::string& out, const ir::Aggregation& agg, const uint8_t* key,

@@ -28,6 +28,18 @@ bool isPositiveConstant(const Expr& e) {
 
 }  // namespace
 
+ir::PrintfArg printfArgOf(const Type* t) {
+  ir::PrintfArg a;
+  a.cls = t->isString() || t->isCharArray() ? ir::PrintfArg::Class::String
+          : t->isPointer()                  ? ir::PrintfArg::Class::Pointer
+          : t->isInteger()                  ? ir::PrintfArg::Class::Integer
+                                            : ir::PrintfArg::Class::Other;
+  a.size = t->size;
+  a.isSigned = t->isSigned;
+  a.typeName = t->name;
+  return a;
+}
+
 bool isActionName(std::string_view name) { return ir::actionNamed(name).has_value(); }
 
 bool Checker::checkAction(Expr& call) {
@@ -52,6 +64,8 @@ bool Checker::checkAction(Expr& call) {
       const Type* t = args[0]->type;
       if (t->isVoid())
         return error("D_TRACE_VOID", call.loc, "trace( ) may not be applied to a void expression");
+      if (t->isAggregation())
+        return error("D_TRACE_AGG", call.loc, "trace( ) may not be applied to an aggregation");
       if (isTranslatedPointer(*args[0])) {
         return error("D_TRACE_DYN", call.loc,
                      "trace( ) may not be applied to a translated pointer");
@@ -112,6 +126,13 @@ bool Checker::checkAction(Expr& call) {
       }
       return true;
     }
+    case ir::ActionKind::Printa:
+    case ir::ActionKind::Clear:
+    case ir::ActionKind::Trunc:
+    case ir::ActionKind::Normalize:
+    case ir::ActionKind::Denormalize:
+    case ir::ActionKind::Setopt:
+      return checkAggregationAction(call, kind);
     case ir::ActionKind::Printf:
     case ir::ActionKind::System:
     case ir::ActionKind::Freopen:
@@ -140,18 +161,7 @@ bool Checker::checkAction(Expr& call) {
   if (auto* err = std::get_if<ir::PrintfError>(&parsed))
     return error(err->tag.c_str(), call.loc, err->message);
   std::vector<ir::PrintfArg> described;
-  for (size_t i = 1; i < args.size(); i++) {
-    const Type* t = args[i]->type;
-    ir::PrintfArg a;
-    a.cls = t->isString() || t->isCharArray() ? ir::PrintfArg::Class::String
-            : t->isPointer()                  ? ir::PrintfArg::Class::Pointer
-            : t->isInteger()                  ? ir::PrintfArg::Class::Integer
-                                              : ir::PrintfArg::Class::Other;
-    a.size = t->size;
-    a.isSigned = t->isSigned;
-    a.typeName = t->name;
-    described.push_back(a);
-  }
+  for (size_t i = 1; i < args.size(); i++) described.push_back(printfArgOf(args[i]->type));
   if (auto err = std::get<ir::PrintfFormat>(parsed).check(described, name)) {
     return error(err->tag.c_str(), call.loc, err->message);
   }

@@ -286,4 +286,129 @@ bool Checker::checkAggregationAssign(Expr& assign) {
   return true;
 }
 
+// An aggregation named where a value is expected: only the actions on
+// aggregations take one, every other use is refused by its context.
+const Type* Checker::aggregationRef(Expr& ref) {
+  const std::string name = ref.text.size() > 1 ? ref.text.substr(1) : "";
+  ref.variable = symbols_.findAggregation(name);
+  return types_.aggregationType();
+}
+
+// Do two aggregations printed together (printa(@a, @b)) have the same
+// keys? dt_printa_validate's rules and words.
+bool Checker::sameKeys(const Expr& first, const Expr& other) {
+  const Variable& a = *first.variable;
+  const Variable& b = *other.variable;
+  auto keys = [](size_t n) { return std::to_string(n) + " key" + (n == 1 ? "" : "s"); };
+  if (a.keyTypes.size() != b.keyTypes.size()) {
+    return error("D_PRINTA_AGGKEY", other.loc,
+                 "printa( ): " + first.text + " and " + other.text +
+                     " do not have matching key signatures: " + first.text + " has " +
+                     keys(a.keyTypes.size()) + ", " + other.text + " has " +
+                     keys(b.keyTypes.size()));
+  }
+  for (size_t i = 0; i < a.keyTypes.size(); i++) {
+    const Type* ka = a.keyTypes[i];
+    const Type* kb = b.keyTypes[i];
+    const bool compatible = ka->isString() ? kb->isString()
+                            : ka->isInteger() ? kb->isInteger()
+                                              : ka->name == kb->name;
+    if (compatible) continue;
+    const std::string n = std::to_string(i + 1);
+    auto pad = [](const std::string& s) { return std::string(s.size() < 9 ? 9 - s.size() : 0, ' ') + s; };
+    return error("D_PRINTA_AGGPROTO", other.loc,
+                 "printa( ): " + other.text + "[ ] key #" + n + " is incompatible with " +
+                     first.text + ":\n" + pad(first.text) + " key #" + n + ": " + ka->name +
+                     "\n" + pad(other.text) + " key #" + n + ": " + kb->name);
+  }
+  return true;
+}
+
+// printa("format", @a, ...): the conversions take the keys of the first
+// aggregation in order, and %@ its value (or the next aggregation's).
+bool Checker::checkPrintaFormat(Expr& call, const Variable& first) {
+  auto parsed = ir::PrintfFormat::parse(call.operands[0]->text);
+  if (auto* err = std::get_if<ir::PrintfError>(&parsed)) {
+    return error(err->tag.c_str(), call.loc, err->message);
+  }
+  std::vector<ir::PrintfArg> keys;
+  for (const Type* t : first.keyTypes) keys.push_back(printfArgOf(t));
+  if (auto err = std::get<ir::PrintfFormat>(parsed).check(keys, "printa")) {
+    return error(err->tag.c_str(), call.loc, err->message);
+  }
+  return true;
+}
+
+// printa, clear, trunc, normalize, denormalize and setopt, with the
+// prototypes and messages of dt_cc.c's dt_action_* functions.
+bool Checker::checkAggregationAction(Expr& call, ir::ActionKind kind) {
+  auto& args = call.operands;
+  const std::string& name = call.text;
+  const size_t n = args.size();
+  auto mismatch = [&](const char* tag, const std::string& expected) {
+    return error(tag, call.loc,
+                 name + "( ) prototype mismatch: " + std::to_string(n) + " arg" +
+                     (n == 1 ? "" : "s") + " passed, " + expected + " expected");
+  };
+  // Argument i must be an aggregation that an earlier statement defined.
+  auto aggregationArg = [&](size_t i, const char* argTag, const char* undefinedTag) {
+    const Expr& a = *args[i];
+    if (!a.type->isAggregation()) {
+      return error(argTag, call.loc,
+                   name + "( ) argument #" + std::to_string(i + 1) +
+                       " is incompatible with prototype:\n\tprototype: aggregation\n\t "
+                       "argument: " +
+                       a.type->name);
+    }
+    if (!a.variable || !a.variable->aggDefined) {
+      return error(undefinedTag, call.loc, "undefined aggregation: " + a.text);
+    }
+    return true;
+  };
+  auto scalarArg = [&](size_t i, const char* tag) {
+    if (args[i]->type->isScalar()) return true;
+    return error(tag, call.loc, name + "( ) argument #" + std::to_string(i + 1) +
+                                    " must be of scalar type");
+  };
+  switch (kind) {
+    case ir::ActionKind::Printa: {
+      if (n == 0) return mismatch("D_PROTO_LEN", "1");
+      const bool hasFormat = args[0]->kind == ExprKind::StringLiteral;
+      const size_t first = hasFormat ? 1 : 0;
+      if (n < first + 1) return mismatch("D_PRINTA_PROTO", std::to_string(first + 1));
+      for (size_t i = first; i < n; i++) {
+        if (!aggregationArg(i, "D_PRINTA_AGGARG", "D_PRINTA_AGGBAD")) return false;
+        if (i > first && !sameKeys(*args[first], *args[i])) return false;
+      }
+      return !hasFormat || checkPrintaFormat(call, *args[first]->variable);
+    }
+    case ir::ActionKind::Clear:
+    case ir::ActionKind::Denormalize:
+      if (n != 1) {
+        return mismatch(kind == ir::ActionKind::Clear ? "D_PROTO_LEN" : "D_NORMALIZE_PROTO", "1");
+      }
+      return kind == ir::ActionKind::Clear
+                 ? aggregationArg(0, "D_CLEAR_AGGARG", "D_CLEAR_AGGBAD")
+                 : aggregationArg(0, "D_NORMALIZE_AGGARG", "D_NORMALIZE_AGGBAD");
+    case ir::ActionKind::Normalize:
+      if (n != 2) return mismatch("D_PROTO_LEN", "2");
+      return aggregationArg(0, "D_NORMALIZE_AGGARG", "D_NORMALIZE_AGGBAD") &&
+             scalarArg(1, "D_PROTO_ARG");
+    case ir::ActionKind::Trunc:
+      if (n < 1 || n > 2) return mismatch("D_PROTO_LEN", n < 1 ? "at least 1" : "at most 2");
+      return aggregationArg(0, "D_TRUNC_AGGARG", "D_TRUNC_AGGBAD") &&
+             (n < 2 || scalarArg(1, "D_PROTO_ARG"));
+    case ir::ActionKind::Setopt:
+      if (n < 1 || n > 2) return mismatch("D_PROTO_LEN", n < 1 ? "at least 1" : "at most 2");
+      for (size_t i = 0; i < n; i++) {
+        if (!args[i]->type->isString() && !args[i]->type->isCharArray()) {
+          return prototypeArg(call, i, false, "char *");
+        }
+      }
+      return true;
+    default:
+      return true;
+  }
+}
+
 }  // namespace dtrace::sema

@@ -252,6 +252,11 @@ bool Checker::checkStatement(ast::Stmt& stmt) {
       break;
   }
   Expr& e = *stmt.expr;
+  if (e.kind == ExprKind::AggregationRef ||
+      (e.kind == ExprKind::Index && e.operands[0]->kind == ExprKind::AggregationRef)) {
+    const Expr& ref = e.kind == ExprKind::Index ? *e.operands[0] : e;
+    return error("D_AGG_NULL", e.loc, "expression has null effect: " + ref.text);
+  }
   if (e.kind == ExprKind::Call && isActionName(e.text)) return checkAction(e);
   if (e.kind == ExprKind::Assign) {
     const Expr& target = *e.operands[0];
@@ -521,8 +526,8 @@ const Type* Checker::expr(Expr& e) {
       t = macro(e);
       break;
     case ExprKind::AggregationRef:
-      error("D_AGG_SCALAR", e.loc, "aggregation " + e.text + " may not be used in an expression");
-      return nullptr;
+      t = aggregationRef(e);
+      break;
     case ExprKind::Unary:
       t = unary(e);
       break;
@@ -794,6 +799,11 @@ const Type* Checker::binary(Expr& e) {
   const Type* b = expr(*e.operands[1]);
   if (!b) return nullptr;
   std::string opName = ast::opSpelling(e.op);
+  if (a->isAggregation() || b->isAggregation()) {
+    error("D_OP_INCOMPAT", e.loc,
+          "operands have incompatible types: " + quoted(a) + " " + opName + " " + quoted(b));
+    return nullptr;
+  }
   const Type* t = nullptr;
   if (e.op != Op::Comma && !isLogical(e.op)) {
     promoteBitField(e.operands[0]);
@@ -1029,6 +1039,11 @@ const Type* Checker::assign(Expr& e) {
   Expr& value = *e.operands[1];
   const Type* vt = expr(value);
   if (!vt) return nullptr;
+  if (vt->isAggregation()) {
+    error("D_OP_INCOMPAT", e.loc,
+          std::string("operator ") + ast::opSpelling(e.op) + " may not be applied to an aggregation");
+    return nullptr;
+  }
   if (vt->isVoid() && !isActionCall(value)) {  // an action is refused later, as D_CG_EXPR
     error("D_OP_VOID", value.loc, "operator = requires an operand of non-void type");
     return nullptr;

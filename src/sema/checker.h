@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/printf_format.h"
 #include "parse/ast.h"
 #include "sema/symbols.h"
 #include "sema/types.h"
@@ -72,6 +73,10 @@ class Checker {
   bool lquantizeParams(ast::Expr& fn, ir::AggParams& p);
   bool llquantizeParams(ast::Expr& fn, ir::AggParams& p);
   bool sameParams(const ast::Expr& fn, const Variable& agg, const ir::AggParams& p);
+  const Type* aggregationRef(ast::Expr& ref);  // @a where a value is expected
+  bool checkAggregationAction(ast::Expr& call, ir::ActionKind kind);
+  bool checkPrintaFormat(ast::Expr& call, const Variable& first);
+  bool sameKeys(const ast::Expr& first, const ast::Expr& other);
 
   // Expressions: return the type, or null after reporting an error.
   const Type* expr(ast::Expr& e);
@@ -217,5 +222,7 @@ bool isTranslatedPointer(const ast::Expr& e);
 // Built-in variables indexed like arrays: args[], uregs[].
 bool isBuiltinArray(std::string_view name);
 bool isAggregatingFunction(std::string_view name, ir::AggFunc* func = nullptr);
+// How printf's checks see a value of type t.
+ir::PrintfArg printfArgOf(const Type* t);
 
 }  // namespace dtrace::sema

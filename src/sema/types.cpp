@@ -23,6 +23,7 @@ TypeTable::TypeTable(uint32_t strsize) : strsize_(strsize) {
   llong_ = makeInt("long long", 8, true, 5);
   ullong_ = makeInt("unsigned long long", 8, false, 5);
   string_ = make({.kind = Type::Kind::String, .name = "string", .size = strsize});
+  aggregation_ = make({.kind = Type::Kind::Aggregation, .name = "aggregation"});
   make({.kind = Type::Kind::Float, .name = "float", .size = 4});
   make({.kind = Type::Kind::Float, .name = "double", .size = 8});
   make({.kind = Type::Kind::Float, .name = "long double", .size = 16, .align = 16});

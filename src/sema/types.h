@@ -33,7 +33,21 @@ struct Enumerator {
 struct Type {
   // Float: C's float, double and long double, known for declarations and
   // sizes only; D does no floating-point arithmetic.
-  enum class Kind { Void, Integer, String, Pointer, Array, Struct, Union, Enum, Function, Float };
+  // Aggregation: what an aggregation (@a) is where a value is expected; it
+  // is only an argument to the actions on aggregations (printa, clear...).
+  enum class Kind {
+    Void,
+    Integer,
+    String,
+    Pointer,
+    Array,
+    Struct,
+    Union,
+    Enum,
+    Function,
+    Float,
+    Aggregation
+  };
   Kind kind = Kind::Void;
   std::string name;  // as DTrace prints it: "int", "unsigned char", "char *", "string"
   uint32_t size = 0;
@@ -67,6 +81,7 @@ struct Type {
   bool isScalar() const { return isInteger() || isPointer(); }
   bool isVoid() const { return kind == Kind::Void; }
   bool isFloat() const { return kind == Kind::Float; }
+  bool isAggregation() const { return kind == Kind::Aggregation; }
   // Pointers and arrays: what C's pointer rules treat alike.
   bool isPointerLike() const { return kind == Kind::Pointer || kind == Kind::Array; }
 };
@@ -96,6 +111,7 @@ class TypeTable {
   const Type* uint64() const { return ullong_; }
   const Type* charType() const { return char_; }
   const Type* stringType() const { return string_; }
+  const Type* aggregationType() const { return aggregation_; }
 
   // The integer type with this size and signedness and the highest rank at
   // that size (long for 8 bytes), as C's conversions pick it.
@@ -148,6 +164,7 @@ class TypeTable {
   std::map<std::string, std::pair<Enumerator, const Type*>, std::less<>> enumerators_;
   TypeSource* source_ = nullptr;
   uint32_t strsize_;
+  const Type* aggregation_;
   const Type *void_, *char_, *schar_, *uchar_, *short_, *ushort_, *int_, *uint_, *long_, *ulong_,
       *llong_, *ullong_, *string_;
 };

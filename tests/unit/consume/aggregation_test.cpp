@@ -15,18 +15,43 @@ using testing::RecordBuilder;
 
 std::string pad(size_t n) { return std::string(n, ' '); }
 
+// Aggregations as a test lays them out, in place of the kernel's maps.
+class FakeAggregations : public AggregationSource {
+ public:
+  explicit FakeAggregations(const std::vector<AggregationData>& data) : data_(data) {}
+  Result<AggregationData> snapshot(const ir::Aggregation& agg) override {
+    for (const AggregationData& d : data_) {
+      if (d.aggregation->id == agg.id) return d;
+    }
+    return AggregationData(&agg, 1);
+  }
+  void clear(const ir::Aggregation&) override {}
+  void remove(const ir::Aggregation&, const std::vector<const uint8_t*>&) override {}
+
+ private:
+  std::vector<AggregationData> data_;
+};
+
+// What the end of tracing prints of these aggregations; without `final`,
+// the leading empty line is left out.
 std::string printed(const std::vector<AggregationData>& aggs, bool final = false) {
   char* buf = nullptr;
   size_t len = 0;
   FILE* f = open_memstream(&buf, &len);
   ir::Program program;
+  for (const AggregationData& d : aggs) {
+    program.aggregations.resize(std::max<size_t>(program.aggregations.size(), d.aggregation->id + 1));
+    program.aggregations[d.aggregation->id] = *d.aggregation;
+  }
+  FakeAggregations source(aggs);
   Consumer c(program, f, true);
-  auto r = final ? c.printFinal(aggs) : c.printAggregations(aggs);
+  c.setAggregationSource(&source);
+  auto r = c.printFinal();
   EXPECT_TRUE(r.ok());
   std::fclose(f);
   std::string s(buf, len);
   std::free(buf);
-  return s;
+  return final ? s : s.substr(1);
 }
 
 ir::Aggregation makeAgg(uint32_t id, ir::AggFunc func, const RecordBuilder& keyLayout) {
@@ -234,11 +259,11 @@ TEST(AggregationSnapshot, LargeSnapshotSortsQuickly) {
   }
   AggregationData data = build(&agg, entries);
   MergedAggregation merged(data);
-  sortByValue(merged);
-  const auto& sorted = merged.entries();
-  ASSERT_EQ(sorted.size(), data.size());
-  for (size_t i = 1; i < sorted.size(); i++) {
-    ASSERT_LE(sorted[i - 1].data[0], sorted[i].data[0]);
+  AggregationTable table({&merged});
+  table.sort(SortOptions{});
+  ASSERT_EQ(table.rows(), data.size());
+  for (size_t i = 1; i < table.rows(); i++) {
+    ASSERT_LE(table.value(i - 1, 0)[0], table.value(i, 0)[0]);
   }
 }
 

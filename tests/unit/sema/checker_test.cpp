@@ -537,7 +537,7 @@ TEST_F(CheckerTest, AggregatingFunctionInAnExpression) {
 
 TEST_F(CheckerTest, AggregationInAnExpression) {
   EXPECT_EQ(check("BEGIN { @a = count(); x = @a + 1; }"),
-            "[D_AGG_SCALAR] line 1: aggregation @a may not be used in an expression");
+            "[D_OP_INCOMPAT] line 1: operands have incompatible types: \"aggregation\" + \"int\"");
 }
 
 TEST_F(CheckerTest, CompoundAssignmentToAnAggregation) {

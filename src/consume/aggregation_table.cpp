@@ -1,0 +1,152 @@
+#include "consume/aggregation_table.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string_view>
+#include <unordered_map>
+
+#include "print/printf.h"
+
+namespace dtrace::consume {
+namespace {
+
+template <class T>
+int order(T a, T b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+int64_t bucketValue(const ir::Aggregation& agg, uint32_t i) {
+  switch (agg.func) {
+    case ir::AggFunc::Quantize:
+      return ir::quantizeBucketValue(i);
+    case ir::AggFunc::Lquantize:
+      return ir::lquantizeBucketValue(agg.params, i);
+    default:
+      return ir::llquantizeBucketValue(agg.params, i);
+  }
+}
+
+}  // namespace
+
+SortOptions SortOptions::from(const OptionTable& options) {
+  SortOptions s;
+  s.byKey = options.isSet("aggsortkey");
+  s.reverse = options.isSet("aggsortrev");
+  s.keyPosition = static_cast<uint32_t>(options.value("aggsortkeypos"));
+  s.valuePosition = static_cast<uint32_t>(options.value("aggsortpos"));
+  return s;
+}
+
+int compareKeys(const ir::Aggregation& agg, const uint8_t* a, const uint8_t* b,
+                uint32_t position) {
+  const size_t n = agg.keys.size();
+  if (position >= n) position = 0;
+  for (size_t k = 0; k < n; k++) {
+    const ir::Field& f = agg.keys[(position + k) % n];
+    const uint8_t* pa = a + f.offset;
+    const uint8_t* pb = b + f.offset;
+    if (ir::isCodeAddressKind(f.kind) && f.size % 8 == 0) {
+      for (uint32_t w = 0; w < f.size; w += 8) {
+        if (int c = order(print::readUnsigned(pa + w, 8), print::readUnsigned(pb + w, 8))) return c;
+      }
+    } else if (f.kind != ir::DataKind::String &&
+               (f.size == 1 || f.size == 2 || f.size == 4 || f.size == 8)) {
+      if (int c = order(print::readUnsigned(pa, f.size), print::readUnsigned(pb, f.size))) return c;
+    } else if (int c = std::memcmp(pa, pb, f.size)) {
+      return c;
+    }
+  }
+  return 0;
+}
+
+AggregationTable::AggregationTable(std::vector<const MergedAggregation*> columns)
+    : columns_(std::move(columns)) {
+  const size_t ncols = columns_.size();
+  for (const MergedAggregation* c : columns_) {
+    zeros_.emplace_back(c->aggregation().dataWords(), 0);
+  }
+  if (ncols == 1) {
+    const auto& entries = columns_[0]->entries();
+    keys_.reserve(entries.size());
+    values_.reserve(entries.size());
+    for (const MergedEntry& e : entries) {
+      keys_.push_back(e.key);
+      values_.push_back(e.data);
+    }
+  } else if (ncols > 1) {
+    // Join on the key bytes; every column has the first one's layout.
+    const uint32_t keySize = columns_[0]->aggregation().keySize;
+    std::unordered_map<std::string_view, size_t> rowOf;
+    for (size_t c = 0; c < ncols; c++) {
+      for (const MergedEntry& e : columns_[c]->entries()) {
+        const std::string_view k(reinterpret_cast<const char*>(e.key), keySize);
+        auto [it, fresh] = rowOf.try_emplace(k, keys_.size());
+        if (fresh) {
+          keys_.push_back(e.key);
+          for (size_t z = 0; z < ncols; z++) values_.push_back(zeros_[z].data());
+        }
+        values_[it->second * ncols + c] = e.data;
+      }
+    }
+  }
+  const size_t nrows = keys_.size();
+  sortValues_.resize(nrows * ncols);
+  for (size_t r = 0; r < nrows; r++) {
+    for (size_t c = 0; c < ncols; c++) {
+      const ir::Aggregation& agg = columns_[c]->aggregation();
+      const int64_t* v = values_[r * ncols + c];
+      SortValue& s = sortValues_[r * ncols + c];
+      switch (agg.info().display) {
+        case ir::AggDisplay::Scalar:
+        case ir::AggDisplay::Average:
+          s = {static_cast<long double>(ir::aggregationScalar(agg, v)), 0};
+          break;
+        case ir::AggDisplay::StandardDeviation:
+          s = {static_cast<long double>(ir::standardDeviation(v)), 0};
+          break;
+        default: {
+          s = {0, 0};
+          for (uint32_t i = 0; i < agg.dataWords(); i++) {
+            const int64_t bucket = bucketValue(agg, i);
+            if (bucket == 0) s.atZero = v[i];
+            s.weight += static_cast<long double>(bucket) * static_cast<long double>(v[i]);
+          }
+          break;
+        }
+      }
+    }
+  }
+  order_.resize(nrows);
+  for (size_t r = 0; r < nrows; r++) order_[r] = static_cast<uint32_t>(r);
+}
+
+void AggregationTable::sort(const SortOptions& options) {
+  if (columns_.empty()) return;
+  const size_t ncols = columns_.size();
+  const ir::Aggregation& keyed = columns_[0]->aggregation();
+  const uint32_t first = options.valuePosition < ncols ? options.valuePosition : 0;
+  auto compareValues = [&](uint32_t a, uint32_t b) {
+    for (size_t i = 0; i < ncols; i++) {
+      const size_t c = (first + i) % ncols;
+      const SortValue& va = sortValues_[a * ncols + c];
+      const SortValue& vb = sortValues_[b * ncols + c];
+      if (int r = order(va.weight, vb.weight)) return r;
+      if (int r = order(va.atZero, vb.atZero)) return r;
+    }
+    return 0;
+  };
+  auto compare = [&](uint32_t a, uint32_t b) {
+    int c = 0;
+    if (options.byKey) {
+      c = compareKeys(keyed, keys_[a], keys_[b], options.keyPosition);
+      if (c == 0) c = compareValues(a, b);
+    } else {
+      c = compareValues(a, b);
+      if (c == 0) c = compareKeys(keyed, keys_[a], keys_[b], options.keyPosition);
+    }
+    return options.reverse ? c > 0 : c < 0;
+  };
+  std::sort(order_.begin(), order_.end(), compare);
+}
+
+}  // namespace dtrace::consume

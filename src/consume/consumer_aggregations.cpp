@@ -1,0 +1,193 @@
+// The actions on aggregations, carried out by the consumer in the order of
+// the records that ask for them: printa() (one aggregation, or several
+// joined on their keys, in the default layout or a format), clear(),
+// trunc(), normalize(), denormalize() and setopt(); and the aggregations
+// printed when tracing ends.
+#include <algorithm>
+#include <cstring>
+
+#include "consume/consumer.h"
+#include "print/aggregation.h"
+#include "print/printf.h"
+
+namespace dtrace::consume {
+namespace {
+
+// Large tables are written in pieces of about this size.
+constexpr size_t kWriteChunk = 64 * 1024;
+
+}  // namespace
+
+SortOptions Consumer::sortOptions() const {
+  return options_ ? SortOptions::from(*options_) : SortOptions{};
+}
+
+Result<std::unique_ptr<MergedAggregation>> Consumer::merged(const ir::Aggregation& agg) {
+  auto data = aggregations_->snapshot(agg);
+  if (!data) return data.error();
+  snapshots_.push_back(std::move(*data));
+  return std::make_unique<MergedAggregation>(snapshots_.back());
+}
+
+Result<void> Consumer::aggregationAction(const ir::Ecb& ecb, const ir::Action& action,
+                                         const uint8_t* payload) {
+  auto number = [&](size_t i) {
+    const ir::Field& f = action.fields.at(i);
+    return f.kind == ir::DataKind::Unsigned ? static_cast<int64_t>(print::readUnsigned(payload + f.offset, f.size))
+                                            : print::readSigned(payload + f.offset, f.size);
+  };
+  if (action.kind == ir::ActionKind::Setopt) {
+    auto text = [&](size_t i) {
+      const ir::Field& f = action.fields.at(i);
+      return std::string(print::readString(payload + f.offset, f.size));
+    };
+    // setopt("name") sets the option as -x name does.
+    setopt(ecb, text(0), action.fields.size() > 1 ? text(1) : "");
+    return {};
+  }
+  if (action.aggregations.empty()) return {};
+  const uint32_t id = action.aggregations[0];
+  if (id >= program_.aggregations.size()) return makeError("action names an unknown aggregation");
+  const ir::Aggregation& agg = program_.aggregations[id];
+  normals_.resize(program_.aggregations.size(), 1);
+  switch (action.kind) {
+    case ir::ActionKind::Printa:
+      return printa(action);
+    case ir::ActionKind::Clear:
+      if (aggregations_) aggregations_->clear(agg);
+      return {};
+    case ir::ActionKind::Trunc:
+      return trunc(agg, action.fields.empty() ? 0 : number(0));
+    case ir::ActionKind::Normalize: {
+      const int64_t n = number(0);
+      // A zero divisor leaves the values as they are, as DTrace does.
+      normals_[id] = n > 0 ? static_cast<uint64_t>(n) : 1;
+      return {};
+    }
+    case ir::ActionKind::Denormalize:
+      normals_[id] = 1;
+      return {};
+    default:
+      return {};
+  }
+}
+
+Result<void> Consumer::printa(const ir::Action& action) {
+  if (!aggregations_) return {};
+  snapshots_.clear();
+  snapshots_.reserve(action.aggregations.size());
+  std::vector<std::unique_ptr<MergedAggregation>> columns;
+  std::vector<const MergedAggregation*> views;
+  for (uint32_t id : action.aggregations) {
+    auto m = merged(program_.aggregations.at(id));
+    if (!m) return m.error();
+    views.push_back(m->get());
+    columns.push_back(std::move(*m));
+  }
+  printed_.resize(program_.aggregations.size(), false);
+  for (uint32_t id : action.aggregations) printed_[id] = true;
+  AggregationTable table(views);
+  table.sort(sortOptions());
+  const ir::PrintfFormat* format = nullptr;
+  if (action.hasFormat) {
+    if (action.formatIndex >= formats_.size() || !formats_[action.formatIndex]) {
+      return makeError("printa( ) record has no valid format");
+    }
+    format = &*formats_[action.formatIndex];
+  } else if (auto r = write("\n"); !r) {
+    return r;  // the default layout starts with an empty line
+  }
+  return printTable(table, format);
+}
+
+Result<void> Consumer::printTable(const AggregationTable& table, const ir::PrintfFormat* format) {
+  std::string text;
+  const ir::Aggregation& keyed = table.aggregation(0);
+  for (size_t row = 0; row < table.rows(); row++) {
+    const uint8_t* key = table.key(row);
+    if (format) {
+      // %@ conversions past the last aggregation show the last one again.
+      auto value = [&](std::string& out, const ir::PrintfConversion& c, const std::string& stem,
+                       size_t index) {
+        const size_t column = std::min(index, table.columns() - 1);
+        const ir::Aggregation& agg = table.aggregation(column);
+        print::appendFormattedAggregationValue(out, agg, table.value(row, column),
+                                               normal(agg.id), c, stem);
+      };
+      auto r = print::appendPrintf(text, *format, keyed.keys, key, keyed.keySize, value);
+      if (!r) return r;
+    } else {
+      print::appendAggregationKeys(text, keyed, key);
+      for (size_t column = 0; column < table.columns(); column++) {
+        const ir::Aggregation& agg = table.aggregation(column);
+        print::appendAggregationValue(text, agg, table.value(row, column), normal(agg.id));
+      }
+      text += '\n';
+    }
+    if (text.size() >= kWriteChunk) {
+      if (auto r = write(text); !r) return r;
+      text.clear();
+    }
+  }
+  return write(text);
+}
+
+// trunc(@a, n): keeps the n largest values (n < 0: the -n smallest), or
+// none without a count, as DTrace's walk by value removes the rest.
+Result<void> Consumer::trunc(const ir::Aggregation& agg, int64_t keep) {
+  if (!aggregations_) return {};
+  snapshots_.clear();
+  auto m = merged(agg);
+  if (!m) return m.error();
+  AggregationTable table({m->get()});
+  SortOptions byValue;
+  byValue.reverse = keep > 0;  // largest first
+  table.sort(byValue);
+  const size_t kept = static_cast<size_t>(keep < 0 ? -keep : keep);
+  std::vector<const uint8_t*> removed;
+  for (size_t row = kept; row < table.rows(); row++) removed.push_back(table.key(row));
+  aggregations_->remove(agg, removed);
+  return {};
+}
+
+// setopt(): as -x name=value would, from here on; a refusal is reported
+// as DTrace reports a library error, and tracing goes on.
+void Consumer::setopt(const ir::Ecb& ecb, const std::string& name, const std::string& value) {
+  if (!options_) return;
+  auto r = options_->set(name, value);
+  if (!r) {
+    std::fprintf(err_,
+                 "dtrace: error on enabled probe ID %u (ID %u: %s:%s:%s:%s): couldn't set option "
+                 "\"%s\" to \"%s\": %s\n",
+                 ecb.epid, ecb.probeId, ecb.provider.c_str(), ecb.module.c_str(),
+                 ecb.function.c_str(), ecb.name.c_str(), name.c_str(),
+                 value.empty() ? "1" : value.c_str(), r.error().message.c_str());
+    return;
+  }
+  if (name == "quiet") quiet_ = true;
+}
+
+Result<void> Consumer::printFinal() {
+  if (auto r = write("\n"); !r) return r;
+  if (!aggregations_) return {};
+  printed_.resize(program_.aggregations.size(), false);
+  normals_.resize(program_.aggregations.size(), 1);
+  std::vector<const ir::Aggregation*> unprinted;
+  for (const ir::Aggregation& agg : program_.aggregations) {
+    if (!printed_[agg.id]) unprinted.push_back(&agg);
+  }
+  // Sorting by aggregation first, aggsortrev reverses their order too.
+  const SortOptions order = sortOptions();
+  if (order.reverse) std::reverse(unprinted.begin(), unprinted.end());
+  for (const ir::Aggregation* agg : unprinted) {
+    snapshots_.clear();
+    auto m = merged(*agg);
+    if (!m) return m.error();
+    AggregationTable table({m->get()});
+    table.sort(order);
+    if (auto r = printTable(table, nullptr); !r) return r;
+  }
+  return {};
+}
+
+}  // namespace dtrace::consume

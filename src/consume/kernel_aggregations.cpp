@@ -1,0 +1,37 @@
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <atomic>
+#include <cstring>
+
+#include "consume/aggregation_reader.h"
+#include "consume/aggregation_source.h"
+
+namespace dtrace::consume {
+
+Result<AggregationData> KernelAggregations::snapshot(const ir::Aggregation& agg) {
+  return readAggregation(agg, mapFds_.at(agg.id), std::atomic_ref<uint64_t>(
+                                                       globals_[agg.generationOffset / 8])
+                                                       .load());
+}
+
+// Entries of older generations read as zeros, and the kernel starts each
+// one afresh the next time its CPU updates it (ir/runtime.h).
+void KernelAggregations::clear(const ir::Aggregation& agg) {
+  std::atomic_ref<uint64_t>(globals_[agg.generationOffset / 8]).fetch_add(1);
+}
+
+void KernelAggregations::remove(const ir::Aggregation& agg,
+                                const std::vector<const uint8_t*>& keys) {
+  const int ncpus = libbpf_num_possible_cpus();
+  std::vector<uint8_t> mapKey(agg.keySize + ir::kAggregationCpuSlot);
+  for (const uint8_t* key : keys) {
+    std::memcpy(mapKey.data(), key, agg.keySize);
+    for (uint64_t cpu = 0; cpu < static_cast<uint64_t>(ncpus); cpu++) {
+      std::memcpy(mapKey.data() + agg.keySize, &cpu, sizeof cpu);
+      (void)bpf_map_delete_elem(mapFds_.at(agg.id), mapKey.data());  // absent on idle CPUs
+    }
+  }
+}
+
+}  // namespace dtrace::consume
