@@ -41,8 +41,11 @@ Result<void> Consumer::aggregationAction(const ir::Ecb& ecb, const ir::Action& a
       const ir::Field& f = action.fields.at(i);
       return std::string(print::readString(payload + f.offset, f.size));
     };
-    // setopt("name") sets the option as -x name does.
-    setopt(ecb, text(0), action.fields.size() > 1 ? text(1) : "");
+    // As dt_consume.c has it: setopt("name") gives the value "1", and an
+    // empty value unsets the option.
+    std::string value = action.fields.size() > 1 ? text(1) : "1";
+    if (value.empty()) value = "unset";
+    setopt(ecb, text(0), value);
     return {};
   }
   if (action.aggregations.empty()) return {};
@@ -161,10 +164,10 @@ void Consumer::setopt(const ir::Ecb& ecb, const std::string& name, const std::st
                  "\"%s\" to \"%s\": %s\n",
                  ecb.epid, ecb.probeId, ecb.provider.c_str(), ecb.module.c_str(),
                  ecb.function.c_str(), ecb.name.c_str(), name.c_str(),
-                 value.empty() ? "1" : value.c_str(), r.error().message.c_str());
+                 value.c_str(), r.error().message.c_str());
     return;
   }
-  if (name == "quiet") quiet_ = true;
+  if (name == "quiet") quiet_ = options_->isSet("quiet");
 }
 
 Result<void> Consumer::printFinal() {

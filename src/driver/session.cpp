@@ -481,8 +481,12 @@ Result<void> Session::createMaps() {
   for (ir::Aggregation& agg : layout_.aggregations) {
     const uint32_t mapKey = agg.keySize + ir::kAggregationCpuSlot;
     const uint64_t perEntry = mapKey + agg.valueSize() + kHashEntryOverhead;
+    // As DTrace refuses an aggregation buffer that cannot hold one record.
+    if (aggsize < perEntry - kHashEntryOverhead) {
+      return makeError("Enabling exceeds size of buffer");
+    }
     agg.maxEntries = static_cast<uint32_t>(
-        std::clamp<uint64_t>(aggsize / perEntry * bpf::Map::possibleCpus(), 1024, 1u << 28));
+        std::clamp<uint64_t>(aggsize / perEntry * bpf::Map::possibleCpus(), 1, 1u << 28));
     auto map = bpf::Map::create(BPF_MAP_TYPE_HASH, "dt_agg", mapKey, agg.valueSize(),
                                 agg.maxEntries, BPF_F_NO_PREALLOC);
     if (!map) return makeError("cannot create aggregation map: " + map.error().message);

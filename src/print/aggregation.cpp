@@ -86,15 +86,7 @@ void appendFormattedAggregationValue(std::string& out, const ir::Aggregation& ag
       appendDistribution(out, agg, data, normal);
       return;
   }
-  // The value is a 64-bit integer whatever the conversion's length.
-  const std::string& conv = conversion.outFormat;
-  const char last = conv.empty() ? 'd' : conv.back();
-  const std::string format = stem + (last == 'c' ? "c" : std::string("ll") + last);
-  if (last == 'c') {
-    appendf(out, format.c_str(), static_cast<int>(value));
-  } else {
-    appendf(out, format.c_str(), static_cast<long long>(value));
-  }
+  appendIntegerConversion(out, conversion, stem, value);
 }
 
 void appendAggregationLine(std::string& out, const ir::Aggregation& agg, const uint8_t* key,

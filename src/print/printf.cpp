@@ -136,6 +136,80 @@ void appendInteger(std::string& out, std::string stem, const std::string& conv, 
   }
 }
 
+// One conversion of the value at p (field f), with its flags, width and
+// precision already in `stem`.
+Result<void> appendConversion(std::string& out, const PrintfConversion& c, const std::string& stem,
+                              const ir::Field* f, const uint8_t* p) {
+  switch (c.render) {
+    case PrintfRender::SignedInt:
+      appendInteger(out, stem, c.outFormat, *f, p, true);
+      break;
+    case PrintfRender::UnsignedInt:
+      appendInteger(out, stem, c.outFormat, *f, p, false);
+      break;
+    case PrintfRender::DecimalInt: {
+      // %d follows the signedness of its argument's type.
+      const bool isSigned = f->kind != ir::DataKind::Unsigned;
+      appendInteger(out, stem, isSigned ? "d" : "u", *f, p, isSigned);
+      break;
+    }
+    case PrintfRender::Float:
+      if (f->size == 4) {
+        float v;
+        std::memcpy(&v, p, 4);
+        appendFormatted(out, stem + c.outFormat, static_cast<double>(v));
+      } else if (f->size == 8) {
+        double v;
+        std::memcpy(&v, p, 8);
+        appendFormatted(out, stem + c.outFormat, v);
+      } else if (f->size == sizeof(long double)) {
+        long double v;
+        std::memcpy(&v, p, sizeof v);
+        appendFormatted(out, stem + "L" + c.outFormat, v);
+      } else {
+        return makeError("no conversion for a value of this size");
+      }
+      break;
+    case PrintfRender::String:
+    case PrintfRender::InetAddr:
+    case PrintfRender::WideString:
+      appendFormatted(out, stem + "s", std::string(readString(p, f->size)).c_str());
+      break;
+    case PrintfRender::EscapedString:
+      appendFormatted(out, stem + "s", escape(readString(p, f->size)).c_str());
+      break;
+    case PrintfRender::EscapedChar: {
+      const char ch = static_cast<char>(readSigned(p, f->size));
+      appendFormatted(out, stem + "s", escape(std::string_view(&ch, 1)).c_str());
+      break;
+    }
+    case PrintfRender::KernelSymbol:
+      appendFormatted(out, stem + "s", sym::kernelAddressText(readUnsigned(p, f->size)).c_str());
+      break;
+    case PrintfRender::UserSymbol:
+      // No user symbol tables yet: the address is what DTrace falls back to.
+      appendFormatted(out, stem + "s", hexAddress(readUnsigned(p, f->size)).c_str());
+      break;
+    case PrintfRender::Stack:
+      break;
+    case PrintfRender::Time:
+      appendFormatted(out, stem + "s",
+                      formatTime(readUnsigned(p, f->size), "%Y %b %e %H:%M:%S").c_str());
+      break;
+    case PrintfRender::Time822:
+      appendFormatted(out, stem + "s",
+                      formatTime(readUnsigned(p, f->size), "%a, %d %b %G %T %Z").c_str());
+      break;
+    case PrintfRender::Port:
+      appendFormatted(out, stem + "s",
+                      formatPort(static_cast<uint16_t>(readUnsigned(p, f->size))).c_str());
+      break;
+    case PrintfRender::Percent:
+      break;
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string_view readString(const uint8_t* p, uint32_t size) {
@@ -190,75 +264,19 @@ Result<void> appendPrintf(std::string& out, const ir::PrintfFormat& format,
     const uint8_t* p = data + f->offset;
     std::string stem = formatStem(c, width, precision);
 
-    switch (c.render) {
-      case PrintfRender::SignedInt:
-        appendInteger(out, stem, c.outFormat, *f, p, true);
-        break;
-      case PrintfRender::UnsignedInt:
-        appendInteger(out, stem, c.outFormat, *f, p, false);
-        break;
-      case PrintfRender::DecimalInt: {
-        // %d follows the signedness of its argument's type.
-        const bool isSigned = f->kind != ir::DataKind::Unsigned;
-        appendInteger(out, stem, isSigned ? "d" : "u", *f, p, isSigned);
-        break;
-      }
-      case PrintfRender::Float:
-        if (f->size == 4) {
-          float v;
-          std::memcpy(&v, p, 4);
-          appendFormatted(out, stem + c.outFormat, static_cast<double>(v));
-        } else if (f->size == 8) {
-          double v;
-          std::memcpy(&v, p, 8);
-          appendFormatted(out, stem + c.outFormat, v);
-        } else if (f->size == sizeof(long double)) {
-          long double v;
-          std::memcpy(&v, p, sizeof v);
-          appendFormatted(out, stem + "L" + c.outFormat, v);
-        } else {
-          return mismatch();
-        }
-        break;
-      case PrintfRender::String:
-      case PrintfRender::InetAddr:
-      case PrintfRender::WideString:
-        appendFormatted(out, stem + "s", std::string(readString(p, f->size)).c_str());
-        break;
-      case PrintfRender::EscapedString:
-        appendFormatted(out, stem + "s", escape(readString(p, f->size)).c_str());
-        break;
-      case PrintfRender::EscapedChar: {
-        const char ch = static_cast<char>(readSigned(p, f->size));
-        appendFormatted(out, stem + "s", escape(std::string_view(&ch, 1)).c_str());
-        break;
-      }
-      case PrintfRender::KernelSymbol:
-        appendFormatted(out, stem + "s", sym::kernelAddressText(readUnsigned(p, f->size)).c_str());
-        break;
-      case PrintfRender::UserSymbol:
-        // No user symbol tables yet: the address is what DTrace falls back to.
-        appendFormatted(out, stem + "s", hexAddress(readUnsigned(p, f->size)).c_str());
-        break;
-      case PrintfRender::Stack:
-        break;
-      case PrintfRender::Time:
-        appendFormatted(out, stem + "s",
-                        formatTime(readUnsigned(p, f->size), "%Y %b %e %H:%M:%S").c_str());
-        break;
-      case PrintfRender::Time822:
-        appendFormatted(out, stem + "s",
-                        formatTime(readUnsigned(p, f->size), "%a, %d %b %G %T %Z").c_str());
-        break;
-      case PrintfRender::Port:
-        appendFormatted(out, stem + "s",
-                        formatPort(static_cast<uint16_t>(readUnsigned(p, f->size))).c_str());
-        break;
-      case PrintfRender::Percent:
-        break;
-    }
+    if (auto r = appendConversion(out, c, stem, f, p); !r) return mismatch();
   }
   return {};
+}
+
+void appendIntegerConversion(std::string& out, const ir::PrintfConversion& c,
+                             const std::string& stem, int64_t value) {
+  ir::Field f;
+  f.size = sizeof value;
+  f.kind = ir::DataKind::Signed;
+  uint8_t bytes[sizeof value];
+  std::memcpy(bytes, &value, sizeof value);
+  (void)appendConversion(out, c, stem, &f, bytes);
 }
 
 }  // namespace dtrace::print

@@ -28,6 +28,11 @@ Result<void> appendPrintf(std::string& out, const ir::PrintfFormat& format,
                           std::span<const ir::Field> fields, const uint8_t* data, size_t size,
                           const AggregationValueFn& aggregationValue = {});
 
+// One conversion of a 64-bit integer (printa's %@ values); `stem` is "%"
+// with the conversion's flags, width and precision.
+void appendIntegerConversion(std::string& out, const ir::PrintfConversion& c,
+                             const std::string& stem, int64_t value);
+
 // Reads an integer field widened to 64 bits: zero-extended (readUnsigned)
 // or sign-extended (readSigned). Fixed-size loads: the sort of a large
 // aggregation compares keys millions of times.

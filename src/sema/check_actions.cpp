@@ -55,6 +55,12 @@ bool Checker::checkAction(Expr& call) {
                      " expected");
   };
   for (auto& a : args) {
+    // An aggregating function where an action wants an aggregation is
+    // refused as the wrong argument, not as a misplaced function.
+    if (ir::actsOnAggregations(kind) && a->kind == ExprKind::Call && isAggregatingFunction(a->text)) {
+      a->type = types_.voidType();
+      continue;
+    }
     if (!expr(*a)) return false;
   }
   if (kind != ir::ActionKind::Trace && !refuseTranslatedOperands(call)) return false;

@@ -208,8 +208,8 @@ bool Checker::checkAggregationAssign(Expr& assign) {
     for (size_t i = 1; i < target.operands.size(); i++) {
       Expr& k = *target.operands[i];
       const Type* t = expr(k);
-      if (!t || !refuseTranslatedPointer(k)) return false;
-      if (t->isVoid()) {
+      if (!t) return false;
+      if (t->isVoid() || t->isAggregation() || isTranslatedPointer(k)) {
         return error("D_KEY_TYPE", k.loc, "invalid key type: " + t->name);
       }
       keyTypes.push_back(t);
@@ -345,10 +345,13 @@ bool Checker::checkAggregationAction(Expr& call, ir::ActionKind kind) {
   auto& args = call.operands;
   const std::string& name = call.text;
   const size_t n = args.size();
+  // dt_idcook_sign's words for D_PROTO_LEN; dt_cc.c's own checks always
+  // say "args".
   auto mismatch = [&](const char* tag, const std::string& expected) {
+    const bool plural = n != 1 || std::string_view(tag) != "D_PROTO_LEN";
     return error(tag, call.loc,
                  name + "( ) prototype mismatch: " + std::to_string(n) + " arg" +
-                     (n == 1 ? "" : "s") + " passed, " + expected + " expected");
+                     (plural ? "s" : "") + " passed, " + expected + " expected");
   };
   // Argument i must be an aggregation that an earlier statement defined.
   auto aggregationArg = [&](size_t i, const char* argTag, const char* undefinedTag) {
@@ -372,7 +375,7 @@ bool Checker::checkAggregationAction(Expr& call, ir::ActionKind kind) {
   };
   switch (kind) {
     case ir::ActionKind::Printa: {
-      if (n == 0) return mismatch("D_PROTO_LEN", "1");
+      if (n == 0) return mismatch("D_PROTO_LEN", "at least 1");
       const bool hasFormat = args[0]->kind == ExprKind::StringLiteral;
       const size_t first = hasFormat ? 1 : 0;
       if (n < first + 1) return mismatch("D_PRINTA_PROTO", std::to_string(first + 1));

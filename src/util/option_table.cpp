@@ -1,10 +1,13 @@
 #include "util/option_table.h"
 
+#include <strings.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
+#include <optional>
 
 namespace dtrace {
 namespace {
@@ -92,6 +95,20 @@ Result<void> checkVersion(std::string_view text) {
     if (defined == version) return {};
   }
   return Error{OptionTable::kUndefinedVersionMessage};
+}
+
+// A run-time option's on/off words, case-insensitively; nullopt for others.
+std::optional<bool> switchWord(std::string_view value) {
+  static const std::pair<const char*, const char*> kWords[] = {
+      {"yes", "no"}, {"enable", "disable"}, {"enabled", "disabled"},
+      {"true", "false"}, {"on", "off"}, {"set", "unset"},
+  };
+  auto same = [&](const char* word) { return strcasecmp(std::string(value).c_str(), word) == 0; };
+  for (const auto& [positive, negative] : kWords) {
+    if (same(positive)) return true;
+    if (same(negative)) return false;
+  }
+  return std::nullopt;
 }
 
 // Sorted by name. Defaults are illumos's (the kernel's for run-time options,
@@ -267,6 +284,13 @@ Result<void> OptionTable::set(std::string_view name, std::string_view value) {
       break;
     case OptionKind::Runtime:
       if (!value.empty()) {
+        // dt_opt_runtime's words: yes/no, enable(d)/disable(d), true/false,
+        // on/off, set/unset; a negative word unsets the option.
+        if (std::optional<bool> word = switchWord(value)) {
+          next.set = *word;
+          next.number = *word ? 1 : 0;
+          break;
+        }
         Result<uint64_t> number = parseInteger(value);
         if (!number.ok()) return number.error();
         next.number = *number;
