@@ -277,8 +277,9 @@ bool Checker::checkAggregationAssign(Expr& assign) {
       if (a->isString() != b->isString()) {
         return error("D_PROTO_ARG", target.operands[i + 1]->loc, keyMismatch(ref.text, i, a, b));
       }
+      // A string key holds the longest string; an integer key keeps the
+      // type of its first use, as DTrace's record layout does.
       if (a->isString() && b->size > a->size) agg->keyTypes[i] = b;
-      if (a->isInteger() && b->isInteger() && b->size > a->size) agg->keyTypes[i] = b;
     }
   }
   ref.variable = agg;

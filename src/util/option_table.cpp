@@ -139,7 +139,7 @@ const std::vector<OptionSpec> kSpecs = {
     {"debug", OptionKind::Flag, false, "", ""},
     {"defaultargs", OptionKind::Flag, false, "", ""},
     {"define", OptionKind::CppArg, false, "", "-D"},
-    {"destructive", OptionKind::Runtime, true, "", ""},
+    {"destructive", OptionKind::Flag, true, "", ""},
     {"droptags", OptionKind::Flag, false, "", ""},
     {"dtypes", OptionKind::Text, false, "", ""},
     {"dynvarsize", OptionKind::Size, true, "1m", ""},

@@ -490,9 +490,9 @@ TEST_F(CheckerTest, AggregationUsedAgainWithTheSameFunction) {
   EXPECT_EQ(check("BEGIN { @a[1] = count(); } END { @a[2] = count(); }"), "");
 }
 
-TEST_F(CheckerTest, AggregationKeyWidensToTheLargerInteger) {
-  ASSERT_EQ(check("char c; BEGIN { @a[c] = count(); @a[timestamp] = count(); }"), "");
-  EXPECT_EQ(symbols.findAggregation("a")->keyTypes[0]->size, 8u);
+TEST_F(CheckerTest, AggregationKeyKeepsTheTypeOfItsFirstUse) {
+  ASSERT_EQ(check("int c; BEGIN { @a[c] = count(); @a[timestamp] = count(); }"), "");
+  EXPECT_EQ(symbols.findAggregation("a")->keyTypes[0]->size, 4u);
 }
 
 TEST_F(CheckerTest, AggregationRedefinedWithAnotherFunction) {
