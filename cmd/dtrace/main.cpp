@@ -283,9 +283,6 @@ int main(int argc, char** argv) {
     if (auto r = session.compile(units[i], &matched[i]); !r) return fail(r.error().message);
   }
   if (cl.compileOnly) return 0;
-  const uint64_t requestedBufsize = options.size("bufsize");
-  if (auto r = session.load(); !r) return fail("could not enable tracing: " + r.error().message);
-  reportLoweredSize("buffer size", requestedBufsize, options.size("bufsize"));
   if (!session.quiet()) {
     for (size_t i = 0; i < units.size(); i++) {
       std::fprintf(
@@ -303,6 +300,11 @@ int main(int argc, char** argv) {
           matched[i], matched[i] == 1 ? "" : "s");
     }
   }
+  // As dtrace(1M) does: each program's match is reported when it is
+  // compiled, before tracing is enabled (which may still fail).
+  const uint64_t requestedBufsize = options.size("bufsize");
+  if (auto r = session.load(); !r) return fail("could not enable tracing: " + r.error().message);
+  reportLoweredSize("buffer size", requestedBufsize, options.size("bufsize"));
   auto status = session.run(targets);
   if (out != stdout) std::fclose(out);
   if (!status) return fail(status.error().message);

@@ -41,6 +41,9 @@ class AggregationTable {
   const int64_t* value(size_t row, size_t column) const {
     return values_[order_[row] * columns_.size() + column];
   }
+  // For a table of one aggregation: the row's index in the snapshot it was
+  // merged from (where its per-CPU data are).
+  size_t snapshotIndex(size_t row) const { return order_[row]; }
 
   void sort(const SortOptions& options);
 

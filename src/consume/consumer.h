@@ -75,6 +75,8 @@ class Consumer {
   // The rows of `table`: each in the default layout (keys, then each
   // value), or as `format` says.
   Result<void> printTable(const AggregationTable& table, const ir::PrintfFormat* format);
+  // aggpercpu: after a row's value, the value on each CPU.
+  void appendPerCpu(std::string& out, const AggregationData& data, size_t index);
   Result<std::unique_ptr<MergedAggregation>> merged(const ir::Aggregation& agg);
   SortOptions sortOptions() const;
   uint64_t normal(uint32_t id) const { return id < normals_.size() ? normals_[id] : 1; }

@@ -4,7 +4,9 @@
 // trunc(), normalize(), denormalize() and setopt(); and the aggregations
 // printed when tracing ends.
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
+#include <string>
 
 #include "consume/consumer.h"
 #include "print/aggregation.h"
@@ -125,6 +127,9 @@ Result<void> Consumer::printTable(const AggregationTable& table, const ir::Print
         const ir::Aggregation& agg = table.aggregation(column);
         print::appendAggregationValue(text, agg, table.value(row, column), normal(agg.id));
       }
+      if (table.columns() == 1 && options_ && options_->isSet("aggpercpu")) {
+        appendPerCpu(text, snapshots_.back(), table.snapshotIndex(row));
+      }
       text += '\n';
     }
     if (text.size() >= kWriteChunk) {
@@ -133,6 +138,21 @@ Result<void> Consumer::printTable(const AggregationTable& table, const ir::Print
     }
   }
   return write(text);
+}
+
+// A CPU that never fired (or fired only before a clear()) shows what its
+// buffer starts from: the largest value for min(), the smallest for max().
+void Consumer::appendPerCpu(std::string& out, const AggregationData& data, size_t index) {
+  const ir::Aggregation& agg = *data.aggregation;
+  std::vector<int64_t> initial(agg.dataWords(), 0);
+  if (agg.info().merge == ir::AggMerge::Min) initial[0] = INT64_MAX;
+  if (agg.info().merge == ir::AggMerge::Max) initial[0] = INT64_MIN;
+  for (int cpu = 0; cpu < data.ncpus(); cpu++) {
+    const bool fired = data.slot(index, cpu) == CpuSlot::Current;
+    out += "\n    [CPU " + std::to_string(cpu) + "]";
+    print::appendAggregationValue(out, agg, fired ? data.data(index, cpu) : initial.data(),
+                                  normal(agg.id));
+  }
 }
 
 // trunc(@a, n): keeps the n largest values (n < 0: the -n smallest), or
