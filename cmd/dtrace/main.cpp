@@ -305,6 +305,9 @@ int main(int argc, char** argv) {
   const uint64_t requestedBufsize = options.size("bufsize");
   if (auto r = session.load(); !r) return fail("could not enable tracing: " + r.error().message);
   reportLoweredSize("buffer size", requestedBufsize, options.size("bufsize"));
+  if (options.flag("destructive") && !session.quiet()) {
+    std::fputs("dtrace: allowing destructive actions\n", stderr);
+  }
   auto status = session.run(targets);
   if (out != stdout) std::fclose(out);
   if (!status) return fail(status.error().message);
