@@ -37,23 +37,38 @@ SortOptions SortOptions::from(const OptionTable& options) {
   return s;
 }
 
-int compareKeys(const ir::Aggregation& agg, const uint8_t* a, const uint8_t* b,
-                uint32_t position) {
+KeyOrder::KeyOrder(const ir::Aggregation& agg, uint32_t position) {
   const size_t n = agg.keys.size();
   if (position >= n) position = 0;
   for (size_t k = 0; k < n; k++) {
     const ir::Field& f = agg.keys[(position + k) % n];
-    const uint8_t* pa = a + f.offset;
-    const uint8_t* pb = b + f.offset;
+    Step step{f.offset, f.size, Compare::Bytes};
     if (ir::isCodeAddressKind(f.kind) && f.size % 8 == 0) {
-      for (uint32_t w = 0; w < f.size; w += 8) {
-        if (int c = order(print::readUnsigned(pa + w, 8), print::readUnsigned(pb + w, 8))) return c;
-      }
+      step.compare = Compare::Words;
     } else if (f.kind != ir::DataKind::String &&
                (f.size == 1 || f.size == 2 || f.size == 4 || f.size == 8)) {
-      if (int c = order(print::readUnsigned(pa, f.size), print::readUnsigned(pb, f.size))) return c;
-    } else if (int c = std::memcmp(pa, pb, f.size)) {
-      return c;
+      step.compare = Compare::Unsigned;
+    }
+    steps_.push_back(step);
+  }
+}
+
+int KeyOrder::compare(const uint8_t* a, const uint8_t* b) const {
+  for (const Step& s : steps_) {
+    const uint8_t* pa = a + s.offset;
+    const uint8_t* pb = b + s.offset;
+    switch (s.compare) {
+      case Compare::Unsigned:
+        if (int c = order(print::readUnsigned(pa, s.size), print::readUnsigned(pb, s.size))) return c;
+        break;
+      case Compare::Words:
+        for (uint32_t w = 0; w < s.size; w += 8) {
+          if (int c = order(print::readUnsigned(pa + w, 8), print::readUnsigned(pb + w, 8))) return c;
+        }
+        break;
+      case Compare::Bytes:
+        if (int c = std::memcmp(pa, pb, s.size)) return c;
+        break;
     }
   }
   return 0;
@@ -123,7 +138,38 @@ AggregationTable::AggregationTable(std::vector<const MergedAggregation*> columns
 void AggregationTable::sort(const SortOptions& options) {
   if (columns_.empty()) return;
   const size_t ncols = columns_.size();
-  const ir::Aggregation& keyed = columns_[0]->aggregation();
+  const KeyOrder keys(columns_[0]->aggregation(), options.keyPosition);
+  auto ordered = [&](int c) { return options.reverse ? c > 0 : c < 0; };
+  const ir::AggDisplay display = columns_[0]->aggregation().info().display;
+  if (ncols == 1 && display <= ir::AggDisplay::StandardDeviation) {
+    // One aggregation of numbers, the common case: sort (value, row) pairs
+    // that sit together in memory, so that a million rows sort quickly.
+    struct Row {
+      int64_t value;
+      uint32_t index;
+    };
+    const bool unsignedValues = display == ir::AggDisplay::StandardDeviation;
+    std::vector<Row> rows(order_.size());
+    for (uint32_t r = 0; r < rows.size(); r++) {
+      const int64_t v = ir::aggregationScalar(columns_[0]->aggregation(), values_[r]);
+      // Unsigned values order as signed ones once their top bit flips.
+      rows[r] = {unsignedValues ? static_cast<int64_t>(static_cast<uint64_t>(v) ^ (uint64_t{1} << 63)) : v,
+                 r};
+    }
+    std::sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
+      int c = 0;
+      if (options.byKey) {
+        c = keys.compare(keys_[a.index], keys_[b.index]);
+        if (c == 0) c = order(a.value, b.value);
+      } else {
+        c = order(a.value, b.value);
+        if (c == 0) c = keys.compare(keys_[a.index], keys_[b.index]);
+      }
+      return ordered(c);
+    });
+    for (size_t r = 0; r < rows.size(); r++) order_[r] = rows[r].index;
+    return;
+  }
   const uint32_t first = options.valuePosition < ncols ? options.valuePosition : 0;
   auto compareValues = [&](uint32_t a, uint32_t b) {
     for (size_t i = 0; i < ncols; i++) {
@@ -135,18 +181,17 @@ void AggregationTable::sort(const SortOptions& options) {
     }
     return 0;
   };
-  auto compare = [&](uint32_t a, uint32_t b) {
+  std::sort(order_.begin(), order_.end(), [&](uint32_t a, uint32_t b) {
     int c = 0;
     if (options.byKey) {
-      c = compareKeys(keyed, keys_[a], keys_[b], options.keyPosition);
+      c = keys.compare(keys_[a], keys_[b]);
       if (c == 0) c = compareValues(a, b);
     } else {
       c = compareValues(a, b);
-      if (c == 0) c = compareKeys(keyed, keys_[a], keys_[b], options.keyPosition);
+      if (c == 0) c = keys.compare(keys_[a], keys_[b]);
     }
-    return options.reverse ? c > 0 : c < 0;
-  };
-  std::sort(order_.begin(), order_.end(), compare);
+    return ordered(c);
+  });
 }
 
 }  // namespace dtrace::consume

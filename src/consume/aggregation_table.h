@@ -22,9 +22,21 @@ struct SortOptions {
 
 // DTrace's key order, starting at key `position` and wrapping around:
 // integers as unsigned numbers of their size, program counters by pid then
-// address, other bytes bytewise. Returns <0, 0 or >0.
-int compareKeys(const ir::Aggregation& agg, const uint8_t* a, const uint8_t* b,
-                uint32_t position);
+// address, other bytes bytewise. compare() returns <0, 0 or >0.
+class KeyOrder {
+ public:
+  KeyOrder(const ir::Aggregation& agg, uint32_t position);
+  int compare(const uint8_t* a, const uint8_t* b) const;
+
+ private:
+  enum class Compare : uint8_t { Unsigned, Words, Bytes };
+  struct Step {
+    uint32_t offset, size;
+    Compare compare;
+  };
+  std::vector<Step> steps_;
+};
+
 
 class AggregationTable {
  public:

@@ -108,6 +108,7 @@ Result<void> Consumer::printa(const ir::Action& action) {
 Result<void> Consumer::printTable(const AggregationTable& table, const ir::PrintfFormat* format) {
   std::string text;
   const ir::Aggregation& keyed = table.aggregation(0);
+  const bool perCpu = table.columns() == 1 && options_ && options_->isSet("aggpercpu");
   for (size_t row = 0; row < table.rows(); row++) {
     const uint8_t* key = table.key(row);
     if (format) {
@@ -127,9 +128,7 @@ Result<void> Consumer::printTable(const AggregationTable& table, const ir::Print
         const ir::Aggregation& agg = table.aggregation(column);
         print::appendAggregationValue(text, agg, table.value(row, column), normal(agg.id));
       }
-      if (table.columns() == 1 && options_ && options_->isSet("aggpercpu")) {
-        appendPerCpu(text, snapshots_.back(), table.snapshotIndex(row));
-      }
+      if (perCpu) appendPerCpu(text, snapshots_.back(), table.snapshotIndex(row));
       text += '\n';
     }
     if (text.size() >= kWriteChunk) {
