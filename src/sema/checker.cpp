@@ -117,6 +117,19 @@ const Expr& throughInlines(const Expr& e) {
 
 bool isActionCall(const Expr& e) { return e.kind == ExprKind::Call && isActionName(e.text); }
 
+// @a[i][j], anywhere in e: the aggregation indexed twice, or null.
+const Expr* nestedAggregationIndex(const Expr& e) {
+  if (e.kind == ExprKind::Index && e.operands[0]->kind == ExprKind::Index &&
+      e.operands[0]->operands[0]->kind == ExprKind::AggregationRef) {
+    return e.operands[0]->operands[0].get();
+  }
+  for (const auto& o : e.operands) {
+    if (!o) continue;
+    if (const Expr* found = nestedAggregationIndex(*o)) return found;
+  }
+  return nullptr;
+}
+
 bool isTranslatedPointer(const Expr& e) {
   const Expr& source = throughInlines(e);
   return source.kind == ExprKind::Xlate && source.type && source.type->isPointer();
@@ -153,7 +166,7 @@ bool reportedOutsideRegion(const std::string& tag) {
       "D_ACT_SPEC",    "D_DREC_",     "D_EXIT_SPEC", "D_CLEAR_",   "D_NORMALIZE_", "D_TRUNC_",
       "D_TRACE_",      "D_TRACEMEM_", "D_STACK_",    "D_USTACK_",  "D_SETOPT_",    "D_PRINTM_",
       "D_UNSUPPORTED", "D_QUANT_",    "D_LQUANT_",   "D_LLQUANT_", "D_DECL_",      "D_FUNC_UNDEF",
-      "D_FUNC_IDKIND", "D_CG_",       "D_OFFSETOF_",
+      "D_FUNC_IDKIND", "D_CG_",       "D_OFFSETOF_", "D_AGG_MDIM",
   };
   for (const char* p : kPrefixes) {
     if (tag.rfind(p, 0) == 0) return true;
@@ -252,6 +265,10 @@ bool Checker::checkStatement(ast::Stmt& stmt) {
       break;
   }
   Expr& e = *stmt.expr;
+  if (const Expr* nested = nestedAggregationIndex(e)) {
+    return error("D_AGG_MDIM", nested->loc,
+                 "improper attempt to reference " + nested->text + " as a multi-dimensional array");
+  }
   if (e.kind == ExprKind::AggregationRef ||
       (e.kind == ExprKind::Index && e.operands[0]->kind == ExprKind::AggregationRef)) {
     const Expr& ref = e.kind == ExprKind::Index ? *e.operands[0] : e;

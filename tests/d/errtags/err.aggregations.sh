@@ -4,6 +4,7 @@
 # clear, trunc, normalize, setopt).
 check() { $DTRACE -x errtags -e -n "$1"; }
 check 'BEGIN { @a[1]; }'
+check 'BEGIN { @a[1][2] = count(); }'
 check 'BEGIN { @a = count(); @a; }'
 check 'BEGIN { @ = avg("x"); }'
 check 'BEGIN { @ = count(1); }'
