@@ -12,9 +12,12 @@ fi
 
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
+# chromium, python3-pil and fonts-dejavu-core: the browser test of flame
+# graphs (tests/browser/) renders them and checks the screenshot.
 apt-get install -y -qq --no-install-recommends \
   g++ cmake ninja-build pkg-config cpp \
-  libbpf-dev libelf-dev zlib1g-dev libgtest-dev >/dev/null
+  libbpf-dev libelf-dev zlib1g-dev libgtest-dev \
+  chromium python3-pil fonts-dejavu-core >/dev/null
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 ninja -C build -j"$(nproc)"
