@@ -2,6 +2,8 @@
 // DTrace defines are printf formats, so we write them as such.
 #pragma once
 
+#include <charconv>
+#include <concepts>
 #include <string>
 #include <string_view>
 
@@ -11,6 +13,14 @@ void appendf(std::string& out, const char* format, ...) __attribute__((format(pr
 
 // Fast paths for the two layouts aggregation output repeats a million
 // times: "%*lld" (right-justified) and "%-*s" (left-justified).
+// The decimal digits of an integer of any width and signedness, exactly.
+template <std::integral Integer>
+void appendInteger(std::string& out, Integer value) {
+  char buf[24];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+  out.append(buf, end);
+}
+
 void appendRightJustified(std::string& out, long long value, int width);
 void appendLeftJustified(std::string& out, std::string_view text, int width);
 

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "print/appendf.h"
 #include "print/flame_tree.h"
 #include "print/flamegraph_script.h"
 #include "print/utf8.h"
@@ -15,22 +16,16 @@ namespace {
 constexpr double kSidePadding = 10;
 constexpr double kTitleBaseline = 24;
 constexpr double kSubtitleBaseline = 42;
-constexpr double kFramesTop = 40;             // below the title
+constexpr double kFramesTop = 40;  // below the title
 constexpr double kFramesTopWithSubtitle = 56;
-constexpr double kBottomMargin = 30;          // the details line
+constexpr double kBottomMargin = 30;  // the details line
 constexpr double kSearchBoxWidth = 160;
 constexpr std::string_view kBackground = "rgb(248,248,248)";
 
 void appendDecimal(std::string& out, double value, int precision = 2) {
   char buf[32];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed,
-                                       precision);
-  out.append(buf, end);
-}
-
-void appendInteger(std::string& out, uint64_t value) {
-  char buf[24];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+  const auto [end, ec] =
+      std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed, precision);
   out.append(buf, end);
 }
 
@@ -128,8 +123,7 @@ void appendHeader(std::string& out, const FlameGraphOptions& options, const Geom
   out += "\"/>\n";
   appendTextElement(out, " class=\"title\"", g.width / 2, kTitleBaseline, options.title);
   if (!options.subtitle.empty())
-    appendTextElement(out, " class=\"subtitle\"", g.width / 2, kSubtitleBaseline,
-                      options.subtitle);
+    appendTextElement(out, " class=\"subtitle\"", g.width / 2, kSubtitleBaseline, options.subtitle);
   appendTextElement(out, " id=\"reset\" class=\"hidden\"", kSidePadding, kTitleBaseline,
                     "Reset Zoom");
   out += "<foreignObject";

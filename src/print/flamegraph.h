@@ -20,10 +20,10 @@ namespace dtrace::print {
 
 struct FlameGraphOptions {
   std::string title = "Flame Graph";
-  std::string subtitle;              // a second line under the title, if any
+  std::string subtitle;               // a second line under the title, if any
   std::string countName = "samples";  // what the counts are, for tooltips
-  int width = 1200;                  // of the image, in pixels
-  int frameHeight = 16;              // of a row, in pixels
+  int width = 1200;                   // of the image, in pixels
+  int frameHeight = 16;               // of a row, in pixels
   // Frames narrower than this, in pixels, are left out (with the frames
   // above them): they could not be seen or clicked, and a large profile
   // has many thousands of them.

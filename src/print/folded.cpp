@@ -1,6 +1,6 @@
 #include "print/folded.h"
 
-#include <charconv>
+#include "print/appendf.h"
 
 namespace dtrace::print {
 namespace {
@@ -35,15 +35,15 @@ void appendFoldedLine(std::string& out, const StackSample& sample) {
     appendFrameName(out, sample.frames[i]);
   }
   out += ' ';
-  char buf[24];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, sample.count);
-  out.append(buf, end);
+  appendInteger(out, sample.count);
   out += '\n';
 }
 
 std::string foldedStacks(std::span<const StackSample> samples) {
   std::string out;
-  for (const StackSample& sample : samples) appendFoldedLine(out, sample);
+  for (const StackSample& sample : samples) {
+    if (sample.count > 0) appendFoldedLine(out, sample);
+  }
   return out;
 }
 

@@ -25,7 +25,8 @@ std::string foldedFrameName(std::string_view frame);
 // frame, so that its count still shows in the total.
 void appendFoldedLine(std::string& out, const StackSample& sample);
 
-// A line for each sample, in the order given.
+// A line for each sample with a count, in the order given (a sample
+// counted 0 has no width in a flame graph).
 std::string foldedStacks(std::span<const StackSample> samples);
 
 }  // namespace dtrace::print

@@ -1,8 +1,8 @@
 #include "print/json.h"
 
 #include <cassert>
-#include <charconv>
 
+#include "print/appendf.h"
 #include "print/utf8.h"
 
 namespace dtrace::print {
@@ -20,22 +20,31 @@ bool plainAscii(uint8_t c) { return c >= 0x20 && c < 0x7F && c != '"' && c != '\
 
 void appendAsciiEscaped(std::string& out, uint8_t c) {
   switch (c) {
-    case '"': out += "\\\""; break;
-    case '\\': out += "\\\\"; break;
-    case '\b': out += "\\b"; break;
-    case '\f': out += "\\f"; break;
-    case '\n': out += "\\n"; break;
-    case '\r': out += "\\r"; break;
-    case '\t': out += "\\t"; break;
-    default: appendUnicodeEscape(out, c); break;
+    case '"':
+      out += "\\\"";
+      break;
+    case '\\':
+      out += "\\\\";
+      break;
+    case '\b':
+      out += "\\b";
+      break;
+    case '\f':
+      out += "\\f";
+      break;
+    case '\n':
+      out += "\\n";
+      break;
+    case '\r':
+      out += "\\r";
+      break;
+    case '\t':
+      out += "\\t";
+      break;
+    default:
+      appendUnicodeEscape(out, c);
+      break;
   }
-}
-
-template <class Integer>
-void appendInteger(std::string& out, Integer value) {
-  char buf[24];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
-  out.append(buf, end);
 }
 
 }  // namespace
@@ -68,8 +77,7 @@ void appendJsonString(std::string& out, std::string_view bytes) {
     const uint8_t second = static_cast<uint8_t>(bytes[i + 1]);
     if (c == 0xC2 && second < 0xA0) {
       appendUnicodeEscape(out, second);
-    } else if (c == 0xE2 && second == 0x80 &&
-               (bytes[i + 2] == '\xA8' || bytes[i + 2] == '\xA9')) {
+    } else if (c == 0xE2 && second == 0x80 && (bytes[i + 2] == '\xA8' || bytes[i + 2] == '\xA9')) {
       appendUnicodeEscape(out, bytes[i + 2] == '\xA8' ? 0x2028 : 0x2029);
     } else {
       out.append(bytes.substr(i, length));
@@ -127,38 +135,23 @@ JsonWriter& JsonWriter::key(std::string_view name) {
 }
 
 JsonWriter& JsonWriter::string(std::string_view bytes) {
-  beforeValue();
-  appendJsonString(out_, bytes);
-  afterValue();
-  return *this;
+  return scalar([&] { appendJsonString(out_, bytes); });
 }
 
 JsonWriter& JsonWriter::integer(int64_t value) {
-  beforeValue();
-  appendInteger(out_, value);
-  afterValue();
-  return *this;
+  return scalar([&] { appendInteger(out_, value); });
 }
 
 JsonWriter& JsonWriter::unsignedInteger(uint64_t value) {
-  beforeValue();
-  appendInteger(out_, value);
-  afterValue();
-  return *this;
+  return scalar([&] { appendInteger(out_, value); });
 }
 
 JsonWriter& JsonWriter::boolean(bool value) {
-  beforeValue();
-  out_ += value ? "true" : "false";
-  afterValue();
-  return *this;
+  return scalar([&] { out_ += value ? "true" : "false"; });
 }
 
 JsonWriter& JsonWriter::null() {
-  beforeValue();
-  out_ += "null";
-  afterValue();
-  return *this;
+  return scalar([&] { out_ += "null"; });
 }
 
 }  // namespace dtrace::print

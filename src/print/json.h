@@ -56,6 +56,14 @@ class JsonWriter {
   void beforeValue();
   // Notes a finished value: at the top level, the writer is complete.
   void afterValue();
+  // Writes a value that holds no other: `write` appends its text.
+  template <class Write>
+  JsonWriter& scalar(Write write) {
+    beforeValue();
+    write();
+    afterValue();
+    return *this;
+  }
   JsonWriter& open(bool object, char bracket);
   JsonWriter& close(bool object, char bracket);
 

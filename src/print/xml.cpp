@@ -22,11 +22,21 @@ void appendXmlEscaped(std::string& out, std::string_view text) {
     const uint8_t c = static_cast<uint8_t>(text[i]);
     if (c < 0x80) {
       switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
+        case '&':
+          out += "&amp;";
+          break;
+        case '<':
+          out += "&lt;";
+          break;
+        case '>':
+          out += "&gt;";
+          break;
+        case '"':
+          out += "&quot;";
+          break;
+        case '\'':
+          out += "&#39;";
+          break;
         default:
           if (c < 0x20 && !allowedControl(c)) {
             out += kUtf8Replacement;

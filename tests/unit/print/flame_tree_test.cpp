@@ -19,10 +19,8 @@ std::vector<std::string> childNames(const FlameNode& node) {
 
 TEST(FlameTree, StacksWithACommonPrefixMerge) {
   const std::vector<StackSample> samples = {
-      {{"main", "parse", "lex"}, 30},
-      {{"main", "compile", "emit"}, 40},
-      {{"main", "parse"}, 10},
-      {{"main", "compile", "optimize"}, 15},
+      {{"main", "parse", "lex"}, 30},   {{"main", "compile", "emit"}, 40},
+      {{"main", "parse"}, 10},          {{"main", "compile", "optimize"}, 15},
       {{"main", "compile", "emit"}, 5},  // the same stack again adds up
   };
   const FlameNode root = buildFlameTree(samples);
@@ -69,9 +67,10 @@ TEST(FlameTree, EmptyStacksAndZeroCountsOnlyCountTowardsTheRoot) {
 }
 
 TEST(FlameLayout, ChildrenSitSideBySideFromTheirParentsStart) {
-  const std::vector<StackSample> samples = {
-      {{"main", "parse", "lex"}, 30}, {{"main", "compile", "emit"}, 45},
-      {{"main", "parse"}, 10},        {{"main", "compile", "optimize"}, 15}};
+  const std::vector<StackSample> samples = {{{"main", "parse", "lex"}, 30},
+                                            {{"main", "compile", "emit"}, 45},
+                                            {{"main", "parse"}, 10},
+                                            {{"main", "compile", "optimize"}, 15}};
   const FlameNode root = buildFlameTree(samples);
   const std::vector<FlameFrame> frames = layOutFlameFrames(root, 1);
   ASSERT_EQ(frames.size(), 7u);
@@ -81,7 +80,7 @@ TEST(FlameLayout, ChildrenSitSideBySideFromTheirParentsStart) {
     uint64_t start, samples;
   };
   const std::vector<Expected> expected = {
-      {"all", 0, 0, 100},     {"main", 1, 0, 100}, {"compile", 2, 0, 60}, {"emit", 3, 0, 45},
+      {"all", 0, 0, 100},      {"main", 1, 0, 100},  {"compile", 2, 0, 60}, {"emit", 3, 0, 45},
       {"optimize", 3, 45, 15}, {"parse", 2, 60, 40}, {"lex", 3, 60, 30}};
   for (size_t i = 0; i < expected.size(); i++) {
     SCOPED_TRACE(expected[i].name);

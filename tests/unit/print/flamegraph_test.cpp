@@ -32,12 +32,12 @@ std::vector<SvgFrame> framesOf(const std::string& svg) {
   for (auto it = std::sregex_iterator(svg.begin(), svg.end(), frame); it != std::sregex_iterator();
        ++it) {
     const std::smatch& m = *it;
-    frames.push_back(SvgFrame{
-        std::stoi(m[1]), std::stoull(m[2]), std::stoull(m[3]), m[4], std::stod(m[5]),
-        std::stod(m[6]), std::stod(m[7]), std::stod(m[8]),
-        Rgb{static_cast<uint8_t>(std::stoi(m[9])), static_cast<uint8_t>(std::stoi(m[10])),
-            static_cast<uint8_t>(std::stoi(m[11]))},
-        m[12]});
+    frames.push_back(
+        SvgFrame{std::stoi(m[1]), std::stoull(m[2]), std::stoull(m[3]), m[4], std::stod(m[5]),
+                 std::stod(m[6]), std::stod(m[7]), std::stod(m[8]),
+                 Rgb{static_cast<uint8_t>(std::stoi(m[9])), static_cast<uint8_t>(std::stoi(m[10])),
+                     static_cast<uint8_t>(std::stoi(m[11]))},
+                 m[12]});
   }
   return frames;
 }
@@ -57,8 +57,8 @@ size_t occurrences(const std::string& text, const std::string& what) {
 }
 
 const std::vector<StackSample> kCompiler = {
-    {{"main", "parse", "lex"}, 30},   {{"main", "parse"}, 10},
-    {{"main", "compile", "emit"}, 40}, {{"main", "compile", "optimize"}, 15},
+    {{"main", "parse", "lex"}, 30},      {{"main", "parse"}, 10},
+    {{"main", "compile", "emit"}, 40},   {{"main", "compile", "optimize"}, 15},
     {{"main", "<init>&\"quoted\"'"}, 5},
 };
 
@@ -114,7 +114,8 @@ TEST(FlameGraph, NamesAreEscapedEverywhere) {
   EXPECT_EQ(svg.find("<init>"), std::string::npos);
   EXPECT_EQ(svg.find("&\""), std::string::npos);
   // 59 pixels hold 7 characters: 5 of the name and "..".
-  EXPECT_EQ(frameNamed(framesOf(svg), "&lt;init&gt;&amp;&quot;quoted&quot;&#39;").label, "&lt;init..");
+  EXPECT_EQ(frameNamed(framesOf(svg), "&lt;init&gt;&amp;&quot;quoted&quot;&#39;").label,
+            "&lt;init..");
 
   FlameGraphOptions options;
   options.title = "read() <latency> & more";
@@ -144,7 +145,8 @@ TEST(FlameGraph, LabelsAreCutToFit) {
   EXPECT_EQ(flameLabel("compile", 25), "");
   EXPECT_EQ(flameLabel("", 100), "");
   // Characters, not bytes: four two-byte letters fit where four ASCII do.
-  EXPECT_EQ(flameLabel("\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9", roomFor(4)), "\xC3\xA9\xC3\xA9..");
+  EXPECT_EQ(flameLabel("\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9", roomFor(4)),
+            "\xC3\xA9\xC3\xA9..");
   EXPECT_EQ(flameLabel("\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9", roomFor(4)),
             "\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9");
 }
@@ -211,8 +213,7 @@ TEST(FlameGraph, CountNameInTooltips) {
   FlameGraphOptions options;
   options.countName = "bytes";
   const std::vector<StackSample> samples = {{{"write"}, 4096}};
-  EXPECT_EQ(framesOf(renderFlameGraph(samples, options))[1].title,
-            "write (4096 bytes, 100.00%)");
+  EXPECT_EQ(framesOf(renderFlameGraph(samples, options))[1].title, "write (4096 bytes, 100.00%)");
 }
 
 }  // namespace

@@ -15,8 +15,9 @@ TEST(StackSample, DTraceStacksTurnRootFirst) {
   const std::vector<std::string> leafFirst = {
       "vmlinux`ksys_read+0x6f", "vmlinux`__x64_sys_read+0x19", "vmlinux`do_syscall_64+0x5b"};
   const StackSample sample = fromDTraceStack(leafFirst, 7);
-  EXPECT_EQ(sample.frames, (std::vector<std::string>{"vmlinux`do_syscall_64",
-                                                     "vmlinux`__x64_sys_read", "vmlinux`ksys_read"}));
+  EXPECT_EQ(sample.frames,
+            (std::vector<std::string>{"vmlinux`do_syscall_64", "vmlinux`__x64_sys_read",
+                                      "vmlinux`ksys_read"}));
   EXPECT_EQ(sample.count, 7u);
 }
 
@@ -70,9 +71,9 @@ TEST(Folded, CountsAreExactSixtyFourBitIntegers) {
   EXPECT_EQ(out, "f 18446744073709551615\n");
 }
 
-TEST(Folded, ALinePerSampleInOrder) {
-  const std::vector<StackSample> samples = {{{"a", "b"}, 2}, {{"a"}, 1}, {{"c"}, 0}};
-  EXPECT_EQ(foldedStacks(samples), "a;b 2\na 1\nc 0\n");
+TEST(Folded, ALinePerSampleWithACountInOrder) {
+  const std::vector<StackSample> samples = {{{"a", "b"}, 2}, {{"c"}, 0}, {{"a"}, 1}};
+  EXPECT_EQ(foldedStacks(samples), "a;b 2\na 1\n");
   EXPECT_EQ(foldedStacks({}), "");
 }
 

@@ -43,24 +43,24 @@ TEST(JsonString, LineAndParagraphSeparatorsAreEscaped) {
 }
 
 TEST(JsonString, WellFormedUtf8IsKept) {
-  EXPECT_EQ(jsonOf("caf\xC3\xA9"), "\"caf\xC3\xA9\"");                // é
-  EXPECT_EQ(jsonOf("\xC2\xA0"), "\"\xC2\xA0\"");                      // U+00A0
-  EXPECT_EQ(jsonOf("\xE2\x82\xAC"), "\"\xE2\x82\xAC\"");              // €
-  EXPECT_EQ(jsonOf("\xED\x9F\xBF"), "\"\xED\x9F\xBF\"");              // U+D7FF
-  EXPECT_EQ(jsonOf("\xF0\x9F\x94\xA5"), "\"\xF0\x9F\x94\xA5\"");      // U+1F525
-  EXPECT_EQ(jsonOf("\xF4\x8F\xBF\xBF"), "\"\xF4\x8F\xBF\xBF\"");      // U+10FFFF
+  EXPECT_EQ(jsonOf("caf\xC3\xA9"), "\"caf\xC3\xA9\"");            // é
+  EXPECT_EQ(jsonOf("\xC2\xA0"), "\"\xC2\xA0\"");                  // U+00A0
+  EXPECT_EQ(jsonOf("\xE2\x82\xAC"), "\"\xE2\x82\xAC\"");          // €
+  EXPECT_EQ(jsonOf("\xED\x9F\xBF"), "\"\xED\x9F\xBF\"");          // U+D7FF
+  EXPECT_EQ(jsonOf("\xF0\x9F\x94\xA5"), "\"\xF0\x9F\x94\xA5\"");  // U+1F525
+  EXPECT_EQ(jsonOf("\xF4\x8F\xBF\xBF"), "\"\xF4\x8F\xBF\xBF\"");  // U+10FFFF
 }
 
 TEST(JsonString, EachInvalidByteBecomesTheReplacementCharacter) {
   const std::string r = "\xEF\xBF\xBD";
-  EXPECT_EQ(jsonOf("\x80"), "\"" + r + "\"");               // stray continuation
-  EXPECT_EQ(jsonOf("a\xFFz"), "\"a" + r + "z\"");           // never in UTF-8
-  EXPECT_EQ(jsonOf("\xC0\xAF"), "\"" + r + r + "\"");       // overlong '/'
-  EXPECT_EQ(jsonOf("\xE0\x80\xAF"), "\"" + r + r + r + "\"");  // overlong, 3 bytes
-  EXPECT_EQ(jsonOf("\xED\xA0\x80"), "\"" + r + r + r + "\"");  // surrogate U+D800
+  EXPECT_EQ(jsonOf("\x80"), "\"" + r + "\"");                          // stray continuation
+  EXPECT_EQ(jsonOf("a\xFFz"), "\"a" + r + "z\"");                      // never in UTF-8
+  EXPECT_EQ(jsonOf("\xC0\xAF"), "\"" + r + r + "\"");                  // overlong '/'
+  EXPECT_EQ(jsonOf("\xE0\x80\xAF"), "\"" + r + r + r + "\"");          // overlong, 3 bytes
+  EXPECT_EQ(jsonOf("\xED\xA0\x80"), "\"" + r + r + r + "\"");          // surrogate U+D800
   EXPECT_EQ(jsonOf("\xF4\x90\x80\x80"), "\"" + r + r + r + r + "\"");  // past U+10FFFF
-  EXPECT_EQ(jsonOf("\xE2\x82"), "\"" + r + r + "\"");       // cut short at the end
-  EXPECT_EQ(jsonOf("\xE2\x82z"), "\"" + r + r + "z\"");     // cut short by ASCII
+  EXPECT_EQ(jsonOf("\xE2\x82"), "\"" + r + r + "\"");                  // cut short at the end
+  EXPECT_EQ(jsonOf("\xE2\x82z"), "\"" + r + r + "z\"");                // cut short by ASCII
   EXPECT_EQ(jsonOf("\xC3"), "\"" + r + "\"");
 }
 
@@ -79,9 +79,8 @@ TEST(JsonWriter, ObjectsAndArraysNestWithoutTrailingCommas) {
   w.key("ok").boolean(true);
   w.key("missing").null();
   w.endObject();
-  EXPECT_EQ(out,
-            R"({"type":"record","cpu":0,"data":[{"action":"printf","text":"hi\n"},-1,[],{}],)"
-            R"("ok":true,"missing":null})");
+  EXPECT_EQ(out, R"({"type":"record","cpu":0,"data":[{"action":"printf","text":"hi\n"},-1,[],{}],)"
+                 R"("ok":true,"missing":null})");
   EXPECT_TRUE(w.complete());
 }
 
@@ -103,8 +102,9 @@ TEST(JsonWriter, SixtyFourBitIntegersAreExact) {
   w.unsignedInteger(std::numeric_limits<uint64_t>::max());
   w.unsignedInteger((uint64_t{1} << 53) + 1);  // beyond a double's precision
   w.endArray();
-  EXPECT_EQ(out, "[-9223372036854775808,9223372036854775807,18446744073709551615,"
-                 "9007199254740993]");
+  EXPECT_EQ(out,
+            "[-9223372036854775808,9223372036854775807,18446744073709551615,"
+            "9007199254740993]");
 }
 
 TEST(JsonWriter, KeysAreEscapedToo) {

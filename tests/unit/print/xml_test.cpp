@@ -23,7 +23,7 @@ TEST(XmlEscape, MarkupCharactersBecomeEntities) {
 TEST(XmlEscape, ControlCharactersXmlForbidsAreReplaced) {
   EXPECT_EQ(escaped(std::string_view("a\0b", 3)), "a" + kReplacement + "b");
   EXPECT_EQ(escaped("\x01\x1b[0m"), kReplacement + kReplacement + "[0m");
-  EXPECT_EQ(escaped("tab\there\nnew\rline"), "tab\there\nnew\rline");  // allowed
+  EXPECT_EQ(escaped("tab\there\nnew\rline"), "tab\there\nnew\rline");           // allowed
   EXPECT_EQ(escaped("\xEF\xBF\xBE\xEF\xBF\xBF"), kReplacement + kReplacement);  // U+FFFE, U+FFFF
 }
 
