@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "print/appendf.h"
 #include "print/flame_tree.h"
