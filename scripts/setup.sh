@@ -17,7 +17,7 @@ apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
   g++ cmake ninja-build pkg-config cpp \
   libbpf-dev libelf-dev zlib1g-dev libgtest-dev \
-  chromium python3-pil fonts-dejavu-core >/dev/null
+  chromium python3-pil fonts-dejavu-core jq gawk >/dev/null
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 ninja -C build -j"$(nproc)"

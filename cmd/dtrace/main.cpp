@@ -236,6 +236,7 @@ int main(int argc, char** argv) {
       return fail("failed to open output file '" + cl.outputFile + "': " + std::strerror(errno));
   }
   config.out = out;
+  for (int i = 0; i < argc; i++) config.commandLine += (i ? " " : "") + std::string(argv[i]);
 
   // Targets exist before compiling: $target names the first one.
   std::vector<proc::Target> targets;

@@ -10,8 +10,10 @@
 #include <csignal>
 #include <cstring>
 
+#include "consume/json_output.h"
 #include "consume/messages.h"
 #include "print/aggregation.h"
+#include "print/json.h"
 #include "print/printf.h"
 #include "print/trace.h"
 
@@ -79,13 +81,18 @@ int Consumer::handleRecord(const void* data, size_t size) {
     std::memcpy(&fault, payload, sizeof fault);
     ++faults_;
     // The heading comes first, as dtrace(1M) prints it for every record.
-    if (!quiet_ && !headingPrinted_) {
-      std::fputs(std::string(print::kProbeHeading).c_str(), out_);
-      std::fflush(out_);
+    if (!quiet_ && !headingPrinted_ && format_ != OutputFormat::Json) {
+      std::fputs(std::string(print::kProbeHeading).c_str(), recordOut());
+      std::fflush(recordOut());
     }
     headingPrinted_ = true;
-    const std::string line = formatFault(program_, fault) + "\n";
-    std::fputs(line.c_str(), err_);
+    const std::string message = formatFault(program_, fault);
+    if (format_ == OutputFormat::Json) {
+      std::string line;
+      appendFaultLine(line, program_, header.cpu, fault, message);
+      std::fputs(line.c_str(), out_);
+    }
+    std::fputs((message + "\n").c_str(), err_);
     return 0;
   }
 
@@ -98,7 +105,14 @@ int Consumer::handleRecord(const void* data, size_t size) {
   }
 
   buffer_.clear();
-  if (!quiet_) {
+  // In JSON mode the record is one object, its actions' data in "output".
+  std::optional<print::JsonWriter> json;
+  if (format_ == OutputFormat::Json) {
+    json.emplace(buffer_);
+    beginProbeObject(*json, "record", header.cpu, &ecb);
+    json->key("output").beginArray();
+    json_ = &*json;
+  } else if (!quiet_) {
     if (!headingPrinted_) buffer_ += print::kProbeHeading;
     print::appendProbePrefix(buffer_, header.cpu, ecb.probeId, ecb.function, ecb.name);
   }
@@ -116,16 +130,31 @@ int Consumer::handleRecord(const void* data, size_t size) {
           rc = malformed("trace( ) field lies outside its record");
           break;
         }
-        print::appendTrace(buffer_, action.fields[0], payload, quiet_, rawBytes_);
+        if (json) {
+          json->beginObject().key("value");
+          writeFieldValue(*json, action.fields[0], payload);
+          json->endObject();
+        } else {
+          print::appendTrace(buffer_, action.fields[0], payload, quiet_, rawBytes_);
+        }
         break;
       case ir::ActionKind::Printf: {
         if (action.formatIndex >= formats_.size() || !formats_[action.formatIndex]) {
           rc = malformed("printf( ) record has no valid format");
           break;
         }
-        auto r = print::appendPrintf(buffer_, *formats_[action.formatIndex], action.fields, payload,
-                                     available);
+        std::string text;
+        auto r = print::appendPrintf(json ? text : buffer_, *formats_[action.formatIndex],
+                                     action.fields, payload, available);
         if (!r) rc = malformed(r.error().message);
+        if (json) {  // the text, then each argument's value, as FreeBSD writes them
+          json->beginObject().key("message").string(text).endObject();
+          for (const ir::Field& f : action.fields) {
+            json->beginObject().key("value");
+            writeFieldValue(*json, f, payload);
+            json->endObject();
+          }
+        }
         break;
       }
       case ir::ActionKind::Exit:
@@ -150,7 +179,13 @@ int Consumer::handleRecord(const void* data, size_t size) {
           const uint64_t dynsize = print::readUnsigned(payload + action.fields[1].offset, 8);
           if (dynsize != 0 && dynsize < n) n = dynsize;
         }
-        print::appendBytes(buffer_, payload + bytes.offset, n, -33, quiet_, true);
+        if (json) {
+          json->beginObject().key("tracemem");
+          writeBytes(*json, payload + bytes.offset, n);
+          json->endObject();
+        } else {
+          print::appendBytes(buffer_, payload + bytes.offset, n, -33, quiet_, true);
+        }
         break;
       }
       case ir::ActionKind::System:
@@ -168,7 +203,9 @@ int Consumer::handleRecord(const void* data, size_t size) {
         }
         writePending();
         if (action.kind == ir::ActionKind::System) {
-          runCommand(text);
+          // A command's output would break a JSON line: it is captured.
+          std::string output = runCommand(text, json.has_value());
+          if (json) json->beginObject().key("system").string(output).endObject();
         } else {
           reopenOutput(ecb, text, program_.formats[action.formatIndex].empty());
         }
@@ -201,22 +238,32 @@ int Consumer::handleRecord(const void* data, size_t size) {
     }
     if (rc != 0) break;
   }
-  if (!quiet_) buffer_ += '\n';
-  std::fwrite(buffer_.data(), 1, buffer_.size(), out_);
+  if (json) {
+    json->endArray().endObject();
+    json_ = nullptr;
+    buffer_ += '\n';
+  } else if (!quiet_) {
+    buffer_ += '\n';
+  }
+  std::fwrite(buffer_.data(), 1, buffer_.size(), recordOut());
   return rc;
 }
 
+// The record's text so far, before an action that writes (or runs
+// something that writes) itself. A JSON record is written whole, at its end.
 void Consumer::writePending() {
-  std::fwrite(buffer_.data(), 1, buffer_.size(), out_);
+  if (json_) return;
+  std::fwrite(buffer_.data(), 1, buffer_.size(), recordOut());
   buffer_.clear();
-  std::fflush(out_);
+  std::fflush(recordOut());
 }
 
 // system(): `sh -c command`, waited for, as system(3C) runs it. The command
 // gets default signal handling, whatever dtrace blocks, and writes to
 // dtrace's standard output; when freopen() has redirected that output, to
-// the new file (DTrace reopens stdout itself).
-void Consumer::runCommand(const std::string& command) {
+// the new file (DTrace reopens stdout itself). With `capture`, its output
+// comes back instead.
+std::string Consumer::runCommand(const std::string& command, bool capture) {
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
   sigset_t signals;
@@ -227,7 +274,10 @@ void Consumer::runCommand(const std::string& command) {
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   posix_spawn_file_actions_t files;
   posix_spawn_file_actions_init(&files);
-  if (originalOut_ == stdout && out_ != originalOut_) {
+  int pipeFds[2] = {-1, -1};
+  if (capture && pipe2(pipeFds, O_CLOEXEC) == 0) {
+    posix_spawn_file_actions_adddup2(&files, pipeFds[1], STDOUT_FILENO);
+  } else if (originalOut_ == stdout && out_ != originalOut_) {
     posix_spawn_file_actions_adddup2(&files, fileno(out_), STDOUT_FILENO);
   }
   const char* argv[] = {"sh", "-c", command.c_str(), nullptr};
@@ -235,14 +285,26 @@ void Consumer::runCommand(const std::string& command) {
   int err = posix_spawn(&pid, "/bin/sh", &files, &attr, const_cast<char* const*>(argv), environ);
   posix_spawn_file_actions_destroy(&files);
   posix_spawnattr_destroy(&attr);
+  std::string output;
+  if (pipeFds[1] >= 0) close(pipeFds[1]);
+  if (err == 0 && pipeFds[0] >= 0) {
+    char chunk[4096];
+    for (ssize_t n; (n = read(pipeFds[0], chunk, sizeof chunk)) != 0;) {
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) break;
+      output.append(chunk, static_cast<size_t>(n));
+    }
+  }
+  if (pipeFds[0] >= 0) close(pipeFds[0]);
   if (err != 0) {
     std::fprintf(err_, "dtrace: failed to run system( ) command \"%s\": %s\n", command.c_str(),
                  std::strerror(err));
-    return;
+    return output;
   }
   int status;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  return output;
 }
 
 // freopen(path): later output is appended to `path`; freopen("") goes back

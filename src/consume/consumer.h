@@ -6,9 +6,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "consume/aggregation_source.h"
@@ -18,7 +20,18 @@
 #include "util/option_table.h"
 #include "util/result.h"
 
+namespace dtrace::print {
+class JsonWriter;
+}
+
 namespace dtrace::consume {
+
+// What the consumer writes (the oformat option).
+enum class OutputFormat {
+  Text,    // dtrace(1M)'s output
+  Json,    // one JSON object per line (docs/OUTPUT.md)
+  Folded,  // aggregations as folded stacks; records' text goes to stderr
+};
 
 class Consumer {
  public:
@@ -36,6 +49,16 @@ class Consumer {
   // must outlive the consumer.
   void setAggregationSource(AggregationSource* source) { aggregations_ = source; }
   void setOptions(OptionTable* options) { options_ = options; }
+  void setOutputFormat(OutputFormat format) { format_ = format; }
+
+  // Lost data, reported on stderr in DTrace's words (and as a JSON object
+  // in JSON mode): `kind` is "principal", "aggregation" or "dynamic", `cpu`
+  // -1 for drops of no CPU; `total` counts every drop of the kind so far.
+  void reportDrops(std::string_view kind, int cpu, uint64_t count, uint64_t total);
+
+  // -x flamegraph=FILE: the first aggregation with a stack in its keys,
+  // as an SVG flame graph.
+  Result<void> writeFlameGraph(const std::string& path, const std::string& commandLine);
 
   // One record: ir::RecordHeader then the ECB's data (a FaultRecord when
   // the EPID is 0). Returns 0, or -EINVAL for a record that does not match
@@ -63,7 +86,11 @@ class Consumer {
   Result<void> write(const std::string& text);
   // The consumer-side actions; `text` is the formatted argument.
   void writePending();  // the record's output so far, before an action acts
-  void runCommand(const std::string& command);
+  // system(): the command's output goes to dtrace's output, or is returned
+  // when `capture` (JSON mode) asks for it.
+  std::string runCommand(const std::string& command, bool capture = false);
+  // Where records' text goes: the output, or stderr in folded mode.
+  FILE* recordOut() const { return format_ == OutputFormat::Folded ? err_ : out_; }
   void reopenOutput(const ir::Ecb& ecb, const std::string& path, bool restore);
   void truncateOutput();
   // consumer_aggregations.cpp: the actions on aggregations.
@@ -74,7 +101,14 @@ class Consumer {
   void setopt(const ir::Ecb& ecb, const std::string& name, const std::string& value);
   // The rows of `table`: each in the default layout (keys, then each
   // value), or as `format` says.
-  Result<void> printTable(const AggregationTable& table, const ir::PrintfFormat* format);
+  using TextSink = std::function<Result<void>(const std::string&)>;
+  TextSink output() {
+    return [this](const std::string& text) { return write(text); };
+  }
+  Result<void> printTable(const AggregationTable& table, const ir::PrintfFormat* format,
+                          const TextSink& sink);
+  Result<void> printJson(const AggregationTable& table, const ir::PrintfFormat* format);
+  Result<void> printFolded(const AggregationTable& table);
   // aggpercpu: after a row's value, the value on each CPU.
   void appendPerCpu(std::string& out, const AggregationData& data, size_t index);
   Result<std::unique_ptr<MergedAggregation>> merged(const ir::Aggregation& agg);
@@ -102,6 +136,8 @@ class Consumer {
   std::vector<bool> printed_;
   // Snapshots read for the current action (they own what the rows point at).
   std::vector<AggregationData> snapshots_;
+  OutputFormat format_ = OutputFormat::Text;
+  print::JsonWriter* json_ = nullptr;  // the record being written, in JSON mode
 };
 
 }  // namespace dtrace::consume

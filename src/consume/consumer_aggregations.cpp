@@ -4,12 +4,21 @@
 // trunc(), normalize(), denormalize() and setopt(); and the aggregations
 // printed when tracing ends.
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
 #include "consume/consumer.h"
+#include "consume/folded_output.h"
+#include "consume/json_output.h"
+#include "consume/messages.h"
 #include "print/aggregation.h"
+#include "print/flamegraph.h"
+#include "print/folded.h"
+#include "print/json.h"
 #include "print/printf.h"
 
 namespace dtrace::consume {
@@ -99,13 +108,55 @@ Result<void> Consumer::printa(const ir::Action& action) {
       return makeError("printa( ) record has no valid format");
     }
     format = &*formats_[action.formatIndex];
-  } else if (auto r = write("\n"); !r) {
-    return r;  // the default layout starts with an empty line
   }
-  return printTable(table, format);
+  switch (format_) {
+    case OutputFormat::Json:
+      return printJson(table, format);
+    case OutputFormat::Folded:
+      return printFolded(table);
+    case OutputFormat::Text:
+      break;
+  }
+  // The default layout starts with an empty line.
+  if (!format) {
+    if (auto r = write("\n"); !r) return r;
+  }
+  return printTable(table, format, output());
 }
 
-Result<void> Consumer::printTable(const AggregationTable& table, const ir::PrintfFormat* format) {
+// In JSON mode a printa() adds, for each aggregation, its entries to the
+// record's output, and the text its format gives.
+Result<void> Consumer::printJson(const AggregationTable& table, const ir::PrintfFormat* format) {
+  if (!json_) return {};
+  for (size_t column = 0; column < table.columns(); column++) {
+    json_->beginObject();
+    writeAggregationMembers(*json_, table, column, normal(table.aggregation(column).id));
+    if (format && column == 0) {
+      std::string text;
+      auto r = printTable(table, format, [&](const std::string& piece) -> Result<void> {
+        text += piece;
+        return {};
+      });
+      if (!r) return r;
+      json_->key("message").string(text);
+    }
+    json_->endObject();
+  }
+  return {};
+}
+
+// In folded mode each aggregation of numbers prints one line per entry.
+Result<void> Consumer::printFolded(const AggregationTable& table) {
+  std::string text;
+  for (size_t column = 0; column < table.columns(); column++) {
+    const ir::Aggregation& agg = table.aggregation(column);
+    text += print::foldedStacks(tableSamples(table, column, normal(agg.id)));
+  }
+  return write(text);
+}
+
+Result<void> Consumer::printTable(const AggregationTable& table, const ir::PrintfFormat* format,
+                                  const TextSink& sink) {
   std::string text;
   const ir::Aggregation& keyed = table.aggregation(0);
   const bool perCpu = table.columns() == 1 && options_ && options_->isSet("aggpercpu");
@@ -132,11 +183,11 @@ Result<void> Consumer::printTable(const AggregationTable& table, const ir::Print
       text += '\n';
     }
     if (text.size() >= kWriteChunk) {
-      if (auto r = write(text); !r) return r;
+      if (auto r = sink(text); !r) return r;
       text.clear();
     }
   }
-  return write(text);
+  return sink(text);
 }
 
 // A CPU that never fired (or fired only before a clear()) shows what its
@@ -190,7 +241,10 @@ void Consumer::setopt(const ir::Ecb& ecb, const std::string& name, const std::st
 }
 
 Result<void> Consumer::printFinal() {
-  if (auto r = write("\n"); !r) return r;
+  // dtrace(1M)'s empty line: text only, where it would break the format.
+  if (format_ == OutputFormat::Text) {
+    if (auto r = write("\n"); !r) return r;
+  }
   if (!aggregations_) return {};
   printed_.resize(program_.aggregations.size(), false);
   normals_.resize(program_.aggregations.size(), 1);
@@ -207,9 +261,61 @@ Result<void> Consumer::printFinal() {
     if (!m) return m.error();
     AggregationTable table({m->get()});
     table.sort(order);
-    if (auto r = printTable(table, nullptr); !r) return r;
+    Result<void> r;
+    if (format_ == OutputFormat::Json) {
+      if (table.rows() == 0) continue;
+      std::string line;
+      appendAggregationLine(line, table, 0, normal(agg->id));
+      r = write(line);
+    } else if (format_ == OutputFormat::Folded) {
+      r = printFolded(table);
+    } else {
+      r = printTable(table, nullptr, output());
+    }
+    if (!r) return r;
   }
   return {};
+}
+
+void Consumer::reportDrops(std::string_view kind, int cpu, uint64_t count, uint64_t total) {
+  std::string message;
+  if (kind == "principal") {
+    message = formatDrops(count, cpu);
+  } else if (kind == "aggregation") {
+    message = formatAggregationDrops(count, cpu);
+  } else {
+    message = formatDynvarDrops(count);
+  }
+  std::fprintf(err_, "%s\n", message.c_str());
+  if (format_ == OutputFormat::Json) {
+    std::string line;
+    appendDropLine(line, kind, cpu, count, total, message);
+    (void)write(line);
+  }
+}
+
+Result<void> Consumer::writeFlameGraph(const std::string& path, const std::string& commandLine) {
+  if (!aggregations_) return {};
+  for (const ir::Aggregation& agg : program_.aggregations) {
+    if (!hasStackKey(agg) || !folds(agg)) continue;
+    snapshots_.clear();
+    auto m = merged(agg);
+    if (!m) return m.error();
+    AggregationTable table({m->get()});
+    print::FlameGraphOptions options;
+    options.subtitle = (agg.name.empty() ? "@" : "@" + agg.name) + " from " + commandLine;
+    if (agg.func != ir::AggFunc::Count) options.countName = agg.info().name;
+    const std::string svg =
+        print::renderFlameGraph(tableSamples(table, 0, normal(agg.id)), options);
+    FILE* f = std::fopen(path.c_str(), "we");
+    if (!f) return makeError("failed to write flame graph " + path + ": " + std::strerror(errno));
+    const bool ok = std::fwrite(svg.data(), 1, svg.size(), f) == svg.size();
+    if (std::fclose(f) != 0 || !ok) {
+      return makeError("failed to write flame graph " + path + ": " + std::strerror(errno));
+    }
+    return {};
+  }
+  return makeError("no aggregation with stack() or ustack() keys for the flame graph " + path);
 }
 
 }  // namespace dtrace::consume

@@ -620,7 +620,9 @@ Result<void> Session::loadProbe(ProbeEnabling& enabling) {
   return {};
 }
 
-void Session::reportCounters() {
+// Drops not reported yet: per CPU for the principal buffer and the
+// aggregations, in total for dynamic variables (the counters are totals).
+void Session::reportCounters(consume::Consumer& consumer) {
   int ncpu = bpf::Map::possibleCpus();
   std::vector<ir::Counters> values(ncpu);
   uint32_t key = 0;
@@ -629,22 +631,20 @@ void Session::reportCounters() {
   uint64_t dynamicDrops = 0;
   for (int cpu = 0; cpu < ncpu; cpu++) dynamicDrops += values[cpu].dynamicDrops;
   if (dynamicDrops > reportedDynamicDrops_) {
-    std::fprintf(stderr, "%s\n",
-                 consume::formatDynvarDrops(dynamicDrops - reportedDynamicDrops_).c_str());
+    consumer.reportDrops("dynamic", -1, dynamicDrops - reportedDynamicDrops_, dynamicDrops);
     reportedDynamicDrops_ = dynamicDrops;
   }
   for (int cpu = 0; cpu < ncpu; cpu++) {
     uint64_t& seenBuffer = reportedDrops_[2 * cpu];
     uint64_t& seenAgg = reportedDrops_[2 * cpu + 1];
     if (values[cpu].bufferDrops > seenBuffer) {
-      std::fprintf(stderr, "%s\n",
-                   consume::formatDrops(values[cpu].bufferDrops - seenBuffer, cpu).c_str());
+      consumer.reportDrops("principal", cpu, values[cpu].bufferDrops - seenBuffer,
+                           values[cpu].bufferDrops);
       seenBuffer = values[cpu].bufferDrops;
     }
     if (values[cpu].aggregationDrops > seenAgg) {
-      std::fprintf(
-          stderr, "%s\n",
-          consume::formatAggregationDrops(values[cpu].aggregationDrops - seenAgg, cpu).c_str());
+      consumer.reportDrops("aggregation", cpu, values[cpu].aggregationDrops - seenAgg,
+                           values[cpu].aggregationDrops);
       seenAgg = values[cpu].aggregationDrops;
     }
   }
@@ -665,6 +665,10 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   consume::KernelAggregations aggregations(std::move(aggregationFds), globals);
   consumer.setAggregationSource(&aggregations);
   consumer.setOptions(&options_);
+  const std::string oformat = options_.text("oformat");
+  consumer.setOutputFormat(oformat == "json"     ? consume::OutputFormat::Json
+                           : oformat == "folded" ? consume::OutputFormat::Folded
+                                                 : consume::OutputFormat::Text);
   consumer.watchExitWord(&globals[ir::kExitOffset / 8]);
   auto ring = bpf::RingBuffer::open(maps_->ringbuf->fd(), [&](const void* data, size_t size) {
     return consumer.handleRecord(data, size);
@@ -735,7 +739,7 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
         }
       }
     }
-    reportCounters();
+    reportCounters(consumer);
     if (consumer.exitRequested()) done = true;
   }
 
@@ -745,9 +749,12 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   (void)ring->consume();
   state.store(static_cast<uint64_t>(Activity::Stopped));
   links_.clear();  // detach before the (possibly long) aggregation printing
-  reportCounters();
+  reportCounters(consumer);
 
   if (auto r = consumer.printFinal(); !r) return r.error();
+  if (const std::string path = options_.text("flamegraph"); !path.empty()) {
+    if (auto r = consumer.writeFlameGraph(path, config_.commandLine); !r) return r.error();
+  }
   consumer.flush();
   close(epfd);
   if (sigfd >= 0) close(sigfd);

@@ -30,6 +30,10 @@ namespace dtrace::proc {
 class Target;
 }
 
+namespace dtrace::consume {
+class Consumer;
+}
+
 namespace dtrace::driver {
 
 // One -n description or -s script.
@@ -48,6 +52,7 @@ struct SessionConfig {
   bool errtags = false;           // -x errtags
   FILE* out = stdout;
   sema::MacroTable macros;
+  std::string commandLine;  // as typed, for the flame graph's subtitle
 };
 
 class Session {
@@ -89,7 +94,7 @@ class Session {
   void applyOptions();
   Result<void> checkPragma(const SourceUnit& unit, const parse::PragmaLine& p);
   Result<void> loadLibraries(std::string_view script);
-  void reportCounters();  // drops not yet reported, per CPU
+  void reportCounters(consume::Consumer& consumer);
 
   SessionConfig config_;
   OptionTable& options_;

@@ -1,7 +1,7 @@
 #include "print/distribution.h"
 
+#include <climits>
 #include <cmath>
-#include <vector>
 
 #include "print/appendf.h"
 
@@ -10,65 +10,19 @@ namespace {
 
 constexpr int kBarWidth = 40;
 
-struct Scale {
-  long double total = 0;
-  bool positives = false;
-  bool negatives = false;
-};
-
-Scale scaleOf(const int64_t* buckets, uint32_t first, uint32_t last) {
-  Scale s;
-  for (uint32_t i = first; i <= last; i++) {
-    s.positives |= buckets[i] > 0;
-    s.negatives |= buckets[i] < 0;
-    s.total += std::fabs(static_cast<long double>(buckets[i]));
-  }
-  return s;
+uint64_t power(uint64_t base, uint32_t exponent) {
+  uint64_t r = 1;
+  for (uint32_t i = 0; i < exponent; i++) r *= base;
+  return r;
 }
 
-// "|@@@@      count" after the row's label: the bar is the share of the
-// total the count makes, rounded; negative counts grow left of the line.
-void appendBar(std::string& out, int64_t count, uint64_t normal, const Scale& s) {
-  const long long shown = static_cast<long long>(count) / static_cast<long long>(normal);
-  auto depthOf = [&](int width) {
-    if (s.total == 0) return 0;
-    const long double f = std::fabs(static_cast<long double>(count)) * width / s.total;
-    return static_cast<int>(f + 0.5L);
-  };
-  const std::string ats(kBarWidth, '@'), spaces(kBarWidth, ' ');
-  if (!s.negatives) {
-    const int depth = s.positives ? depthOf(kBarWidth) : 0;
-    appendf(out, "|%s%s %-9lld\n", ats.substr(0, depth).c_str(),
-            spaces.substr(0, kBarWidth - depth).c_str(), shown);
-  } else if (!s.positives) {
-    const int depth = depthOf(kBarWidth);
-    appendf(out, "%s%s| %-9lld\n", spaces.substr(0, kBarWidth - depth).c_str(),
-            ats.substr(0, depth).c_str(), shown);
-  } else {
-    // Half-width bars on either side of a centre line.
-    const int half = kBarWidth / 2;
-    const int depth = depthOf(half);
-    if (count <= 0) {
-      appendf(out, "%s%s|%*s %-9lld\n", spaces.substr(0, half - depth).c_str(),
-              ats.substr(0, depth).c_str(), half, "", shown);
-    } else {
-      appendf(out, "%20s|%s%s %-9lld\n", "", ats.substr(0, depth).c_str(),
-              spaces.substr(0, half - depth).c_str(), shown);
-    }
-  }
-}
-
-void appendHeader(std::string& out) {
-  appendf(out, "\n%16s %41s %-9s\n", "value", "------------- Distribution -------------", "count");
-}
-
-// The rows from one before the first non-zero bucket to one after the
-// last; `fallback` is the range shown when every bucket is zero.
-struct Rows {
+// The buckets from one before the first with data to one after the last;
+// `fallback` when every bucket is zero.
+struct Range {
   uint32_t first, last;
 };
 
-Rows rowsOf(const int64_t* buckets, uint32_t n, Rows fallback) {
+Range shownRange(const int64_t* buckets, uint32_t n, Range fallback) {
   uint32_t first = 0;
   while (first < n && buckets[first] == 0) first++;
   if (first == n) return fallback;
@@ -77,46 +31,38 @@ Rows rowsOf(const int64_t* buckets, uint32_t n, Rows fallback) {
   return {first > 0 ? first - 1 : 0, last < n - 1 ? last + 1 : last};
 }
 
-void appendQuantize(std::string& out, const int64_t* b, uint64_t normal) {
+std::vector<DistributionRow> quantizeRows(const int64_t* b) {
   const uint32_t zero = ir::kQuantizeZeroBucket;
-  const Rows r = rowsOf(b, ir::kQuantizeBuckets, {zero - 1, zero + 1});
-  const Scale s = scaleOf(b, r.first, r.last);
-  appendHeader(out);
+  const Range r = shownRange(b, ir::kQuantizeBuckets, {zero - 1, zero + 1});
+  std::vector<DistributionRow> rows;
   for (uint32_t i = r.first; i <= r.last; i++) {
-    appendf(out, "%16lld ", static_cast<long long>(ir::quantizeBucketValue(i)));
-    appendBar(out, b[i], normal, s);
+    const int64_t v = ir::quantizeBucketValue(i);
+    rows.push_back({std::to_string(v), v, b[i]});
   }
+  return rows;
 }
 
-void appendLquantize(std::string& out, const ir::AggParams& p, const int64_t* b,
-                     uint64_t normal) {
-  const Rows r = rowsOf(b, p.levels + 2, {0, 2});
-  const Scale s = scaleOf(b, r.first, r.last);
-  appendHeader(out);
+std::vector<DistributionRow> lquantizeRows(const ir::AggParams& p, const int64_t* b) {
+  const Range r = shownRange(b, p.levels + 2, {0, 2});
+  std::vector<DistributionRow> rows;
   for (uint32_t i = r.first; i <= r.last; i++) {
     if (i == 0) {
-      appendf(out, "%16s ", ("< " + std::to_string(p.base)).c_str());
+      rows.push_back({"< " + std::to_string(p.base), INT64_MIN, b[i]});
     } else if (i == p.levels + 1) {
-      const long long limit = p.base + static_cast<long long>(p.levels) * p.step;
-      appendf(out, "%16s ", (">= " + std::to_string(limit)).c_str());
+      const int64_t limit = p.base + static_cast<int64_t>(p.levels) * p.step;
+      rows.push_back({">= " + std::to_string(limit), limit, b[i]});
     } else {
-      appendf(out, "%16lld ", static_cast<long long>(ir::lquantizeBucketValue(p, i)));
+      const int64_t v = ir::lquantizeBucketValue(p, i);
+      rows.push_back({std::to_string(v), v, b[i]});
     }
-    appendBar(out, b[i], normal, s);
   }
-}
-
-uint64_t power(uint64_t base, uint32_t exponent) {
-  uint64_t r = 1;
-  for (uint32_t i = 0; i < exponent; i++) r *= base;
-  return r;
+  return rows;
 }
 
 // llquantize: the rows are labelled with each bucket's lowest value; the
 // buckets between whole numbers (steps > factor at magnitude 0) have no
 // label of their own and are not shown.
-void appendLlquantize(std::string& out, const ir::AggParams& p, const int64_t* b,
-                      uint64_t normal) {
+std::vector<DistributionRow> llquantizeRows(const ir::AggParams& p, const int64_t* b) {
   const uint32_t zero = ir::llquantizeZeroBucket(p);
   const uint32_t n = 2 * zero + 1;
   uint32_t first = 0;
@@ -128,8 +74,6 @@ void appendLlquantize(std::string& out, const ir::AggParams& p, const int64_t* b
     last = n - 1;
     while (b[last] == 0) last--;
   }
-  const Scale s = scaleOf(b, first, last);
-  appendHeader(out);
   if (first > 0) first--;
   if (last < n - 1) last++;
   const uint64_t low = power(p.factor, p.lowMagnitude);
@@ -149,8 +93,7 @@ void appendLlquantize(std::string& out, const ir::AggParams& p, const int64_t* b
         (distance - 1) % stepsPerFactor != 0) {
       return "";
     }
-    const int64_t v = ir::llquantizeBucketValue(p, i);
-    return std::to_string(v);
+    return std::to_string(ir::llquantizeBucketValue(p, i));
   };
   // A first or last row on an unlabelled bucket takes the nearest label
   // beyond it, so the range shown still starts and ends with a row.
@@ -162,31 +105,79 @@ void appendLlquantize(std::string& out, const ir::AggParams& p, const int64_t* b
     }
     return l;
   };
+  std::vector<DistributionRow> rows;
   for (uint32_t i = first; i <= last; i++) {
     std::string l = i == first ? edgeLabel(i, -1) : i == last ? edgeLabel(i, 1) : label(i);
     if (l.empty()) continue;
-    appendf(out, "%16s ", l.c_str());
-    appendBar(out, b[i], normal, s);
+    const int64_t value = i == 0 ? INT64_MIN : i == zero ? 0 : ir::llquantizeBucketValue(p, i);
+    rows.push_back({std::move(l), value, b[i]});
+  }
+  return rows;
+}
+
+// "|@@@@      count" after the row's label: the bar is the share of the
+// total the count makes, rounded; negative counts grow left of the line.
+void appendBar(std::string& out, int64_t count, uint64_t normal, long double total,
+               bool positives, bool negatives) {
+  const long long shown = static_cast<long long>(count) / static_cast<long long>(normal);
+  auto depthOf = [&](int width) {
+    if (total == 0) return 0;
+    const long double f = std::fabs(static_cast<long double>(count)) * width / total;
+    return static_cast<int>(f + 0.5L);
+  };
+  const std::string ats(kBarWidth, '@'), spaces(kBarWidth, ' ');
+  if (!negatives) {
+    const int depth = positives ? depthOf(kBarWidth) : 0;
+    appendf(out, "|%s%s %-9lld\n", ats.substr(0, depth).c_str(),
+            spaces.substr(0, kBarWidth - depth).c_str(), shown);
+  } else if (!positives) {
+    const int depth = depthOf(kBarWidth);
+    appendf(out, "%s%s| %-9lld\n", spaces.substr(0, kBarWidth - depth).c_str(),
+            ats.substr(0, depth).c_str(), shown);
+  } else {
+    // Half-width bars on either side of a centre line.
+    const int half = kBarWidth / 2;
+    const int depth = depthOf(half);
+    if (count <= 0) {
+      appendf(out, "%s%s|%*s %-9lld\n", spaces.substr(0, half - depth).c_str(),
+              ats.substr(0, depth).c_str(), half, "", shown);
+    } else {
+      appendf(out, "%20s|%s%s %-9lld\n", "", ats.substr(0, depth).c_str(),
+              spaces.substr(0, half - depth).c_str(), shown);
+    }
   }
 }
 
 }  // namespace
 
+std::vector<DistributionRow> distributionRows(const ir::Aggregation& agg, const int64_t* buckets) {
+  switch (agg.func) {
+    case ir::AggFunc::Quantize:
+      return quantizeRows(buckets);
+    case ir::AggFunc::Lquantize:
+      return lquantizeRows(agg.params, buckets);
+    case ir::AggFunc::Llquantize:
+      return llquantizeRows(agg.params, buckets);
+    default:
+      return {};
+  }
+}
+
 void appendDistribution(std::string& out, const ir::Aggregation& agg, const int64_t* buckets,
                         uint64_t normal) {
   if (normal == 0) normal = 1;
-  switch (agg.func) {
-    case ir::AggFunc::Quantize:
-      appendQuantize(out, buckets, normal);
-      break;
-    case ir::AggFunc::Lquantize:
-      appendLquantize(out, agg.params, buckets, normal);
-      break;
-    case ir::AggFunc::Llquantize:
-      appendLlquantize(out, agg.params, buckets, normal);
-      break;
-    default:
-      break;
+  const std::vector<DistributionRow> rows = distributionRows(agg, buckets);
+  long double total = 0;
+  bool positives = false, negatives = false;
+  for (const DistributionRow& row : rows) {
+    positives |= row.count > 0;
+    negatives |= row.count < 0;
+    total += std::fabs(static_cast<long double>(row.count));
+  }
+  appendf(out, "\n%16s %41s %-9s\n", "value", "------------- Distribution -------------", "count");
+  for (const DistributionRow& row : rows) {
+    appendf(out, "%16s ", row.label.c_str());
+    appendBar(out, row.count, normal, total, positives, negatives);
   }
 }
 

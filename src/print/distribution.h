@@ -6,13 +6,26 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ir/aggregation.h"
 
 namespace dtrace::print {
 
-// The distribution of `buckets` (agg.dataWords() counts), each count
-// divided by `normal` as normalize() asks. Starts with a newline.
+// One row a distribution shows: its label ("1024", "< 0", ">= 100"), the
+// bucket's lowest value (INT64_MIN for the buckets below the lowest
+// bound), and its count.
+struct DistributionRow {
+  std::string label;
+  int64_t value;
+  int64_t count;
+};
+
+// The rows of `buckets` (agg.dataWords() counts) that DTrace shows.
+std::vector<DistributionRow> distributionRows(const ir::Aggregation& agg, const int64_t* buckets);
+
+// The distribution of `buckets`, each count divided by `normal` as
+// normalize() asks. Starts with a newline.
 void appendDistribution(std::string& out, const ir::Aggregation& agg, const int64_t* buckets,
                         uint64_t normal);
 

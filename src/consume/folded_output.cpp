@@ -1,0 +1,83 @@
+#include "consume/folded_output.h"
+
+#include <algorithm>
+
+#include "print/printf.h"
+
+namespace dtrace::consume {
+namespace {
+
+bool isStackKind(ir::DataKind k) {
+  return k == ir::DataKind::KernelStack || k == ir::DataKind::UserStack;
+}
+
+// The frames of a stack key, leaf first as DTrace records them.
+std::vector<std::string> stackFrames(const ir::Field& f, const uint8_t* key) {
+  std::vector<std::string> frames;
+  const uint32_t first = f.kind == ir::DataKind::UserStack ? 8 : 0;  // the pid
+  for (uint32_t off = first; off + 8 <= f.size; off += 8) {
+    const uint64_t pc = print::readUnsigned(key + f.offset + off, 8);
+    if (pc == 0) break;
+    char text[32];
+    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(pc));
+    frames.emplace_back(text);
+  }
+  return frames;
+}
+
+// A key that is not a stack, as one frame.
+std::string keyText(const ir::Field& f, const uint8_t* key) {
+  const uint8_t* p = key + f.offset;
+  switch (f.kind) {
+    case ir::DataKind::String:
+      return std::string(print::readString(p, f.size));
+    case ir::DataKind::Signed:
+      return std::to_string(print::readSigned(p, f.size));
+    default:
+      return std::to_string(print::readUnsigned(p, f.size));
+  }
+}
+
+}  // namespace
+
+bool hasStackKey(const ir::Aggregation& agg) {
+  return std::any_of(agg.keys.begin(), agg.keys.end(),
+                     [](const ir::Field& f) { return isStackKind(f.kind); });
+}
+
+bool folds(const ir::Aggregation& agg) {
+  return agg.info().display == ir::AggDisplay::Scalar ||
+         agg.info().display == ir::AggDisplay::Average;
+}
+
+std::vector<print::StackSample> tableSamples(const AggregationTable& table, size_t column,
+                                             uint64_t normal) {
+  const ir::Aggregation& keyed = table.aggregation(0);
+  const ir::Aggregation& agg = table.aggregation(column);
+  std::vector<print::StackSample> samples;
+  if (!folds(agg)) return samples;
+  for (size_t row = 0; row < table.rows(); row++) {
+    const int64_t value =
+        ir::aggregationScalar(agg, table.value(row, column)) / static_cast<int64_t>(normal ? normal : 1);
+    if (value <= 0) continue;  // no width to draw
+    print::StackSample sample;
+    std::vector<std::string> kernel;
+    for (const ir::Field& f : keyed.keys) {
+      if (!isStackKind(f.kind)) {
+        sample.frames.push_back(keyText(f, table.key(row)));
+        continue;
+      }
+      const std::vector<std::string> leafFirst = stackFrames(f, table.key(row));
+      std::vector<std::string> rootFirst = print::fromDTraceStack(leafFirst, 0).frames;
+      // The thread entered the kernel from its user frames: those first.
+      auto& into = f.kind == ir::DataKind::KernelStack ? kernel : sample.frames;
+      into.insert(into.end(), rootFirst.begin(), rootFirst.end());
+    }
+    sample.frames.insert(sample.frames.end(), kernel.begin(), kernel.end());
+    sample.count = static_cast<uint64_t>(value);
+    samples.push_back(std::move(sample));
+  }
+  return samples;
+}
+
+}  // namespace dtrace::consume

@@ -1,0 +1,146 @@
+#include "consume/json_output.h"
+
+#include <time.h>
+
+#include "print/distribution.h"
+#include "print/printf.h"
+
+namespace dtrace::consume {
+namespace {
+
+// The value member of an aggregation entry, named by its function.
+void writeValueMember(print::JsonWriter& w, const ir::Aggregation& agg, const int64_t* data,
+                      uint64_t normal) {
+  const auto divisor = static_cast<int64_t>(normal ? normal : 1);
+  switch (agg.info().display) {
+    case ir::AggDisplay::Scalar:
+      w.key(agg.info().name).integer(data[0] / divisor);
+      return;
+    case ir::AggDisplay::Average:
+      w.key("avg").integer(data[0] ? data[1] / divisor / data[0] : 0);
+      return;
+    case ir::AggDisplay::StandardDeviation:
+      w.key("stddev").unsignedInteger(data[0] ? ir::standardDeviation(data, normal) : 0);
+      return;
+    default:
+      w.key("buckets").beginArray();
+      for (const print::DistributionRow& row : print::distributionRows(agg, data)) {
+        w.beginObject().key("value").integer(row.value).key("count").integer(row.count / divisor);
+        w.endObject();
+      }
+      w.endArray();
+      return;
+  }
+}
+
+}  // namespace
+
+void writeBytes(print::JsonWriter& w, const uint8_t* bytes, size_t n) {
+  static const char kDigits[] = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(2 * n);
+  for (size_t i = 0; i < n; i++) {
+    hex += kDigits[bytes[i] >> 4];
+    hex += kDigits[bytes[i] & 15];
+  }
+  w.string(hex);
+}
+
+uint64_t wallClockNanoseconds() {
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME, &now);
+  return static_cast<uint64_t>(now.tv_sec) * 1000000000u + static_cast<uint64_t>(now.tv_nsec);
+}
+
+void beginProbeObject(print::JsonWriter& w, std::string_view type, uint32_t cpu,
+                      const ir::Ecb* ecb) {
+  w.beginObject().key("type").string(type).key("timestamp").unsignedInteger(wallClockNanoseconds());
+  w.key("cpu").integer(cpu);
+  if (ecb) {
+    w.key("id").integer(ecb->probeId).key("provider").string(ecb->provider);
+    w.key("module").string(ecb->module).key("function").string(ecb->function);
+    w.key("name").string(ecb->name);
+  }
+}
+
+void writeFieldValue(print::JsonWriter& w, const ir::Field& f, const uint8_t* data) {
+  const uint8_t* p = data + f.offset;
+  const bool integer = f.size == 1 || f.size == 2 || f.size == 4 || f.size == 8;
+  switch (f.kind) {
+    case ir::DataKind::Signed:
+      if (integer) {
+        w.integer(print::readSigned(p, f.size));
+        return;
+      }
+      break;
+    case ir::DataKind::Unsigned:
+      if (integer) {
+        w.unsignedInteger(print::readUnsigned(p, f.size));
+        return;
+      }
+      break;
+    case ir::DataKind::String:
+      w.string(print::readString(p, f.size));
+      return;
+    default:
+      break;
+  }
+  writeBytes(w, p, f.size);
+}
+
+void writeAggregationMembers(print::JsonWriter& w, const AggregationTable& table, size_t column,
+                             uint64_t normal) {
+  const ir::Aggregation& keyed = table.aggregation(0);
+  const ir::Aggregation& agg = table.aggregation(column);
+  w.key("aggregation-name").string(agg.name);
+  w.key("aggregation-data").beginArray();
+  for (size_t row = 0; row < table.rows(); row++) {
+    w.beginObject().key("keys").beginArray();
+    for (const ir::Field& f : keyed.keys) writeFieldValue(w, f, table.key(row));
+    w.endArray();
+    writeValueMember(w, agg, table.value(row, column), normal);
+    w.endObject();
+  }
+  w.endArray();
+}
+
+void appendAggregationLine(std::string& out, const AggregationTable& table, size_t column,
+                           uint64_t normal) {
+  print::JsonWriter w(out);
+  w.beginObject().key("type").string("aggregation");
+  w.key("timestamp").unsignedInteger(wallClockNanoseconds());
+  writeAggregationMembers(w, table, column, normal);
+  w.endObject();
+  out += '\n';
+}
+
+void appendFaultLine(std::string& out, const ir::Program& program, uint32_t cpu,
+                     const ir::FaultRecord& fault, const std::string& message) {
+  print::JsonWriter w(out);
+  const ir::Ecb* ecb = fault.epid >= 1 && fault.epid <= program.ecbs.size()
+                           ? &program.ecbs[fault.epid - 1]
+                           : nullptr;
+  beginProbeObject(w, "fault", cpu, ecb);
+  w.key("epid").integer(fault.epid).key("action").integer(fault.actionIndex);
+  if (fault.difOffset != UINT32_MAX) w.key("offset").integer(fault.difOffset);
+  w.key("fault").string(ir::faultMessage(static_cast<ir::Fault>(fault.fault)));
+  w.key("code").integer(fault.fault).key("address").unsignedInteger(fault.address);
+  w.key("msg").string(message);
+  w.endObject();
+  out += '\n';
+}
+
+void appendDropLine(std::string& out, std::string_view kind, int cpu, uint64_t count,
+                    uint64_t total, const std::string& message) {
+  print::JsonWriter w(out);
+  w.beginObject().key("type").string("drop");
+  w.key("timestamp").unsignedInteger(wallClockNanoseconds()).key("cpu").integer(cpu);
+  w.key("id").integer(-1).key("provider").string("dtrace").key("module").string("INTERNAL");
+  w.key("function").string("INTERNAL").key("name").string("DROP");
+  w.key("kind").string(kind).key("count").unsignedInteger(count);
+  w.key("total").unsignedInteger(total).key("msg").string(message);
+  w.endObject();
+  out += '\n';
+}
+
+}  // namespace dtrace::consume
