@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <string_view>
 #include <unordered_map>
 
@@ -74,18 +75,30 @@ int KeyOrder::compare(const uint8_t* a, const uint8_t* b) const {
   return 0;
 }
 
+uint64_t KeyOrder::prefix(const uint8_t* key) const {
+  if (steps_.empty()) return 0;
+  const Step& s = steps_.front();
+  const uint8_t* p = key + s.offset;
+  if (s.compare != Compare::Bytes) return print::readUnsigned(p, s.compare == Compare::Words ? 8 : s.size);
+  // Bytes compare as a big-endian number does.
+  uint64_t v = 0;
+  for (uint32_t i = 0; i < 8; i++) v = v << 8 | (i < s.size ? p[i] : 0);
+  return v;
+}
+
 AggregationTable::AggregationTable(std::vector<const MergedAggregation*> columns)
     : columns_(std::move(columns)) {
   const size_t ncols = columns_.size();
   for (const MergedAggregation* c : columns_) {
     zeros_.emplace_back(c->aggregation().dataWords(), 0);
   }
+  std::vector<const uint8_t*> keys;
   if (ncols == 1) {
     const auto& entries = columns_[0]->entries();
-    keys_.reserve(entries.size());
+    keys.reserve(entries.size());
     values_.reserve(entries.size());
     for (const MergedEntry& e : entries) {
-      keys_.push_back(e.key);
+      keys.push_back(e.key);
       values_.push_back(e.data);
     }
   } else if (ncols > 1) {
@@ -95,16 +108,28 @@ AggregationTable::AggregationTable(std::vector<const MergedAggregation*> columns
     for (size_t c = 0; c < ncols; c++) {
       for (const MergedEntry& e : columns_[c]->entries()) {
         const std::string_view k(reinterpret_cast<const char*>(e.key), keySize);
-        auto [it, fresh] = rowOf.try_emplace(k, keys_.size());
+        auto [it, fresh] = rowOf.try_emplace(k, keys.size());
         if (fresh) {
-          keys_.push_back(e.key);
+          keys.push_back(e.key);
           for (size_t z = 0; z < ncols; z++) values_.push_back(zeros_[z].data());
         }
         values_[it->second * ncols + c] = e.data;
       }
     }
   }
-  const size_t nrows = keys_.size();
+  const size_t nrows = keys.size();
+  inlineValues_ = ncols == 1 && columns_[0]->aggregation().dataWords() <= kInlineWords;
+  rows_.resize(nrows);
+  for (size_t r = 0; r < nrows; r++) {
+    Row& row = rows_[r];
+    row.key = keys[r];
+    row.keyPrefix = 0;
+    row.number = 0;
+    row.index = static_cast<uint32_t>(r);
+    if (inlineValues_) {
+      std::copy_n(values_[r], columns_[0]->aggregation().dataWords(), row.inlineValue);
+    }
+  }
   sortValues_.resize(nrows * ncols);
   for (size_t r = 0; r < nrows; r++) {
     for (size_t c = 0; c < ncols; c++) {
@@ -131,66 +156,54 @@ AggregationTable::AggregationTable(std::vector<const MergedAggregation*> columns
       }
     }
   }
-  order_.resize(nrows);
-  for (size_t r = 0; r < nrows; r++) order_[r] = static_cast<uint32_t>(r);
 }
 
 void AggregationTable::sort(const SortOptions& options) {
   if (columns_.empty()) return;
   const size_t ncols = columns_.size();
   const KeyOrder keys(columns_[0]->aggregation(), options.keyPosition);
-  auto ordered = [&](int c) { return options.reverse ? c > 0 : c < 0; };
+  for (Row& row : rows_) row.keyPrefix = keys.prefix(row.key);
+  auto compareKeys = [&](const Row& a, const Row& b) {
+    if (int c = order(a.keyPrefix, b.keyPrefix)) return c;
+    return keys.compare(a.key, b.key);
+  };
+  std::function<int(const Row&, const Row&)> compareValues;
   const ir::AggDisplay display = columns_[0]->aggregation().info().display;
   if (ncols == 1 && display <= ir::AggDisplay::StandardDeviation) {
-    // One aggregation of numbers, the common case: sort (value, row) pairs
-    // that sit together in memory, so that a million rows sort quickly.
-    struct Row {
-      int64_t value;
-      uint32_t index;
-    };
-    const bool unsignedValues = display == ir::AggDisplay::StandardDeviation;
-    std::vector<Row> rows(order_.size());
-    for (uint32_t r = 0; r < rows.size(); r++) {
-      const int64_t v = ir::aggregationScalar(columns_[0]->aggregation(), values_[r]);
+    // One aggregation of numbers, the common case: each row carries the
+    // number it sorts by, so a million rows sort without chasing pointers.
+    for (Row& row : rows_) {
+      int64_t v = ir::aggregationScalar(columns_[0]->aggregation(), values_[row.index]);
       // Unsigned values order as signed ones once their top bit flips.
-      rows[r] = {unsignedValues ? static_cast<int64_t>(static_cast<uint64_t>(v) ^ (uint64_t{1} << 63)) : v,
-                 r};
-    }
-    std::sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
-      int c = 0;
-      if (options.byKey) {
-        c = keys.compare(keys_[a.index], keys_[b.index]);
-        if (c == 0) c = order(a.value, b.value);
-      } else {
-        c = order(a.value, b.value);
-        if (c == 0) c = keys.compare(keys_[a.index], keys_[b.index]);
+      if (display == ir::AggDisplay::StandardDeviation) {
+        v = static_cast<int64_t>(static_cast<uint64_t>(v) ^ (uint64_t{1} << 63));
       }
-      return ordered(c);
-    });
-    for (size_t r = 0; r < rows.size(); r++) order_[r] = rows[r].index;
-    return;
-  }
-  const uint32_t first = options.valuePosition < ncols ? options.valuePosition : 0;
-  auto compareValues = [&](uint32_t a, uint32_t b) {
-    for (size_t i = 0; i < ncols; i++) {
-      const size_t c = (first + i) % ncols;
-      const SortValue& va = sortValues_[a * ncols + c];
-      const SortValue& vb = sortValues_[b * ncols + c];
-      if (int r = order(va.weight, vb.weight)) return r;
-      if (int r = order(va.atZero, vb.atZero)) return r;
+      row.number = v;
     }
-    return 0;
-  };
-  std::sort(order_.begin(), order_.end(), [&](uint32_t a, uint32_t b) {
+    compareValues = [](const Row& a, const Row& b) { return order(a.number, b.number); };
+  } else {
+    const uint32_t first = options.valuePosition < ncols ? options.valuePosition : 0;
+    compareValues = [this, ncols, first](const Row& a, const Row& b) {
+      for (size_t i = 0; i < ncols; i++) {
+        const size_t c = (first + i) % ncols;
+        const SortValue& va = sortValues_[a.index * ncols + c];
+        const SortValue& vb = sortValues_[b.index * ncols + c];
+        if (int r = order(va.weight, vb.weight)) return r;
+        if (int r = order(va.atZero, vb.atZero)) return r;
+      }
+      return 0;
+    };
+  }
+  std::sort(rows_.begin(), rows_.end(), [&](const Row& a, const Row& b) {
     int c = 0;
     if (options.byKey) {
-      c = keys.compare(keys_[a], keys_[b]);
+      c = compareKeys(a, b);
       if (c == 0) c = compareValues(a, b);
     } else {
       c = compareValues(a, b);
-      if (c == 0) c = keys.compare(keys_[a], keys_[b]);
+      if (c == 0) c = compareKeys(a, b);
     }
-    return ordered(c);
+    return options.reverse ? c > 0 : c < 0;
   });
 }
 

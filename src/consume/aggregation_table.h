@@ -27,6 +27,10 @@ class KeyOrder {
  public:
   KeyOrder(const ir::Aggregation& agg, uint32_t position);
   int compare(const uint8_t* a, const uint8_t* b) const;
+  // A number that orders keys as compare() does as far as it goes (the
+  // first key compared, or its first 8 bytes): keys with different
+  // prefixes need no compare().
+  uint64_t prefix(const uint8_t* key) const;
 
  private:
   enum class Compare : uint8_t { Unsigned, Words, Bytes };
@@ -43,36 +47,49 @@ class AggregationTable {
   // `columns` share the first one's key layout (the compiler checked it).
   explicit AggregationTable(std::vector<const MergedAggregation*> columns);
 
-  size_t rows() const { return order_.size(); }
+  size_t rows() const { return rows_.size(); }
   size_t columns() const { return columns_.size(); }
   const ir::Aggregation& aggregation(size_t column) const {
     return columns_[column]->aggregation();
   }
   // In sorted order after sort().
-  const uint8_t* key(size_t row) const { return keys_[order_[row]]; }
+  const uint8_t* key(size_t row) const { return rows_[row].key; }
   const int64_t* value(size_t row, size_t column) const {
-    return values_[order_[row] * columns_.size() + column];
+    const Row& r = rows_[row];
+    return columns_.size() == 1 && inlineValues_ ? r.inlineValue
+                                                 : values_[r.index * columns_.size() + column];
   }
   // For a table of one aggregation: the row's index in the snapshot it was
   // merged from (where its per-CPU data are).
-  size_t snapshotIndex(size_t row) const { return order_[row]; }
+  size_t snapshotIndex(size_t row) const { return rows_[row].index; }
 
   void sort(const SortOptions& options);
 
  private:
+  // A value of at most this many words travels with its row, so that the
+  // rows of a large table sort and print without chasing pointers.
+  static constexpr uint32_t kInlineWords = 4;
+
   // What one value is ordered by: scalars by their number, distributions
   // by their weighted sum and then the count at zero.
   struct SortValue {
     long double weight;
     int64_t atZero;
   };
+  struct Row {
+    const uint8_t* key;
+    uint64_t keyPrefix;  // KeyOrder::prefix(), of the current order
+    int64_t number;      // a table of one aggregation of numbers: what it sorts by
+    uint32_t index;      // into values_ and sortValues_, and the snapshot's tuples
+    int64_t inlineValue[kInlineWords];
+  };
 
   std::vector<const MergedAggregation*> columns_;
   std::vector<std::vector<int64_t>> zeros_;  // per column: a value never set
-  std::vector<const uint8_t*> keys_;        // per row
-  std::vector<const int64_t*> values_;      // per row, per column
-  std::vector<SortValue> sortValues_;       // per row, per column
-  std::vector<uint32_t> order_;
+  std::vector<Row> rows_;
+  bool inlineValues_ = false;
+  std::vector<const int64_t*> values_;  // per row index, per column
+  std::vector<SortValue> sortValues_;   // per row index, per column
 };
 
 }  // namespace dtrace::consume
