@@ -1,4 +1,4 @@
-// Actions done in probe context (raise, stop, chill) and tracemem(). The
+// Actions done in probe context (raise, stop, chill), tracemem() and print(). The
 // consumer-side actions (system, freopen, ftruncate) only record their
 // arguments, as printf does.
 #include <csignal>
@@ -131,6 +131,20 @@ void ProgramEmitter::tracememAction(const Expr& call, const ir::Action& action, 
   as_.jumpIf(BPF_JEQ, R0, 0, ok);
   fault(ir::Fault::BadAddr, R6);
   as_.bind(ok);
+}
+
+// print(p) of a pointer records the address and the object it points to
+// (an unreadable one is an invalid address fault); print(v) of any other
+// value records the value, as trace() does.
+void ProgramEmitter::printAction(const Expr& call, const ir::Action& action, int32_t data) {
+  const Expr& arg = *call.operands[0];
+  if (action.fields.size() == 1) {
+    storeField(arg, action.fields[0], R9, data);
+    return;
+  }
+  value(arg);
+  as_.emit(stx(Size::DW, R9, static_cast<int16_t>(data + action.fields[0].offset), R6));
+  copyFromAddress(R9, data + static_cast<int32_t>(action.fields[1].offset), action.fields[1].size);
 }
 
 }  // namespace dtrace::codegen

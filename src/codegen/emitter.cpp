@@ -280,6 +280,9 @@ void ProgramEmitter::action(const Expr& call) {
     case ir::ActionKind::Chill:
       chillAction(call);
       break;
+    case ir::ActionKind::Print:
+      printAction(call, al.action, data);
+      break;
     default: {
       const size_t first = ir::firstRecordedArgument(al.action.kind);
       for (size_t i = 0; i < al.action.fields.size(); i++) {

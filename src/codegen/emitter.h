@@ -101,6 +101,7 @@ class ProgramEmitter {
   void chillAction(const ast::Expr& call);
   void busyWait();  // until ktime reaches loopState(0) + loopState(1)
   void tracememAction(const ast::Expr& call, const ir::Action& action, int32_t data);
+  void printAction(const ast::Expr& call, const ir::Action& action, int32_t data);
   // emit_aggregation.cpp: @name[keys] = func(args)
   void aggregation(const ast::Expr& assign);
   void foldIntoAggregation(const ir::Aggregation& agg, int16_t valueSlot, int16_t incrementSlot,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "codegen/type_info.h"
 #include "sema/checker.h"
 
 namespace dtrace::codegen {
@@ -34,6 +35,7 @@ ir::Field fieldFor(uint32_t& end, const sema::Type* t) {
 struct ClauseWalker {
   ClauseLayout& out;
   Layout& layout;
+  TypeInfoBuilder& typeInfo;
   uint32_t end = 0;
   int depth = 0;  // inside an if-statement when > 0
 
@@ -113,6 +115,17 @@ struct ClauseWalker {
         }
         break;
       }
+      case ir::ActionKind::Print: {
+        // A pointer prints as its address and the object it points to.
+        const sema::Type* t = call.operands[0]->type;
+        if (t->isPointer()) {
+          a.fields.push_back(fieldFor(end, t));
+          t = t->target;
+        }
+        a.fields.push_back(fieldFor(end, t));
+        a.typeIndex = typeInfo.describe(t);
+        break;
+      }
       case ir::ActionKind::Ftruncate:
       case ir::ActionKind::Raise:
       case ir::ActionKind::Stop:
@@ -181,6 +194,7 @@ ScratchNeeds scratchNeeds(const std::vector<ast::ProbeClause*>& clauses) {
 
 ir::DataKind dataKindOf(const sema::Type* t) {
   if (t->isString() || t->isCharArray()) return ir::DataKind::String;
+  if (t->isStruct() || t->isArray()) return ir::DataKind::Bytes;
   if (t->isPointer() || !t->isSigned) return ir::DataKind::Unsigned;
   return ir::DataKind::Signed;
 }
@@ -196,13 +210,15 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
   layout.globalsSize = alignUp(std::max<uint32_t>(layout.globalsSize, 8), 8);
 
   uint32_t maxRecord = 0;
+  TypeInfoBuilder typeInfo;
   for (ast::ProbeClause* clause : clauses) {
     ClauseLayout cl;
     cl.clause = clause;
-    ClauseWalker walker{cl, layout};
+    ClauseWalker walker{cl, layout, typeInfo};
     // The action mask needs the first 8 bytes; find out first.
     ClauseLayout probe;
-    ClauseWalker dry{probe, layout};
+    TypeInfoBuilder unused;
+    ClauseWalker dry{probe, layout, unused};
     dry.statements(clause->body);
     if (probe.hasActionMask) walker.end = 8;
     walker.statements(clause->body);
@@ -213,6 +229,7 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
     maxRecord = std::max(maxRecord, cl.dataSize);
     layout.clauses.push_back(std::move(cl));
   }
+  layout.types = typeInfo.take();
 
   uint32_t maxKey = 8;
   for (const sema::Variable& agg : symbols.aggregations()) {

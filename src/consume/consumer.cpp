@@ -16,6 +16,7 @@
 #include "print/json.h"
 #include "print/printf.h"
 #include "print/trace.h"
+#include "print/value.h"
 
 namespace dtrace::consume {
 namespace {
@@ -209,6 +210,23 @@ int Consumer::handleRecord(const void* data, size_t size) {
         } else {
           reopenOutput(ecb, text, program_.formats[action.formatIndex].empty());
         }
+        break;
+      }
+      case ir::ActionKind::Print: {
+        const bool pointer = action.fields.size() == 2;
+        const ir::Field& object = action.fields.back();
+        if (!fieldFits(action.fields.front(), available) || !fieldFits(object, available) ||
+            action.typeIndex >= program_.types.size() ||
+            program_.types[action.typeIndex].size > object.size) {
+          rc = malformed("print( ) record does not match its type");
+          break;
+        }
+        print::PrintedValue value{program_.types, action.typeIndex, payload + object.offset,
+                                  std::nullopt, options_ ? options_->size("printsize") : 0};
+        if (pointer) {
+          value.address = print::readUnsigned(payload + action.fields[0].offset, 8);
+        }
+        print::appendPrintedValue(buffer_, value);
         break;
       }
       case ir::ActionKind::Ftruncate:

@@ -1,5 +1,5 @@
 // Type checks of DTrace's actions: the functions that record data or act
-// (trace, printf, exit, tracemem, system, raise, ...), allowed only as
+// (trace, printf, print, exit, tracemem, system, raise, ...), allowed only as
 // statements. Prototypes and messages are those of illumos' dt_open.c and
 // dt_cc.c.
 #include "sema/checker.h"
@@ -12,9 +12,9 @@ using ast::ExprKind;
 
 namespace {
 
-// The largest tracemem() a record can hold: the record is built in the
-// per-CPU scratch value, which the kernel caps at 32 KiB.
-constexpr uint64_t kMaxTracememSize = 32 * 1024;
+// The most bytes one action may record (tracemem(), print()): the record is
+// built in the per-CPU scratch value, which the kernel caps at 32 KiB.
+constexpr uint64_t kMaxRecordedBytes = 32 * 1024;
 
 // illumos' freopen() sentinel for "restore the original output"; written
 // by hand it would be ambiguous, so DTrace refuses it.
@@ -24,6 +24,17 @@ constexpr const char* kFreopenRestore = ".";
 bool isPositiveConstant(const Expr& e) {
   if (!e.constValue || !e.type || !e.type->isInteger() || *e.constValue == 0) return false;
   return !e.type->isSigned || *e.constValue > 0;
+}
+
+// print() walks every member and element of the value: kernel structs
+// nested in it are read from BTF now.
+void completeForPrint(TypeTable& types, const Type* t) {
+  if (t->isArray()) {
+    completeForPrint(types, t->target);
+    return;
+  }
+  if (!t->isStruct()) return;
+  for (const Member& m : types.complete(t)->members) completeForPrint(types, m.type);
 }
 
 }  // namespace
@@ -78,6 +89,33 @@ bool Checker::checkAction(Expr& call) {
       }
       return true;
     }
+    case ir::ActionKind::Print: {
+      if (args.size() != 1) return argCountError(1);
+      const Type* t = args[0]->type;
+      if (t->isVoid()) {
+        return error("D_PRINT_VOID", args[0]->loc,
+                     "print( ) may not be applied to a void expression");
+      }
+      if (t->isAggregation()) {
+        return error("D_PRINT_AGG", args[0]->loc, "print( ) may not be applied to an aggregation");
+      }
+      // A pointer prints the object it points to, which must have a size.
+      const Type* shown = types_.complete(t->isPointer() ? t->target : t);
+      if (shown->isVoid() || shown->size == 0 || shown->kind == Type::Kind::Function ||
+          (shown->isStruct() && !shown->complete)) {
+        return error("D_PRINT_SIZE", args[0]->loc,
+                     "print( ) argument #1 reference has type '" + shown->name +
+                         "' with size 0; cannot print( ) it.");
+      }
+      if (shown->size > kMaxRecordedBytes) {
+        return error("D_PRINT_SIZE", args[0]->loc,
+                     "print( ) argument #1 has type '" + shown->name + "' of " +
+                         std::to_string(shown->size) + " bytes, more than the largest record of " +
+                         std::to_string(kMaxRecordedBytes) + " bytes");
+      }
+      completeForPrint(types_, shown);
+      return true;
+    }
     case ir::ActionKind::Exit:
       if (args.size() != 1) return argCountError(1);
       if (!args[0]->type->isInteger()) {
@@ -115,10 +153,10 @@ bool Checker::checkAction(Expr& call) {
                      "tracemem( ) argument #2 must be a non-zero positive integral constant "
                      "expression");
       }
-      if (static_cast<uint64_t>(*args[1]->constValue) > kMaxTracememSize) {
+      if (static_cast<uint64_t>(*args[1]->constValue) > kMaxRecordedBytes) {
         return error("D_TRACEMEM_SIZE", args[1]->loc,
                      "tracemem( ) argument #2 exceeds the largest record of " +
-                         std::to_string(kMaxTracememSize) + " bytes");
+                         std::to_string(kMaxRecordedBytes) + " bytes");
       }
       if (args.size() > 2) {
         if (args.size() > 3) {
@@ -146,8 +184,15 @@ bool Checker::checkAction(Expr& call) {
   }
   // printf-like: void(@, ...), the first argument a string constant.
   if (args.empty()) return argCountError(1);
+  if (!args[0]->type->isStringCompatible()) {
+    const std::string argument = args[0]->type->name;
+    return error("D_PROTO_ARG", args[0]->loc,
+                 name + "( ) argument #1 is incompatible with prototype:\n\tprototype: "
+                        "string\n\t argument: " +
+                     argument);
+  }
   if (args[0]->kind != ExprKind::StringLiteral) {
-    return error("D_PRINTF_FMT", call.loc,
+    return error("D_PRINTF_ARG_FMT", call.loc,
                  name +
                      "( ) argument #1 is incompatible with prototype:\n\tprototype: string "
                      "constant\n\t argument: " +

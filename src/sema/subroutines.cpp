@@ -51,8 +51,7 @@ const UnavailableSubroutine* findUnavailable(std::string_view name) {
 bool isUnsupportedYet(const std::string& name) {
   static const char* const kNames[] = {
       "stack", "ustack", "jstack", "speculation", "speculate", "commit", "discard", "printm",
-      "print", "func",   "sym",    "mod",         "ufunc",     "usym",   "umod",    "uaddr",
-      "json",
+      "func",  "sym",    "mod",    "ufunc",       "usym",      "umod",   "uaddr",   "json",
   };
   for (const char* n : kNames) {
     if (name == n) return true;
