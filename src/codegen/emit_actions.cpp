@@ -98,19 +98,20 @@ void ProgramEmitter::busyWait() {
   });
 }
 
-// tracemem(addr, size[, dynsize]): `size` bytes of kernel (or scratch)
+// tracemem(addr, size[, dynsize]) and printm(size, addr): `size` bytes of kernel (or scratch)
 // memory into the record; with dynsize, only the first dynsize of them
 // are read and printed (0, or more than size, means all of them, as in
 // DTrace). An unreadable address is an invalid address fault.
-void ProgramEmitter::tracememAction(const Expr& call, const ir::Action& action, int32_t data) {
+void ProgramEmitter::tracememAction(const Expr& address, const Expr* dynamicSize,
+                                    const ir::Action& action, int32_t data) {
   const ir::Field& bytes = action.fields.at(0);
   const auto size = static_cast<int32_t>(bytes.size);
-  const bool dynamic = action.fields.size() > 1;
+  const bool dynamic = dynamicSize != nullptr;
   if (dynamic) {  // evaluated first, as DTrace records it first
-    value(*call.operands[2]);
+    value(*dynamicSize);
     as_.emit(stx(Size::DW, R9, static_cast<int16_t>(data + action.fields[1].offset), R6));
   }
-  value(*call.operands[0]);  // the address (an array stands for its address)
+  value(address);  // an array stands for its address
   if (dynamic) {
     Label whole = as_.newLabel(), have = as_.newLabel();
     as_.emit(ldx(Size::DW, R2, R9, static_cast<int16_t>(data + action.fields[1].offset)));

@@ -97,15 +97,18 @@ struct ClauseWalker {
           a.fields.push_back(fieldFor(end, t));
         }
         break;
-      case ir::ActionKind::Tracemem: {
-        // The bytes, then (with a third argument) how many of them to print.
+      case ir::ActionKind::Tracemem:
+      case ir::ActionKind::Printm: {
+        // The bytes, then (with tracemem's third argument) how many of them
+        // to print.
+        const ast::Expr& size = *call.operands[a.kind == ir::ActionKind::Printm ? 0 : 1];
         ir::Field bytes;
         bytes.offset = alignUp(end, 8);
-        bytes.size = static_cast<uint32_t>(*call.operands[1]->constValue);
+        bytes.size = static_cast<uint32_t>(*size.constValue);
         bytes.kind = ir::DataKind::Unsigned;
         end = bytes.offset + bytes.size;
         a.fields.push_back(bytes);
-        if (call.operands.size() > 2) {
+        if (a.kind == ir::ActionKind::Tracemem && call.operands.size() > 2) {
           ir::Field dynsize;
           dynsize.offset = alignUp(end, 8);
           dynsize.size = 8;

@@ -166,7 +166,8 @@ int Consumer::handleRecord(const void* data, size_t size) {
         }
         exitRequested_ = true;
         break;
-      case ir::ActionKind::Tracemem: {
+      case ir::ActionKind::Tracemem:
+      case ir::ActionKind::Printm: {
         // Always a hex dump; a dynamic size prints that many of the bytes
         // (0 or more than were traced: all of them), as dt_consume.c does.
         const ir::Field& bytes = action.fields.at(0);

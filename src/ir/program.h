@@ -27,6 +27,7 @@ enum class ActionKind : uint8_t {
   Freopen,    // freopen(fmt, args...): as Printf; the consumer sends its output there
   Ftruncate,  // ftruncate(): the consumer truncates its output file; no fields
   Tracemem,   // tracemem(addr, size[, dynsize]): fields[0] the bytes, fields[1] dynsize
+  Printm,     // printm(size, addr): as tracemem(addr, size)
   Raise,      // raise(sig): done in probe context; no fields
   Stop,       // stop(): done in probe context; no fields
   Chill,      // chill(ns): done in probe context; no fields

@@ -65,6 +65,21 @@ bool Checker::checkAction(Expr& call) {
                      (args.size() == 1 ? "" : "s") + " passed, " + std::to_string(expected) +
                      " expected");
   };
+  // tracemem() and printm(): how many bytes to record, a positive constant
+  // that a record can hold.
+  auto recordedSize = [&](const char* tag, size_t i) {
+    const std::string argument = name + "( ) argument #" + std::to_string(i + 1);
+    if (!isPositiveConstant(*args[i])) {
+      return error(tag, args[i]->loc,
+                   argument + " must be a non-zero positive integral constant expression");
+    }
+    if (static_cast<uint64_t>(*args[i]->constValue) > kMaxRecordedBytes) {
+      return error(tag, args[i]->loc,
+                   argument + " exceeds the largest record of " +
+                       std::to_string(kMaxRecordedBytes) + " bytes");
+    }
+    return true;
+  };
   for (auto& a : args) {
     // An aggregating function where an action wants an aggregation is
     // refused as the wrong argument, not as a misplaced function.
@@ -86,6 +101,21 @@ bool Checker::checkAction(Expr& call) {
       if (isTranslatedPointer(*args[0])) {
         return error("D_TRACE_DYN", call.loc,
                      "trace( ) may not be applied to a translated pointer");
+      }
+      return true;
+    }
+    case ir::ActionKind::Printm: {
+      // void(size_t, uintptr_t *), then FreeBSD's dt_action_printm checks.
+      if (args.size() != 2) return argCountError(2);
+      if (!prototypeArg(call, 0, assignable(types_.lookup("size_t"), *args[0]), "size_t")) {
+        return false;
+      }
+      if (!recordedSize("D_PRINTM_SIZE", 0)) return false;
+      if (!args[1]->type->isPointer()) {
+        return error("D_PRINTM_ADDR", args[1]->loc,
+                     "printm( ) argument #2 is incompatible with prototype:\n\tprototype: "
+                     "pointer\n\t argument: " +
+                         args[1]->type->name);
       }
       return true;
     }
@@ -148,16 +178,7 @@ bool Checker::checkAction(Expr& call) {
             "or integer\n\t argument: " +
                 addr->name);
       }
-      if (!isPositiveConstant(*args[1])) {
-        return error("D_TRACEMEM_SIZE", args[1]->loc,
-                     "tracemem( ) argument #2 must be a non-zero positive integral constant "
-                     "expression");
-      }
-      if (static_cast<uint64_t>(*args[1]->constValue) > kMaxRecordedBytes) {
-        return error("D_TRACEMEM_SIZE", args[1]->loc,
-                     "tracemem( ) argument #2 exceeds the largest record of " +
-                         std::to_string(kMaxRecordedBytes) + " bytes");
-      }
+      if (!recordedSize("D_TRACEMEM_SIZE", 1)) return false;
       if (args.size() > 2) {
         if (args.size() > 3) {
           return error("D_TRACEMEM_ARGS", args[3]->loc,

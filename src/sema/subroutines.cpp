@@ -50,7 +50,7 @@ const UnavailableSubroutine* findUnavailable(std::string_view name) {
 // does not first complain about the aggregation.
 bool isUnsupportedYet(const std::string& name) {
   static const char* const kNames[] = {
-      "stack", "ustack", "jstack", "speculation", "speculate", "commit", "discard", "printm",
+      "stack", "ustack", "jstack", "speculation", "speculate", "commit", "discard",
       "func",  "sym",    "mod",    "ufunc",       "usym",      "umod",   "uaddr",   "json",
   };
   for (const char* n : kNames) {
