@@ -117,6 +117,8 @@ TEST(PrintfFormatCheck, AcceptsMatchingArguments) {
                      {intArg(8, true, "long long"), intArg(8, false, "unsigned long long"),
                       intArg(2, true, "short"), intArg(8, false, "uint64_t")}));
   EXPECT_FALSE(check("100%%\n", {}));
+  EXPECT_FALSE(check("%hhd %hhu %hhx", {intArg(1, true, "char"), intArg(1, false, "unsigned char"),
+                                        intArg(1, false, "unsigned char")}));
 }
 
 TEST(PrintfFormatCheck, ArgumentTypeMismatch) {
