@@ -65,6 +65,13 @@ bool Checker::checkAction(Expr& call) {
                      (args.size() == 1 ? "" : "s") + " passed, " + std::to_string(expected) +
                      " expected");
   };
+  // "f( ) argument #N is incompatible with prototype", under any tag.
+  auto incompatible = [&](const char* tag, size_t i, const std::string& prototype) {
+    return error(tag, args[i]->loc,
+                 name + "( ) argument #" + std::to_string(i + 1) +
+                     " is incompatible with prototype:\n\tprototype: " + prototype +
+                     "\n\t argument: " + args[i]->type->name);
+  };
   // tracemem() and printm(): how many bytes to record, a positive constant
   // that a record can hold.
   auto recordedSize = [&](const char* tag, size_t i) {
@@ -111,12 +118,7 @@ bool Checker::checkAction(Expr& call) {
         return false;
       }
       if (!recordedSize("D_PRINTM_SIZE", 0)) return false;
-      if (!args[1]->type->isPointer()) {
-        return error("D_PRINTM_ADDR", args[1]->loc,
-                     "printm( ) argument #2 is incompatible with prototype:\n\tprototype: "
-                     "pointer\n\t argument: " +
-                         args[1]->type->name);
-      }
+      if (!args[1]->type->isPointer()) return incompatible("D_PRINTM_ADDR", 1, "pointer");
       return true;
     }
     case ir::ActionKind::Print: {
@@ -148,12 +150,7 @@ bool Checker::checkAction(Expr& call) {
     }
     case ir::ActionKind::Exit:
       if (args.size() != 1) return argCountError(1);
-      if (!args[0]->type->isInteger()) {
-        return error("D_PROTO_ARG", args[0]->loc,
-                     "exit( ) argument #1 is incompatible with prototype:\n\tprototype: int\n\t"
-                     " argument: " +
-                         args[0]->type->name);
-      }
+      if (!args[0]->type->isInteger()) return incompatible("D_PROTO_ARG", 0, "int");
       return true;
     case ir::ActionKind::Raise:
     case ir::ActionKind::Chill:  // void(int)
@@ -172,11 +169,7 @@ bool Checker::checkAction(Expr& call) {
       }
       const Type* addr = args[0]->type;
       if (!addr->isInteger() && !addr->isPointerLike()) {
-        return error(
-            "D_TRACEMEM_ADDR", args[0]->loc,
-            "tracemem( ) argument #1 is incompatible with prototype:\n\tprototype: pointer "
-            "or integer\n\t argument: " +
-                addr->name);
+        return incompatible("D_TRACEMEM_ADDR", 0, "pointer or integer");
       }
       if (!recordedSize("D_TRACEMEM_SIZE", 1)) return false;
       if (args.size() > 2) {
@@ -206,18 +199,10 @@ bool Checker::checkAction(Expr& call) {
   // printf-like: void(@, ...), the first argument a string constant.
   if (args.empty()) return argCountError(1);
   if (!args[0]->type->isStringCompatible()) {
-    const std::string argument = args[0]->type->name;
-    return error("D_PROTO_ARG", args[0]->loc,
-                 name + "( ) argument #1 is incompatible with prototype:\n\tprototype: "
-                        "string\n\t argument: " +
-                     argument);
+    return incompatible("D_PROTO_ARG", 0, "string");
   }
   if (args[0]->kind != ExprKind::StringLiteral) {
-    return error("D_PRINTF_ARG_FMT", call.loc,
-                 name +
-                     "( ) argument #1 is incompatible with prototype:\n\tprototype: string "
-                     "constant\n\t argument: " +
-                     args[0]->type->name);
+    return incompatible("D_PRINTF_ARG_FMT", 0, "string constant");
   }
   std::string format = args[0]->text;
   if (kind == ir::ActionKind::Freopen) {
