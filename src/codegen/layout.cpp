@@ -174,6 +174,13 @@ void scan(const ast::Expr* e, ScratchNeeds& needs) {
   }
   if (e->kind == ast::ExprKind::Call && e->text == "chill") needs.chill = true;
   for (const auto& o : e->operands) scan(o.get(), needs);
+  // What the expression stands for runs too: an inline's value, a
+  // translator's member, every member of a whole translated struct.
+  scan(e->inlineValue, needs);
+  scan(e->translatedMember, needs);
+  if (e->translation && e->translation->translator) {
+    for (const auto& [name, member] : e->translation->translator->members) scan(member, needs);
+  }
 }
 
 void scan(const std::vector<ast::StmtPtr>& stmts, ScratchNeeds& needs) {
