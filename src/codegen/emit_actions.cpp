@@ -1,6 +1,6 @@
-// Actions done in probe context (raise, stop, chill), tracemem() and print(). The
-// consumer-side actions (system, freopen, ftruncate) only record their
-// arguments, as printf does.
+// Actions done in probe context (raise, stop, chill), tracemem(), printm()
+// and print(). The consumer-side actions (system, freopen, ftruncate) only
+// record their arguments, as printf does.
 #include <csignal>
 
 #include "codegen/emitter.h"
@@ -98,10 +98,10 @@ void ProgramEmitter::busyWait() {
   });
 }
 
-// tracemem(addr, size[, dynsize]) and printm(size, addr): `size` bytes of kernel (or scratch)
-// memory into the record; with dynsize, only the first dynsize of them
-// are read and printed (0, or more than size, means all of them, as in
-// DTrace). An unreadable address is an invalid address fault.
+// tracemem(addr, size[, dynsize]) and printm(size, addr): `size` bytes of
+// kernel (or scratch) memory into the record; with dynsize, only the first
+// dynsize of them are read and printed (0, or more than size, means all of
+// them, as in DTrace). An unreadable address is an invalid address fault.
 void ProgramEmitter::tracememAction(const Expr& address, const Expr* dynamicSize,
                                     const ir::Action& action, int32_t data) {
   const ir::Field& bytes = action.fields.at(0);

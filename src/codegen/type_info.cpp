@@ -70,7 +70,8 @@ uint32_t TypeInfoBuilder::describe(const Type* t, const std::string& spelled) {
       }
       break;
     case ir::TypeKind::Enum:
-      for (const sema::Enumerator& e : t->enumerators) info.enumerators.push_back({e.name, e.value});
+      for (const sema::Enumerator& e : t->enumerators)
+        info.enumerators.push_back({e.name, e.value});
       break;
     default:
       break;

@@ -21,7 +21,7 @@ enum class ArgCheck : uint8_t {
   LongLong,      // 64-bit integer
   SignedShort,   // exactly short
   UnsignedShort,
-  Char,          // char of either sign
+  Char,  // char of either sign
   SignedChar,
   UnsignedChar,
   SignedInt,   // exactly int

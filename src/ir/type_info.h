@@ -19,7 +19,7 @@ enum class TypeKind : uint8_t {
   Array,    // `count` elements of type `element`
   Struct,
   Union,
-  Opaque,   // anything else (functions): shown as its bytes
+  Opaque,  // anything else (functions): shown by its type alone
 };
 
 struct TypeMember {
@@ -42,8 +42,8 @@ struct TypeInfo {
   uint32_t size = 0;
   bool isSigned = false;
   bool isChar = false;
-  uint32_t element = 0;  // Array
-  uint32_t count = 0;    // Array
+  uint32_t element = 0;                       // Array
+  uint32_t count = 0;                         // Array
   std::vector<TypeMember> members{};          // Struct, Union
   std::vector<TypeEnumerator> enumerators{};  // Enum
 };

@@ -34,6 +34,22 @@ void appendHexDump(std::string& out, const uint8_t* bytes, size_t n) {
   }
 }
 
+// dtrace(1M)'s column for an integer of `size` bytes; 0 for other sizes.
+int integerColumn(uint32_t size) {
+  switch (size) {
+    case 8:
+      return 16;
+    case 4:
+      return 8;
+    case 2:
+      return 5;
+    case 1:
+      return 3;
+    default:
+      return 0;
+  }
+}
+
 }  // namespace
 
 void appendProbePrefix(std::string& out, uint32_t cpu, uint32_t probeId, std::string_view function,
@@ -85,24 +101,7 @@ void appendTrace(std::string& out, const ir::Field& field, const uint8_t* data, 
                  bool rawBytes) {
   const uint8_t* p = data + field.offset;
   const bool integer = field.kind == ir::DataKind::Signed || field.kind == ir::DataKind::Unsigned;
-  // dtrace(1M)'s columns for 8, 4, 2 and 1-byte integers.
-  int width = 0;
-  switch (field.size) {
-    case 8:
-      width = 16;
-      break;
-    case 4:
-      width = 8;
-      break;
-    case 2:
-      width = 5;
-      break;
-    case 1:
-      width = 3;
-      break;
-    default:
-      break;
-  }
+  const int width = integerColumn(field.size);
   if (!integer || width == 0) {
     appendBytes(out, p, field.size, -33, quiet, rawBytes);
     return;

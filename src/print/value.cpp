@@ -150,8 +150,8 @@ class ValuePrinter {
         }
         break;
       case TypeKind::Enum: {
-        const int64_t v = t.isSigned ? readSigned(p, t.size)
-                                     : static_cast<int64_t>(readUnsigned(p, t.size));
+        const int64_t v =
+            t.isSigned ? readSigned(p, t.size) : static_cast<int64_t>(readUnsigned(p, t.size));
         for (const ir::TypeEnumerator& e : t.enumerators) {
           if (e.value == v) {
             out_ += e.name;

@@ -20,10 +20,10 @@ namespace dtrace::print {
 
 struct PrintedValue {
   std::span<const ir::TypeInfo> types;
-  uint32_t type = 0;                     // index into types
-  const uint8_t* bytes = nullptr;        // the value, types[type].size bytes
-  std::optional<uint64_t> address;       // print(p): the pointer, shown as "0x... = *"
-  uint64_t printSize = 0;                // the printsize option; 0 shows everything
+  uint32_t type = 0;                // index into types
+  const uint8_t* bytes = nullptr;   // the value, types[type].size bytes
+  std::optional<uint64_t> address;  // print(p): the pointer, shown as "0x... = *"
+  uint64_t printSize = 0;           // the printsize option; 0 shows everything
 };
 
 void appendPrintedValue(std::string& out, const PrintedValue& value);

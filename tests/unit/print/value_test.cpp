@@ -69,8 +69,8 @@ TEST_F(PrintValueTest, StructThroughAPointer) {
   e.enumerators = {{"ONE", 1}, {"TWO", 2}};
   const uint32_t en = add(e);
   TypeInfo s{.kind = TypeKind::Struct, .name = "struct s", .size = 32};
-  s.members = {{"i", i, 0, 0}, {"zero", i, 32, 0}, {"name", a, 64, 0}, {"p", p, 128, 0},
-               {"e", en, 192, 0}, {"unknown", en, 224, 0}};
+  s.members = {{"i", i, 0, 0},   {"zero", i, 32, 0}, {"name", a, 64, 0},
+               {"p", p, 128, 0}, {"e", en, 192, 0},  {"unknown", en, 224, 0}};
   const uint32_t st = add(s);
   put(0, int32_t{7});
   put(8, 'h');
@@ -79,15 +79,15 @@ TEST_F(PrintValueTest, StructThroughAPointer) {
   put(24, int32_t{2});
   put(28, int32_t{9});
   EXPECT_EQ(print(st, 0xdead),
-            "0xdead = *\n" + at(0) + "(struct s) {\n" +   //
-                at(1) + ".i = (int)7,\n" +                  // .zero is all zeros: left out
-                at(1) + ".name = (char [3]) [\n" +          //
-                at(2) + "(char)'h',\n" +                    //
-                at(2) + "(char)'i',\n" +                    // the NUL ends a char array
-                at(1) + "],\n" +                            //
-                at(1) + ".p = (void *)0xffff1234,\n" +      //
-                at(1) + ".e = (enum e)TWO,\n" +             //
-                at(1) + ".unknown = (enum e)9,\n" +         //
+            "0xdead = *\n" + at(0) + "(struct s) {\n" +  //
+                at(1) + ".i = (int)7,\n" +               // .zero is all zeros: left out
+                at(1) + ".name = (char [3]) [\n" +       //
+                at(2) + "(char)'h',\n" +                 //
+                at(2) + "(char)'i',\n" +                 // the NUL ends a char array
+                at(1) + "],\n" +                         //
+                at(1) + ".p = (void *)0xffff1234,\n" +   //
+                at(1) + ".e = (enum e)TWO,\n" +          //
+                at(1) + ".unknown = (enum e)9,\n" +      //
                 at(0) + "}\n");
 }
 
@@ -102,8 +102,8 @@ TEST_F(PrintValueTest, NestedAggregatesAndBitFields) {
   s.members = {{"u", uu, 0, 0}, {"lo", bits, 64, 3}, {"hi", bits, 67, 5}};
   const uint32_t st = add(s);
   put(0, uint64_t{0x1ff});
-  put(8, uint8_t{0x1d});  // lo = 5, hi = 0b11 = 3
-  EXPECT_EQ(print(st), "\n" + at(0) + "(struct t) {\n" +  //
+  put(8, uint8_t{0x1d});                                   // lo = 5, hi = 0b11 = 3
+  EXPECT_EQ(print(st), "\n" + at(0) + "(struct t) {\n" +   //
                            at(1) + ".u = (union) {\n" +    //
                            at(2) + ".c = (__u8)255,\n" +   //
                            at(2) + ".d = (__u64)511,\n" +  //
@@ -126,7 +126,7 @@ TEST_F(PrintValueTest, PrintSizeCutsAtTheFirstMemberBeyondIt) {
   put(0, int64_t{1});
   put(8, int64_t{2});
   put(16, int64_t{3});
-  EXPECT_EQ(print(o, {}, 16), "\n" + at(0) + "(struct o) {\n" +  //
+  EXPECT_EQ(print(o, {}, 16), "\n" + at(0) + "(struct o) {\n" +     //
                                   at(1) + ".a = (long long)1,\n" +  //
                                   at(1) + ".in = (struct) {\n" +    //
                                   at(2) + ".x = (long long)2,\n" +  //
@@ -140,17 +140,18 @@ TEST_F(PrintValueTest, ArraysOfStructs) {
   TypeInfo s{.kind = TypeKind::Struct, .name = "struct p", .size = 4};
   s.members = {{"v", i, 0, 0}};
   const uint32_t sp = add(s);
-  TypeInfo arr{.kind = TypeKind::Array, .name = "struct p [2]", .size = 8, .element = sp, .count = 2};
+  TypeInfo arr{
+      .kind = TypeKind::Array, .name = "struct p [2]", .size = 8, .element = sp, .count = 2};
   const uint32_t a = add(arr);
   put(0, int32_t{1});
   put(4, int32_t{2});
   EXPECT_EQ(print(a), "\n" + at(0) + "(struct p [2]) [\n" +  //
-                          at(1) + "(struct p) {\n" +        //
-                          at(2) + ".v = (int)1,\n" +        //
-                          at(1) + "},\n" +                  //
-                          at(1) + "(struct p) {\n" +        //
-                          at(2) + ".v = (int)2,\n" +        //
-                          at(1) + "},\n" +                  //
+                          at(1) + "(struct p) {\n" +         //
+                          at(2) + ".v = (int)1,\n" +         //
+                          at(1) + "},\n" +                   //
+                          at(1) + "(struct p) {\n" +         //
+                          at(2) + ".v = (int)2,\n" +         //
+                          at(1) + "},\n" +                   //
                           at(0) + "]\n");
 }
 
