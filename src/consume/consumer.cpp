@@ -227,7 +227,13 @@ int Consumer::handleRecord(const void* data, size_t size) {
         if (pointer) {
           value.address = print::readUnsigned(payload + action.fields[0].offset, 8);
         }
-        print::appendPrintedValue(buffer_, value);
+        if (json) {  // the text print() shows, as one string
+          std::string text;
+          print::appendPrintedValue(text, value);
+          json->beginObject().key("print").string(text).endObject();
+        } else {
+          print::appendPrintedValue(buffer_, value);
+        }
         break;
       }
       case ir::ActionKind::Ftruncate:
