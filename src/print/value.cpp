@@ -1,5 +1,6 @@
 #include "print/value.h"
 
+#include <cstdio>
 #include <cstring>
 #include <utility>
 #include <vector>
