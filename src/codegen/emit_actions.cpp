@@ -1,6 +1,6 @@
-// Actions done in probe context (raise, stop, chill) and tracemem(). The
-// consumer-side actions (system, freopen, ftruncate) only record their
-// arguments, as printf does.
+// Actions done in probe context (raise, stop, chill), tracemem(), printm()
+// and print(). The consumer-side actions (system, freopen, ftruncate) only
+// record their arguments, as printf does.
 #include <csignal>
 
 #include "codegen/emitter.h"
@@ -98,19 +98,20 @@ void ProgramEmitter::busyWait() {
   });
 }
 
-// tracemem(addr, size[, dynsize]): `size` bytes of kernel (or scratch)
-// memory into the record; with dynsize, only the first dynsize of them
-// are read and printed (0, or more than size, means all of them, as in
-// DTrace). An unreadable address is an invalid address fault.
-void ProgramEmitter::tracememAction(const Expr& call, const ir::Action& action, int32_t data) {
+// tracemem(addr, size[, dynsize]) and printm(size, addr): `size` bytes of
+// kernel (or scratch) memory into the record; with dynsize, only the first
+// dynsize of them are read and printed (0, or more than size, means all of
+// them, as in DTrace). An unreadable address is an invalid address fault.
+void ProgramEmitter::tracememAction(const Expr& address, const Expr* dynamicSize,
+                                    const ir::Action& action, int32_t data) {
   const ir::Field& bytes = action.fields.at(0);
   const auto size = static_cast<int32_t>(bytes.size);
-  const bool dynamic = action.fields.size() > 1;
+  const bool dynamic = dynamicSize != nullptr;
   if (dynamic) {  // evaluated first, as DTrace records it first
-    value(*call.operands[2]);
+    value(*dynamicSize);
     as_.emit(stx(Size::DW, R9, static_cast<int16_t>(data + action.fields[1].offset), R6));
   }
-  value(*call.operands[0]);  // the address (an array stands for its address)
+  value(address);  // an array stands for its address
   if (dynamic) {
     Label whole = as_.newLabel(), have = as_.newLabel();
     as_.emit(ldx(Size::DW, R2, R9, static_cast<int16_t>(data + action.fields[1].offset)));
@@ -131,6 +132,20 @@ void ProgramEmitter::tracememAction(const Expr& call, const ir::Action& action, 
   as_.jumpIf(BPF_JEQ, R0, 0, ok);
   fault(ir::Fault::BadAddr, R6);
   as_.bind(ok);
+}
+
+// print(p) of a pointer records the address and the object it points to
+// (an unreadable one is an invalid address fault); print(v) of any other
+// value records the value, as trace() does.
+void ProgramEmitter::printAction(const Expr& call, const ir::Action& action, int32_t data) {
+  const Expr& arg = *call.operands[0];
+  if (action.fields.size() == 1) {
+    storeField(arg, action.fields[0], R9, data);
+    return;
+  }
+  value(arg);
+  as_.emit(stx(Size::DW, R9, static_cast<int16_t>(data + action.fields[0].offset), R6));
+  copyFromAddress(R9, data + static_cast<int32_t>(action.fields[1].offset), action.fields[1].size);
 }
 
 }  // namespace dtrace::codegen

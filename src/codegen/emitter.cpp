@@ -271,7 +271,11 @@ void ProgramEmitter::action(const Expr& call) {
   const int32_t data = static_cast<int32_t>(layout_.recordOffset + sizeof(ir::RecordHeader));
   switch (al.action.kind) {
     case ir::ActionKind::Tracemem:
-      tracememAction(call, al.action, data);
+      tracememAction(*call.operands[0], call.operands.size() > 2 ? call.operands[2].get() : nullptr,
+                     al.action, data);
+      break;
+    case ir::ActionKind::Printm:
+      tracememAction(*call.operands[1], nullptr, al.action, data);
       break;
     case ir::ActionKind::Raise:
     case ir::ActionKind::Stop:
@@ -279,6 +283,9 @@ void ProgramEmitter::action(const Expr& call) {
       break;
     case ir::ActionKind::Chill:
       chillAction(call);
+      break;
+    case ir::ActionKind::Print:
+      printAction(call, al.action, data);
       break;
     default: {
       const size_t first = ir::firstRecordedArgument(al.action.kind);

@@ -100,7 +100,11 @@ class ProgramEmitter {
   void signalAction(const ast::Expr& call);  // raise(sig), stop()
   void chillAction(const ast::Expr& call);
   void busyWait();  // until ktime reaches loopState(0) + loopState(1)
-  void tracememAction(const ast::Expr& call, const ir::Action& action, int32_t data);
+  // tracemem() and printm(): the bytes at `address`, of which `dynamicSize`
+  // (when given) are printed.
+  void tracememAction(const ast::Expr& address, const ast::Expr* dynamicSize,
+                      const ir::Action& action, int32_t data);
+  void printAction(const ast::Expr& call, const ir::Action& action, int32_t data);
   // emit_aggregation.cpp: @name[keys] = func(args)
   void aggregation(const ast::Expr& assign);
   void foldIntoAggregation(const ir::Aggregation& agg, int16_t valueSlot, int16_t incrementSlot,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "codegen/type_info.h"
 #include "sema/checker.h"
 
 namespace dtrace::codegen {
@@ -34,6 +35,7 @@ ir::Field fieldFor(uint32_t& end, const sema::Type* t) {
 struct ClauseWalker {
   ClauseLayout& out;
   Layout& layout;
+  TypeInfoBuilder& typeInfo;
   uint32_t end = 0;
   int depth = 0;  // inside an if-statement when > 0
 
@@ -95,15 +97,18 @@ struct ClauseWalker {
           a.fields.push_back(fieldFor(end, t));
         }
         break;
-      case ir::ActionKind::Tracemem: {
-        // The bytes, then (with a third argument) how many of them to print.
+      case ir::ActionKind::Tracemem:
+      case ir::ActionKind::Printm: {
+        // The bytes, then (with tracemem's third argument) how many of them
+        // to print.
+        const ast::Expr& size = *call.operands[a.kind == ir::ActionKind::Printm ? 0 : 1];
         ir::Field bytes;
         bytes.offset = alignUp(end, 8);
-        bytes.size = static_cast<uint32_t>(*call.operands[1]->constValue);
+        bytes.size = static_cast<uint32_t>(*size.constValue);
         bytes.kind = ir::DataKind::Unsigned;
         end = bytes.offset + bytes.size;
         a.fields.push_back(bytes);
-        if (call.operands.size() > 2) {
+        if (a.kind == ir::ActionKind::Tracemem && call.operands.size() > 2) {
           ir::Field dynsize;
           dynsize.offset = alignUp(end, 8);
           dynsize.size = 8;
@@ -111,6 +116,17 @@ struct ClauseWalker {
           end = dynsize.offset + dynsize.size;
           a.fields.push_back(dynsize);
         }
+        break;
+      }
+      case ir::ActionKind::Print: {
+        // A pointer prints as its address and the object it points to.
+        const sema::Type* t = call.operands[0]->type;
+        if (t->isPointer()) {
+          a.fields.push_back(fieldFor(end, t));
+          t = t->target;
+        }
+        a.fields.push_back(fieldFor(end, t));
+        a.typeIndex = typeInfo.describe(t);
         break;
       }
       case ir::ActionKind::Ftruncate:
@@ -158,6 +174,13 @@ void scan(const ast::Expr* e, ScratchNeeds& needs) {
   }
   if (e->kind == ast::ExprKind::Call && e->text == "chill") needs.chill = true;
   for (const auto& o : e->operands) scan(o.get(), needs);
+  // What the expression stands for runs too: an inline's value, a
+  // translator's member, every member of a whole translated struct.
+  scan(e->inlineValue, needs);
+  scan(e->translatedMember, needs);
+  if (e->translation && e->translation->translator) {
+    for (const auto& [name, member] : e->translation->translator->members) scan(member, needs);
+  }
 }
 
 void scan(const std::vector<ast::StmtPtr>& stmts, ScratchNeeds& needs) {
@@ -181,6 +204,7 @@ ScratchNeeds scratchNeeds(const std::vector<ast::ProbeClause*>& clauses) {
 
 ir::DataKind dataKindOf(const sema::Type* t) {
   if (t->isString() || t->isCharArray()) return ir::DataKind::String;
+  if (t->isStruct() || t->isArray()) return ir::DataKind::Bytes;
   if (t->isPointer() || !t->isSigned) return ir::DataKind::Unsigned;
   return ir::DataKind::Signed;
 }
@@ -196,13 +220,15 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
   layout.globalsSize = alignUp(std::max<uint32_t>(layout.globalsSize, 8), 8);
 
   uint32_t maxRecord = 0;
+  TypeInfoBuilder typeInfo;
   for (ast::ProbeClause* clause : clauses) {
     ClauseLayout cl;
     cl.clause = clause;
-    ClauseWalker walker{cl, layout};
+    ClauseWalker walker{cl, layout, typeInfo};
     // The action mask needs the first 8 bytes; find out first.
     ClauseLayout probe;
-    ClauseWalker dry{probe, layout};
+    TypeInfoBuilder unused;
+    ClauseWalker dry{probe, layout, unused};
     dry.statements(clause->body);
     if (probe.hasActionMask) walker.end = 8;
     walker.statements(clause->body);
@@ -213,6 +239,7 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
     maxRecord = std::max(maxRecord, cl.dataSize);
     layout.clauses.push_back(std::move(cl));
   }
+  layout.types = typeInfo.take();
 
   uint32_t maxKey = 8;
   for (const sema::Variable& agg : symbols.aggregations()) {

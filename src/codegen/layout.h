@@ -89,6 +89,7 @@ struct Layout {
   std::vector<ir::Aggregation> aggregations;
   std::vector<DynamicLayout> dynamics;  // by Variable::dynamicId
   std::vector<std::string> formats;
+  std::vector<ir::TypeInfo> types;  // what print() shows, by Action::typeIndex
 };
 
 // Gives every global, clause-local variable, record field and aggregation

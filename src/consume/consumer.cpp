@@ -16,6 +16,7 @@
 #include "print/json.h"
 #include "print/printf.h"
 #include "print/trace.h"
+#include "print/value.h"
 
 namespace dtrace::consume {
 namespace {
@@ -165,7 +166,8 @@ int Consumer::handleRecord(const void* data, size_t size) {
         }
         exitRequested_ = true;
         break;
-      case ir::ActionKind::Tracemem: {
+      case ir::ActionKind::Tracemem:
+      case ir::ActionKind::Printm: {
         // Always a hex dump; a dynamic size prints that many of the bytes
         // (0 or more than were traced: all of them), as dt_consume.c does.
         const ir::Field& bytes = action.fields.at(0);
@@ -208,6 +210,29 @@ int Consumer::handleRecord(const void* data, size_t size) {
           if (json) json->beginObject().key("system").string(output).endObject();
         } else {
           reopenOutput(ecb, text, program_.formats[action.formatIndex].empty());
+        }
+        break;
+      }
+      case ir::ActionKind::Print: {
+        const bool pointer = action.fields.size() == 2;
+        const ir::Field& object = action.fields.back();
+        if (!fieldFits(action.fields.front(), available) || !fieldFits(object, available) ||
+            action.typeIndex >= program_.types.size() ||
+            program_.types[action.typeIndex].size > object.size) {
+          rc = malformed("print( ) record does not match its type");
+          break;
+        }
+        print::PrintedValue value{program_.types, action.typeIndex, payload + object.offset,
+                                  std::nullopt, options_ ? options_->size("printsize") : 0};
+        if (pointer) {
+          value.address = print::readUnsigned(payload + action.fields[0].offset, 8);
+        }
+        if (json) {  // the text print() shows, as one string
+          std::string text;
+          print::appendPrintedValue(text, value);
+          json->beginObject().key("print").string(text).endObject();
+        } else {
+          print::appendPrintedValue(buffer_, value);
         }
         break;
       }

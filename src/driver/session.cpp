@@ -540,6 +540,7 @@ Result<void> Session::load() {
   }
   ir_.aggregations = layout_.aggregations;
   ir_.formats = layout_.formats;
+  ir_.types = layout_.types;
 
   if (auto r = createMaps(); !r) return r;
   // ERROR has no program of its own: its clauses run inline where a fault

@@ -14,6 +14,7 @@ std::optional<ActionKind> actionNamed(std::string_view name) {
       {"printa", ActionKind::Printa},     {"clear", ActionKind::Clear},
       {"trunc", ActionKind::Trunc},       {"normalize", ActionKind::Normalize},
       {"denormalize", ActionKind::Denormalize}, {"setopt", ActionKind::Setopt},
+      {"print", ActionKind::Print},       {"printm", ActionKind::Printm},
   };
   for (const auto& [n, kind] : kActions) {
     if (n == name) return kind;

@@ -21,6 +21,9 @@ enum class ArgCheck : uint8_t {
   LongLong,      // 64-bit integer
   SignedShort,   // exactly short
   UnsignedShort,
+  Char,  // char of either sign
+  SignedChar,
+  UnsignedChar,
   SignedInt,   // exactly int
   SignedLong,  // exactly long / long long
   UnsignedLong,
@@ -59,6 +62,13 @@ constexpr std::array kConversions = {
     ConversionSpec{"f", "f", R::Float, C::Float, kProtoFp},
     ConversionSpec{"g", "g", R::Float, C::Float, kProtoFp},
     ConversionSpec{"G", "G", R::Float, C::Float, kProtoFp},
+    // hh: C's char size prefix, which DTrace's dictionary lacks.
+    ConversionSpec{"hhd", "d", R::SignedInt, C::SignedChar, "char"},
+    ConversionSpec{"hhi", "i", R::SignedInt, C::SignedChar, "char"},
+    ConversionSpec{"hho", "o", R::UnsignedInt, C::UnsignedChar, "unsigned char"},
+    ConversionSpec{"hhu", "u", R::UnsignedInt, C::UnsignedChar, "unsigned char"},
+    ConversionSpec{"hhx", "x", R::UnsignedInt, C::Char, "char"},
+    ConversionSpec{"hhX", "X", R::UnsignedInt, C::Char, "char"},
     ConversionSpec{"hd", "d", R::SignedInt, C::SignedShort, "short"},
     ConversionSpec{"hi", "i", R::SignedInt, C::SignedShort, "short"},
     ConversionSpec{"ho", "o", R::UnsignedInt, C::UnsignedShort, "unsigned short"},
@@ -143,6 +153,12 @@ bool accepts(ArgCheck check, const PrintfArg& a) {
       return integer && a.size == 2 && a.isSigned;
     case C::UnsignedShort:
       return integer && a.size == 2 && !a.isSigned;
+    case C::Char:
+      return integer && a.size == 1;
+    case C::SignedChar:
+      return integer && a.size == 1 && a.isSigned;
+    case C::UnsignedChar:
+      return integer && a.size == 1 && !a.isSigned;
     case C::SignedInt:
       return integer && a.size == 4 && a.isSigned;
     case C::SignedLong:
@@ -165,7 +181,10 @@ std::variant<PrintfFormat, PrintfError> PrintfFormat::parse(std::string_view for
   PrintfFormat result;
   result.text_ = std::string(format);
   const std::string& s = result.text_;
-  auto syntaxError = [](std::string message) { return PrintfError{"", std::move(message)}; };
+  // DTrace reports a malformed format as a syntax error of the program.
+  auto syntaxError = [](std::string message) {
+    return PrintfError{"D_SYNTAX", std::move(message)};
+  };
 
   size_t q = 0;
   size_t p;

@@ -22,7 +22,7 @@ struct PrintfArg {
 };
 
 struct PrintfError {
-  std::string tag;      // D error tag, e.g. "D_PRINTF_ARG_TYPE"; empty for format syntax
+  std::string tag;      // D error tag: "D_PRINTF_ARG_TYPE", "D_SYNTAX" for a malformed format
   std::string message;  // DTrace's wording, without a trailing newline
 };
 

@@ -14,6 +14,7 @@
 #include "ir/aggregation.h"
 #include "ir/record.h"
 #include "ir/runtime.h"
+#include "ir/type_info.h"
 #include "util/diag.h"
 
 namespace dtrace::ir {
@@ -26,6 +27,7 @@ enum class ActionKind : uint8_t {
   Freopen,    // freopen(fmt, args...): as Printf; the consumer sends its output there
   Ftruncate,  // ftruncate(): the consumer truncates its output file; no fields
   Tracemem,   // tracemem(addr, size[, dynsize]): fields[0] the bytes, fields[1] dynsize
+  Printm,     // printm(size, addr): as tracemem(addr, size)
   Raise,      // raise(sig): done in probe context; no fields
   Stop,       // stop(): done in probe context; no fields
   Chill,      // chill(ns): done in probe context; no fields
@@ -37,6 +39,10 @@ enum class ActionKind : uint8_t {
   Normalize,    // normalize(@a, n): fields[0] is n
   Denormalize,  // denormalize(@a): no fields
   Setopt,       // setopt(option[, value]): fields are the strings
+  // print(expr): typeIndex describes the value. A pointer to an object is
+  // fields[0] (the address) then fields[1] (the object's bytes); any other
+  // value is fields[0].
+  Print,
 };
 
 // The action a D function name stands for, if it is one of these.
@@ -59,6 +65,7 @@ struct Action {
   uint32_t formatIndex = 0;  // index into Program::formats (Printf, and Printa when hasFormat)
   bool hasFormat = false;
   std::vector<uint32_t> aggregations;  // aggregation ids, for the actions on aggregations
+  uint32_t typeIndex = 0;              // index into Program::types (Print)
 };
 
 // One enabled probe clause: a clause applied to one probe.
@@ -80,6 +87,7 @@ struct Program {
   std::vector<Ecb> ecbs;                  // ecbs[i].epid == i + 1
   std::vector<Aggregation> aggregations;  // aggregations[i].id == i
   std::vector<std::string> formats;       // printf format strings, as written
+  std::vector<TypeInfo> types;            // the types print() shows
 };
 
 }  // namespace dtrace::ir

@@ -10,6 +10,7 @@ enum class DataKind : uint8_t {
   Signed,    // two's-complement integer of `size` bytes
   Unsigned,  // unsigned integer of `size` bytes
   String,    // NUL-terminated within `size` bytes
+  Bytes,     // a struct, union or array: the value's bytes as they are in memory
   // Program counters, named by the consumer from symbol tables. Kernel
   // ones are one u64 address; user ones are the process id (u64), then
   // the address, so that the consumer knows whose mappings to read.

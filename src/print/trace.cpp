@@ -34,6 +34,22 @@ void appendHexDump(std::string& out, const uint8_t* bytes, size_t n) {
   }
 }
 
+// dtrace(1M)'s column for an integer of `size` bytes; 0 for other sizes.
+int integerColumn(uint32_t size) {
+  switch (size) {
+    case 8:
+      return 16;
+    case 4:
+      return 8;
+    case 2:
+      return 5;
+    case 1:
+      return 3;
+    default:
+      return 0;
+  }
+}
+
 }  // namespace
 
 void appendProbePrefix(std::string& out, uint32_t cpu, uint32_t probeId, std::string_view function,
@@ -84,27 +100,19 @@ void appendBytes(std::string& out, const uint8_t* bytes, size_t n, int width, bo
 void appendTrace(std::string& out, const ir::Field& field, const uint8_t* data, bool quiet,
                  bool rawBytes) {
   const uint8_t* p = data + field.offset;
-  if (field.kind == ir::DataKind::String) {
+  const bool integer = field.kind == ir::DataKind::Signed || field.kind == ir::DataKind::Unsigned;
+  const int width = integerColumn(field.size);
+  if (!integer || width == 0) {
     appendBytes(out, p, field.size, -33, quiet, rawBytes);
     return;
   }
-  // As dtrace(1M) does: 8 and 4 bytes print signed, 2 and 1 bytes unsigned.
-  switch (field.size) {
-    case 8:
-      appendf(out, quiet ? "%lld" : " %16lld", static_cast<long long>(readSigned(p, 8)));
-      break;
-    case 4:
-      appendf(out, quiet ? "%d" : " %8d", static_cast<int>(readSigned(p, 4)));
-      break;
-    case 2:
-      appendf(out, quiet ? "%d" : " %5d", static_cast<int>(readUnsigned(p, 2)));
-      break;
-    case 1:
-      appendf(out, quiet ? "%d" : " %3d", static_cast<int>(readUnsigned(p, 1)));
-      break;
-    default:
-      appendBytes(out, p, field.size, -33, quiet, rawBytes);
-      break;
+  // Signed or unsigned as the traced expression's type is.
+  if (!quiet) out += ' ';
+  if (field.kind == ir::DataKind::Signed) {
+    appendf(out, "%*lld", quiet ? 0 : width, static_cast<long long>(readSigned(p, field.size)));
+  } else {
+    appendf(out, "%*llu", quiet ? 0 : width,
+            static_cast<unsigned long long>(readUnsigned(p, field.size)));
   }
 }
 

@@ -14,12 +14,16 @@ namespace dtrace::print {
 // Printed once, before the first record, when not quiet.
 inline constexpr std::string_view kProbeHeading = "CPU     ID                    FUNCTION:NAME\n";
 
+// The column where appendProbePrefix leaves a record's data.
+inline constexpr int kDataColumn = 44;
+
 // "  0    412                      read:entry " (BEGIN shows ":BEGIN").
 void appendProbePrefix(std::string& out, uint32_t cpu, uint32_t probeId, std::string_view function,
                        std::string_view name);
 
-// trace() of one record field: integers by size, strings (and anything else)
-// as bytes. `data` is the record data the field's offset is relative to.
+// trace() of one record field: integers in a column as wide as their size
+// needs, signed or unsigned as their type is; strings, structs, unions and
+// arrays as bytes. `data` is the record data the field's offset is relative to.
 // rawBytes (the rawbytes option): bytes always print as a hex dump.
 void appendTrace(std::string& out, const ir::Field& field, const uint8_t* data, bool quiet,
                  bool rawBytes = false);

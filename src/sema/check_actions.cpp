@@ -1,5 +1,5 @@
 // Type checks of DTrace's actions: the functions that record data or act
-// (trace, printf, exit, tracemem, system, raise, ...), allowed only as
+// (trace, printf, print, exit, tracemem, system, raise, ...), allowed only as
 // statements. Prototypes and messages are those of illumos' dt_open.c and
 // dt_cc.c.
 #include "sema/checker.h"
@@ -12,9 +12,9 @@ using ast::ExprKind;
 
 namespace {
 
-// The largest tracemem() a record can hold: the record is built in the
-// per-CPU scratch value, which the kernel caps at 32 KiB.
-constexpr uint64_t kMaxTracememSize = 32 * 1024;
+// The most bytes one action may record (tracemem(), print()): the record is
+// built in the per-CPU scratch value, which the kernel caps at 32 KiB.
+constexpr uint64_t kMaxRecordedBytes = 32 * 1024;
 
 // illumos' freopen() sentinel for "restore the original output"; written
 // by hand it would be ambiguous, so DTrace refuses it.
@@ -24,6 +24,17 @@ constexpr const char* kFreopenRestore = ".";
 bool isPositiveConstant(const Expr& e) {
   if (!e.constValue || !e.type || !e.type->isInteger() || *e.constValue == 0) return false;
   return !e.type->isSigned || *e.constValue > 0;
+}
+
+// print() walks every member and element of the value: kernel structs
+// nested in it are read from BTF now.
+void completeForPrint(TypeTable& types, const Type* t) {
+  if (t->isArray()) {
+    completeForPrint(types, t->target);
+    return;
+  }
+  if (!t->isStruct()) return;
+  for (const Member& m : types.complete(t)->members) completeForPrint(types, m.type);
 }
 
 }  // namespace
@@ -54,6 +65,28 @@ bool Checker::checkAction(Expr& call) {
                      (args.size() == 1 ? "" : "s") + " passed, " + std::to_string(expected) +
                      " expected");
   };
+  // "f( ) argument #N is incompatible with prototype", under any tag.
+  auto incompatible = [&](const char* tag, size_t i, const std::string& prototype) {
+    return error(tag, args[i]->loc,
+                 name + "( ) argument #" + std::to_string(i + 1) +
+                     " is incompatible with prototype:\n\tprototype: " + prototype +
+                     "\n\t argument: " + args[i]->type->name);
+  };
+  // tracemem() and printm(): how many bytes to record, a positive constant
+  // that a record can hold.
+  auto recordedSize = [&](const char* tag, size_t i) {
+    const std::string argument = name + "( ) argument #" + std::to_string(i + 1);
+    if (!isPositiveConstant(*args[i])) {
+      return error(tag, args[i]->loc,
+                   argument + " must be a non-zero positive integral constant expression");
+    }
+    if (static_cast<uint64_t>(*args[i]->constValue) > kMaxRecordedBytes) {
+      return error(tag, args[i]->loc,
+                   argument + " exceeds the largest record of " +
+                       std::to_string(kMaxRecordedBytes) + " bytes");
+    }
+    return true;
+  };
   for (auto& a : args) {
     // An aggregating function where an action wants an aggregation is
     // refused as the wrong argument, not as a misplaced function.
@@ -78,14 +111,46 @@ bool Checker::checkAction(Expr& call) {
       }
       return true;
     }
+    case ir::ActionKind::Printm: {
+      // void(size_t, uintptr_t *), then FreeBSD's dt_action_printm checks.
+      if (args.size() != 2) return argCountError(2);
+      if (!prototypeArg(call, 0, assignable(types_.lookup("size_t"), *args[0]), "size_t")) {
+        return false;
+      }
+      if (!recordedSize("D_PRINTM_SIZE", 0)) return false;
+      if (!args[1]->type->isPointer()) return incompatible("D_PRINTM_ADDR", 1, "pointer");
+      return true;
+    }
+    case ir::ActionKind::Print: {
+      if (args.size() != 1) return argCountError(1);
+      const Type* t = args[0]->type;
+      if (t->isVoid()) {
+        return error("D_PRINT_VOID", args[0]->loc,
+                     "print( ) may not be applied to a void expression");
+      }
+      if (t->isAggregation()) {
+        return error("D_PRINT_AGG", args[0]->loc, "print( ) may not be applied to an aggregation");
+      }
+      // A pointer prints the object it points to, which must have a size.
+      const Type* shown = types_.complete(t->isPointer() ? t->target : t);
+      if (shown->isVoid() || shown->size == 0 || shown->kind == Type::Kind::Function ||
+          (shown->isStruct() && !shown->complete)) {
+        return error("D_PRINT_SIZE", args[0]->loc,
+                     "print( ) argument #1 reference has type '" + shown->name +
+                         "' with size 0; cannot print( ) it.");
+      }
+      if (shown->size > kMaxRecordedBytes) {
+        return error("D_PRINT_SIZE", args[0]->loc,
+                     "print( ) argument #1 has type '" + shown->name + "' of " +
+                         std::to_string(shown->size) + " bytes, more than the largest record of " +
+                         std::to_string(kMaxRecordedBytes) + " bytes");
+      }
+      completeForPrint(types_, shown);
+      return true;
+    }
     case ir::ActionKind::Exit:
       if (args.size() != 1) return argCountError(1);
-      if (!args[0]->type->isInteger()) {
-        return error("D_PROTO_ARG", args[0]->loc,
-                     "exit( ) argument #1 is incompatible with prototype:\n\tprototype: int\n\t"
-                     " argument: " +
-                         args[0]->type->name);
-      }
+      if (!args[0]->type->isInteger()) return incompatible("D_PROTO_ARG", 0, "int");
       return true;
     case ir::ActionKind::Raise:
     case ir::ActionKind::Chill:  // void(int)
@@ -104,22 +169,9 @@ bool Checker::checkAction(Expr& call) {
       }
       const Type* addr = args[0]->type;
       if (!addr->isInteger() && !addr->isPointerLike()) {
-        return error(
-            "D_TRACEMEM_ADDR", args[0]->loc,
-            "tracemem( ) argument #1 is incompatible with prototype:\n\tprototype: pointer "
-            "or integer\n\t argument: " +
-                addr->name);
+        return incompatible("D_TRACEMEM_ADDR", 0, "pointer or integer");
       }
-      if (!isPositiveConstant(*args[1])) {
-        return error("D_TRACEMEM_SIZE", args[1]->loc,
-                     "tracemem( ) argument #2 must be a non-zero positive integral constant "
-                     "expression");
-      }
-      if (static_cast<uint64_t>(*args[1]->constValue) > kMaxTracememSize) {
-        return error("D_TRACEMEM_SIZE", args[1]->loc,
-                     "tracemem( ) argument #2 exceeds the largest record of " +
-                         std::to_string(kMaxTracememSize) + " bytes");
-      }
+      if (!recordedSize("D_TRACEMEM_SIZE", 1)) return false;
       if (args.size() > 2) {
         if (args.size() > 3) {
           return error("D_TRACEMEM_ARGS", args[3]->loc,
@@ -146,12 +198,11 @@ bool Checker::checkAction(Expr& call) {
   }
   // printf-like: void(@, ...), the first argument a string constant.
   if (args.empty()) return argCountError(1);
+  if (!args[0]->type->isStringCompatible()) {
+    return incompatible("D_PROTO_ARG", 0, "string");
+  }
   if (args[0]->kind != ExprKind::StringLiteral) {
-    return error("D_PRINTF_FMT", call.loc,
-                 name +
-                     "( ) argument #1 is incompatible with prototype:\n\tprototype: string "
-                     "constant\n\t argument: " +
-                     args[0]->type->name);
+    return incompatible("D_PRINTF_ARG_FMT", 0, "string constant");
   }
   std::string format = args[0]->text;
   if (kind == ir::ActionKind::Freopen) {

@@ -9,6 +9,18 @@ namespace {
 
 uint32_t alignUp(uint32_t v, uint32_t align) { return align ? (v + align - 1) / align * align : v; }
 
+// A member declared through a typedef keeps the typedef's name for print():
+// t's name with the typedef's underlying type replaced by the typedef.
+std::string spelledTypeName(TypeTable& types, const ast::DeclSpec& spec, const Type* t) {
+  if (spec.typedefName.empty()) return "";
+  const Type* base = types.lookup(spec.typedefName);
+  if (!base || !t->name.starts_with(base->name)) return "";
+  std::string name = spec.typedefName.substr(spec.typedefName.find('`') + 1);
+  std::string rest = t->name.substr(base->name.size());
+  if (rest.starts_with('*')) name += ' ';  // "char *" + "*" was "char **"
+  return name + rest;
+}
+
 }  // namespace
 
 // dt_decl_check: the attributes a base type does not take.
@@ -118,7 +130,7 @@ const Type* Checker::structType(const ast::StructSpec& spec) {
         return nullptr;
       }
     }
-    Member member{m.declarator.name, mt, 0, 0, 0};
+    Member member{m.declarator.name, mt, 0, 0, 0, spelledTypeName(types_, m.spec, mt)};
     if (m.bitWidth) {
       // dt_decl_member's checks, in its order.
       if (!expr(*m.bitWidth) || !m.bitWidth->constValue || *m.bitWidth->constValue <= 0) {

@@ -166,7 +166,7 @@ bool reportedOutsideRegion(const std::string& tag) {
       "D_ACT_SPEC",    "D_DREC_",     "D_EXIT_SPEC", "D_CLEAR_",   "D_NORMALIZE_", "D_TRUNC_",
       "D_TRACE_",      "D_TRACEMEM_", "D_STACK_",    "D_USTACK_",  "D_SETOPT_",    "D_PRINTM_",
       "D_UNSUPPORTED", "D_QUANT_",    "D_LQUANT_",   "D_LLQUANT_", "D_DECL_",      "D_FUNC_UNDEF",
-      "D_FUNC_IDKIND", "D_CG_",       "D_OFFSETOF_", "D_AGG_MDIM",
+      "D_FUNC_IDKIND", "D_CG_",       "D_OFFSETOF_", "D_AGG_MDIM",  "D_PRINT_",
   };
   for (const char* p : kPrefixes) {
     if (tag.rfind(p, 0) == 0) return true;

@@ -23,6 +23,9 @@ struct Member {
   uint32_t offset = 0;  // bytes from the start of the struct
   uint32_t bitOffset = 0;
   uint32_t bitWidth = 0;
+  // The type as the declaration spells it when a typedef names it
+  // ("uint64_t", "__u8 [4]"); empty when that is type->name. print() shows it.
+  std::string typeName{};
 };
 
 struct Enumerator {

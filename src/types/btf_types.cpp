@@ -22,6 +22,52 @@ std::string nameOf(struct btf* btf, const btf_type* t) {
   return n ? n : "";
 }
 
+std::vector<sema::Enumerator> enumeratorsOf(struct btf* btf, const btf_type* t) {
+  std::vector<sema::Enumerator> out;
+  if (btf_kind(t) == BTF_KIND_ENUM64) {
+    const struct btf_enum64* e = btf_enum64(t);
+    for (int i = 0; i < btf_vlen(t); i++, e++) {
+      out.push_back({btf__name_by_offset(btf, e->name_off),
+                     static_cast<int64_t>(btf_enum64_value(e))});
+    }
+    return out;
+  }
+  const struct btf_enum* e = btf_enum(t);
+  for (int i = 0; i < btf_vlen(t); i++, e++) {
+    const int64_t value = btf_kflag(t) ? static_cast<int64_t>(e->val)
+                                       : static_cast<int64_t>(static_cast<uint32_t>(e->val));
+    out.push_back({btf__name_by_offset(btf, e->name_off), value});
+  }
+  return out;
+}
+
+// A member's type as BTF spells it when a typedef names it ("__u8",
+// "u64 *", "__be32 [4]"); empty otherwise.
+std::string spelledTypeName(struct btf* btf, uint32_t id) {
+  const btf_type* t = btf__type_by_id(btf, id);
+  if (!t) return "";
+  switch (btf_kind(t)) {
+    case BTF_KIND_TYPEDEF:
+      return nameOf(btf, t);
+    case BTF_KIND_CONST:
+    case BTF_KIND_VOLATILE:
+    case BTF_KIND_RESTRICT:
+    case BTF_KIND_TYPE_TAG:
+      return spelledTypeName(btf, t->type);
+    case BTF_KIND_PTR: {
+      const std::string target = spelledTypeName(btf, t->type);
+      return target.empty() ? "" : target + (target.ends_with('*') ? "*" : " *");
+    }
+    case BTF_KIND_ARRAY: {
+      const struct btf_array* a = btf_array(t);
+      const std::string element = spelledTypeName(btf, a->type);
+      return element.empty() ? "" : element + " [" + std::to_string(a->nelems) + "]";
+    }
+    default:
+      return "";
+  }
+}
+
 }  // namespace
 
 const Type* BtfTypeSource::find(sema::TypeTable& table, std::string_view name) {
@@ -103,6 +149,7 @@ const Type* BtfTypeSource::import(sema::TypeTable& table, uint32_t id) {
       e.isSigned = btf_kflag(t);
       e.rank = t->size > 4 ? 4 : 3;
       e.target = table.integer(t->size, btf_kflag(t));
+      e.enumerators = enumeratorsOf(btf, t);
       result = table.newType(std::move(e));
       break;
     }
@@ -157,7 +204,8 @@ void BtfTypeSource::complete(sema::TypeTable& table, Type& type) {
       }
       continue;
     }
-    type.members.push_back(sema::Member{name, memberType, bitOffset / 8, bitOffset, bitWidth});
+    type.members.push_back(sema::Member{name, memberType, bitOffset / 8, bitOffset, bitWidth,
+                                        spelledTypeName(btf, m->type)});
   }
 }
 

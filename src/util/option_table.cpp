@@ -165,6 +165,7 @@ const std::vector<OptionSpec> kSpecs = {
     {"nspec", OptionKind::Runtime, true, "1", ""},
     {"oformat", OptionKind::Choice, true, "text", "text|json|folded"},
     {"pgmax", OptionKind::Count, false, "", ""},
+    {"printsize", OptionKind::Size, true, "", ""},
     {"pspec", OptionKind::Flag, false, "", ""},
     {"quiet", OptionKind::Runtime, true, "", ""},
     {"rawbytes", OptionKind::Runtime, true, "", ""},

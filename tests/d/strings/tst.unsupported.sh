@@ -1,7 +1,7 @@
 # Standard DTrace actions and subroutines not implemented yet are refused by
 # name, before their arguments; destructive ones Linux cannot do safely say
 # why, once their arguments match DTrace's prototype.
-for f in stack ustack jstack speculation speculate commit discard printm print \
+for f in stack ustack jstack speculation speculate commit discard \
     func sym mod ufunc usym umod uaddr json panic breakpoint; do
 	$DTRACE -n "BEGIN { $f(); }" 2>&1
 done

@@ -280,6 +280,33 @@ TEST_F(LayoutTest, DataKinds) {
   EXPECT_EQ(dataKindOf(types.uintType()), ir::DataKind::Unsigned);
   EXPECT_EQ(dataKindOf(types.stringType()), ir::DataKind::String);
   EXPECT_EQ(dataKindOf(types.pointerTo(types.charType())), ir::DataKind::Unsigned);
+  EXPECT_EQ(dataKindOf(types.arrayOf(types.charType(), 4)), ir::DataKind::String);
+  EXPECT_EQ(dataKindOf(types.arrayOf(types.intType(), 4)), ir::DataKind::Bytes);
+}
+
+TEST_F(LayoutTest, PrintOfAPointerRecordsTheAddressAndTheObject) {
+  lay("struct s { int a; uint64_t b; char c[2]; }; "
+      "BEGIN { p = (struct s *)alloca(sizeof (struct s)); print(p); print(p->a); }");
+  const std::vector<ir::Field>& pointer = fieldsOf(0, 0);
+  ASSERT_EQ(pointer.size(), 2u);
+  EXPECT_EQ(pointer[0].size, 8u);
+  EXPECT_EQ(pointer[1].offset, 8u);
+  EXPECT_EQ(pointer[1].size, 24u);
+  EXPECT_EQ(pointer[1].kind, ir::DataKind::Bytes);
+  const ir::TypeInfo& st = layout.types.at(layout.clauses[0].orderedActions[0].typeIndex);
+  EXPECT_EQ(st.kind, ir::TypeKind::Struct);
+  EXPECT_EQ(st.name, "struct s");
+  ASSERT_EQ(st.members.size(), 3u);
+  EXPECT_EQ(st.members[1].bitOffset, 64u);
+  EXPECT_EQ(layout.types.at(st.members[1].type).name, "uint64_t");  // as declared
+  const ir::TypeInfo& c = layout.types.at(st.members[2].type);
+  EXPECT_EQ(c.name, "char [2]");
+  EXPECT_TRUE(layout.types.at(c.element).isChar);
+
+  const std::vector<ir::Field>& value = fieldsOf(0, 1);
+  ASSERT_EQ(value.size(), 1u);
+  EXPECT_EQ(value[0].size, 4u);
+  EXPECT_EQ(layout.types.at(layout.clauses[0].orderedActions[1].typeIndex).name, "int");
 }
 
 }  // namespace

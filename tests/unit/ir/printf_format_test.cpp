@@ -87,7 +87,8 @@ TEST(PrintfFormatParse, EveryConversionIsKnown) {
        {"a",  "A",   "c",   "C",   "d",   "e",   "E",   "f",  "g",  "G",  "hd", "hi", "ho",
         "hu", "hx",  "hX",  "i",   "I",   "k",   "lc",  "ld", "li", "lo", "lu", "ls", "lx",
         "lX", "lld", "lli", "llo", "llu", "llx", "llX", "Le", "LE", "Lf", "Lg", "LG", "o",
-        "p",  "P",   "s",   "S",   "T",   "u",   "wc",  "ws", "x",  "X",  "Y",  "%"}) {
+        "p",  "P",   "s",   "S",   "T",   "u",   "wc",  "ws", "x",  "X",  "Y",  "%",
+        "hhd", "hhi", "hho", "hhu", "hhx", "hhX"}) {
     parseOk(std::string("%") + conv);
   }
 }
@@ -103,7 +104,7 @@ TEST(PrintfFormatParse, Errors) {
             "format conversion #1 has more than one '*' specified for the output width");
   EXPECT_EQ(parseError("%1.2.3d"), "format conversion #1 has more than one '.' specified");
   auto parsed = PrintfFormat::parse("%q");
-  EXPECT_EQ(std::get<PrintfError>(parsed).tag, "");
+  EXPECT_EQ(std::get<PrintfError>(parsed).tag, "D_SYNTAX");
 }
 
 TEST(PrintfFormatCheck, AcceptsMatchingArguments) {
@@ -116,6 +117,8 @@ TEST(PrintfFormatCheck, AcceptsMatchingArguments) {
                      {intArg(8, true, "long long"), intArg(8, false, "unsigned long long"),
                       intArg(2, true, "short"), intArg(8, false, "uint64_t")}));
   EXPECT_FALSE(check("100%%\n", {}));
+  EXPECT_FALSE(check("%hhd %hhu %hhx", {intArg(1, true, "char"), intArg(1, false, "unsigned char"),
+                                        intArg(1, false, "unsigned char")}));
 }
 
 TEST(PrintfFormatCheck, ArgumentTypeMismatch) {

@@ -140,6 +140,33 @@ TEST(Printf, Time) {
   EXPECT_EQ(render1("%Y", uint64_t{1609556645} * 1000000000ull), "2021 Jan  2 03:04:05");
 }
 
+TEST(Printf, Rfc822Time) {
+  setenv("TZ", "UTC", 1);
+  tzset();
+  // 2021-06-15 03:04:05 UTC. (DTrace's %T shows the ISO week's year, %G.)
+  EXPECT_EQ(render1("%T", uint64_t{1623726245} * 1000000000ull), "Tue, 15 Jun 2021 03:04:05 UTC");
+  EXPECT_EQ(render1("[%22Y]", uint64_t{1609556645} * 1000000000ull), "[  2021 Jan  2 03:04:05]");
+}
+
+TEST(Printf, SizePrefixesPrintTheArgumentsValue) {
+  EXPECT_EQ(render1("%hd", int16_t{-2}), "-2");
+  EXPECT_EQ(render1("%hx", int16_t{-2}), "fffe");  // the field's 16 bits
+  EXPECT_EQ(render1("%ld", int64_t{-3}), "-3");
+  EXPECT_EQ(render1("%llx", int64_t{-4}), "fffffffffffffffc");
+  EXPECT_EQ(render1("%hhd", int8_t{-1}), "-1");
+  EXPECT_EQ(render1("%hhx", int8_t{-1}), "ff");
+  EXPECT_EQ(render1("%hhu", int8_t{-1}), "255");
+  EXPECT_EQ(render1("%lc", int32_t{'A'}), "A");
+}
+
+TEST(Printf, FloatingPoint) {
+  RecordBuilder b;
+  b.add(1.5).add(1.5).add(1.5).add(2.25f).add(2.25f);
+  EXPECT_EQ(render("%f|%.2e|%G|%8.3f|%E", b), "1.500000|1.50e+00|1.5|   2.250|2.250000E+00");
+}
+
+TEST(Printf, EscapedCharacter) { EXPECT_EQ(render1("[%3C]", int8_t{'\n'}), "[ \\n]"); }
+
 TEST(Printf, SymbolFallsBackToHexAddress) {
   // No kernel function lies this low; tests/d covers named addresses.
   EXPECT_EQ(render1("%a", uint64_t{0x1000}), "0x1000");

@@ -28,7 +28,7 @@ class RecordBuilder {
   }
 
   RecordBuilder& addBytes(const std::vector<uint8_t>& bytes) {
-    place(bytes.data(), static_cast<uint32_t>(bytes.size()), 1, ir::DataKind::Unsigned);
+    place(bytes.data(), static_cast<uint32_t>(bytes.size()), 1, ir::DataKind::Bytes);
     return *this;
   }
 

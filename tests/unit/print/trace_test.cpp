@@ -50,22 +50,30 @@ TEST(ProbePrefix, LongNamesAreNotTruncated) {
   EXPECT_EQ(out, " 12 123456 a_very_long_kernel_function_name:entry ");
 }
 
-TEST(Trace, IntegersByFieldSize) {
+TEST(Trace, IntegersInColumnsByFieldSize) {
   EXPECT_EQ(trace1(int64_t{42}, false), " " + pad(14) + "42");
   EXPECT_EQ(trace1(int64_t{-1}, false), " " + pad(14) + "-1");
   EXPECT_EQ(trace1(int32_t{-7}, false), " " + pad(6) + "-7");
-  EXPECT_EQ(trace1(uint32_t{4294967295u}, false), " " + pad(6) + "-1");  // as %d
-  EXPECT_EQ(trace1(int16_t{-2}, false), " 65534");                       // as unsigned
-  EXPECT_EQ(trace1(int8_t{-2}, false), " 254");
+  EXPECT_EQ(trace1(int16_t{-2}, false), "    -2");
+  EXPECT_EQ(trace1(int8_t{-2}, false), "  -2");
   EXPECT_EQ(trace1(uint8_t{5}, false), "   5");
+}
+
+TEST(Trace, IntegersBySignednessOfTheirType) {
+  EXPECT_EQ(trace1(uint64_t{18446744073709551615u}, false), " 18446744073709551615");
+  EXPECT_EQ(trace1(uint32_t{4294967295u}, false), " 4294967295");
+  EXPECT_EQ(trace1(uint16_t{65535}, false), " 65535");
+  EXPECT_EQ(trace1(uint8_t{255}, false), " 255");
+  EXPECT_EQ(trace1(int8_t{-1}, false), "  -1");
 }
 
 TEST(Trace, QuietIntegersHaveNoPadding) {
   EXPECT_EQ(trace1(int64_t{42}, true), "42");
   EXPECT_EQ(trace1(int64_t{-2}, true), "-2");
   EXPECT_EQ(trace1(int32_t{-2}, true), "-2");
-  EXPECT_EQ(trace1(int16_t{-2}, true), "65534");
-  EXPECT_EQ(trace1(int8_t{-2}, true), "254");
+  EXPECT_EQ(trace1(int16_t{-2}, true), "-2");
+  EXPECT_EQ(trace1(int8_t{-2}, true), "-2");
+  EXPECT_EQ(trace1(uint32_t{4294967295u}, true), "4294967295");
 }
 
 TEST(Trace, Strings) {
@@ -90,6 +98,16 @@ TEST(Trace, BinaryDataPrintsAsHexDump) {
       "\n" + pad(11) + "  0  1  2  3  4  5  6  7  8  9  a  b  c  d  e  f  0123456789abcdef\n" +
       pad(5) + "    0: 01 41 00 42 00" + std::string(11 * 3, ' ') + "  .A.B.\n";
   EXPECT_EQ(out, expected);
+}
+
+TEST(Trace, StructOfAnIntegerSizeIsBytesNotAnInteger) {
+  RecordBuilder b;
+  b.addBytes({0x78, 0x56, 0x34, 0x12});
+  std::string out;
+  appendTrace(out, b.fields()[0], b.data().data(), true);
+  EXPECT_NE(out.find("    0: 78 56 34 12" + std::string(12 * 3, ' ') + "  xV4.\n"),
+            std::string::npos)
+      << out;
 }
 
 TEST(Trace, EmptyStringPrintsAsBytesLikeDTrace) {

@@ -726,9 +726,29 @@ TEST_F(CheckerTest, PrintfWithoutArguments) {
 
 TEST_F(CheckerTest, PrintfFormatMustBeAStringConstant) {
   std::string err = check("BEGIN { printf(1); }");
-  EXPECT_EQ(err.rfind("[D_PRINTF_FMT] line 1: printf( ) argument #1 is incompatible with "
-                      "prototype:\n\tprototype: string constant\n\t argument: int",
+  EXPECT_EQ(err.rfind("[D_PROTO_ARG] line 1: printf( ) argument #1 is incompatible with "
+                      "prototype:\n\tprototype: string\n\t argument: int",
                       0),
+            0u)
+      << err;
+  err = check("BEGIN { printf(probename); }");
+  EXPECT_EQ(err.rfind("[D_PRINTF_ARG_FMT] line 1: printf( ) argument #1 is incompatible with "
+                      "prototype:\n\tprototype: string constant\n\t argument: string",
+                      0),
+            0u)
+      << err;
+}
+
+TEST_F(CheckerTest, AggregationsAreNoPrintfOrPrintArguments) {
+  std::string err = check("BEGIN { @a = count(); printf(\"%d\", @a); }");
+  EXPECT_EQ(err.rfind("[D_PRINTF_ARG_TYPE] line 1: printf( ) argument #2 is incompatible with "
+                      "conversion #1 prototype:\n\tconversion: %d\n",
+                      0),
+            0u)
+      << err;
+  EXPECT_NE(err.find("\t  argument: aggregation"), std::string::npos) << err;
+  err = check("BEGIN { @a = count(); print(@a); }");
+  EXPECT_EQ(err.rfind("[D_PRINT_AGG] line 1: print( ) may not be applied to an aggregation", 0),
             0u)
       << err;
 }

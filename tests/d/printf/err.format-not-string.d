@@ -1,0 +1,7 @@
+/* The format must be a string: anything else mismatches the prototype. */
+#pragma D option errtags
+
+BEGIN
+{
+	printf(123);
+}

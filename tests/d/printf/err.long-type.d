@@ -1,0 +1,7 @@
+/* %ld takes a signed 64-bit integer. */
+#pragma D option errtags
+
+BEGIN
+{
+	printf("%ld\n", (short)1);
+}

@@ -1,0 +1,7 @@
+/* trace() of a void expression has nothing to record. */
+#pragma D option errtags
+
+BEGIN
+{
+	trace((void)1);
+}
