@@ -26,9 +26,6 @@ Result<ProfileRate> parseProfileName(std::string_view name);
 // The names illumos lists before any are asked for.
 const std::vector<std::string>& defaultProfileNames();
 
-// CPUs listed in /sys/devices/system/cpu/online ("0-3,5").
-std::vector<int> parseCpuList(std::string_view text);
-
 std::unique_ptr<Provider> makeProfileProvider();
 
 }  // namespace dtrace::providers

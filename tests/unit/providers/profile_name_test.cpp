@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "providers/profile_provider.h"
+#include "util/cpu_list.h"
 
 namespace dtrace::providers {
 namespace {
