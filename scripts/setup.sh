@@ -16,7 +16,7 @@ apt-get update -qq
 # graphs (tests/browser/) renders them and checks the screenshot.
 apt-get install -y -qq --no-install-recommends \
   g++ cmake ninja-build pkg-config cpp \
-  libbpf-dev libelf-dev zlib1g-dev libgtest-dev \
+  libbpf-dev libelf-dev libdw-dev zlib1g-dev libgtest-dev \
   chromium python3-pil fonts-dejavu-core jq gawk >/dev/null
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null

@@ -19,38 +19,50 @@ bool isFunction(char type) { return type == 't' || type == 'T' || type == 'w' ||
 
 }  // namespace
 
-// Lines are "ffffffff81000000 T _stext" or "... t name\t[module]".
 const KernelSymbols& KernelSymbols::get() {
-  static const KernelSymbols table = [] {
-    KernelSymbols t;
+  static const std::unique_ptr<const KernelSymbols> table = [] {
     std::ifstream in("/proc/kallsyms");
     std::ostringstream all;
     all << in.rdbuf();
-    t.text_ = std::move(all).str();
-    std::string_view text = t.text_;
-    t.entries_.reserve(text.size() / 40);
-    while (!text.empty()) {
-      const size_t eol = std::min(text.find('\n'), text.size());
-      std::string_view line = text.substr(0, eol);
-      text.remove_prefix(std::min(eol + 1, text.size()));
-      const size_t space = line.find(' ');
-      if (space == std::string_view::npos || line.size() < space + 4) continue;
-      const uint64_t address = std::strtoull(line.data(), nullptr, 16);
-      if (address == 0 || !isFunction(line[space + 1])) continue;
-      std::string_view name = line.substr(space + 3);
-      std::string_view module;
-      if (const size_t tab = name.find('\t'); tab != std::string_view::npos) {
-        module = name.substr(tab + 1);
-        name = name.substr(0, tab);
-        if (module.size() >= 2 && module.front() == '[') module = module.substr(1, module.size() - 2);
-      }
-      t.entries_.push_back({address, name, module});
-    }
-    std::stable_sort(t.entries_.begin(), t.entries_.end(),
-                     [](const Entry& a, const Entry& b) { return a.address < b.address; });
-    return t;
+    return parse(std::move(all).str());
   }();
-  return table;
+  return *table;
+}
+
+// Lines are "ffffffff81000000 T _stext" or "... t name\t[module]".
+std::unique_ptr<const KernelSymbols> KernelSymbols::parse(std::string text) {
+  auto t = std::make_unique<KernelSymbols>();
+  t->text_ = std::move(text);
+  std::string_view rest = t->text_;
+  t->entries_.reserve(rest.size() / 40);
+  while (!rest.empty()) {
+    const size_t eol = std::min(rest.find('\n'), rest.size());
+    std::string_view line = rest.substr(0, eol);
+    rest.remove_prefix(std::min(eol + 1, rest.size()));
+    const size_t space = line.find(' ');
+    if (space == std::string_view::npos || line.size() < space + 4) continue;
+    const uint64_t address = std::strtoull(line.data(), nullptr, 16);
+    if (address == 0 || !isFunction(line[space + 1])) continue;
+    std::string_view name = line.substr(space + 3);
+    std::string_view module;
+    if (const size_t tab = name.find('\t'); tab != std::string_view::npos) {
+      module = name.substr(tab + 1);
+      name = name.substr(0, tab);
+      if (module.size() >= 2 && module.front() == '[') module = module.substr(1, module.size() - 2);
+    }
+    t->entries_.push_back({address, name, module});
+    auto [it, added] = t->moduleAddresses_.try_emplace(module, address);
+    if (!added) it->second = std::min(it->second, address);
+  }
+  std::stable_sort(t->entries_.begin(), t->entries_.end(),
+                   [](const Entry& a, const Entry& b) { return a.address < b.address; });
+  return t;
+}
+
+std::optional<uint64_t> KernelSymbols::moduleAddress(std::string_view module) const {
+  auto it = moduleAddresses_.find(module == "vmlinux" ? std::string_view() : module);
+  if (it == moduleAddresses_.end()) return std::nullopt;
+  return it->second;
 }
 
 KernelSymbol KernelSymbols::symbolAt(size_t index) const {

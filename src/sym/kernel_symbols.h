@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,6 +30,13 @@ class KernelSymbols {
   std::optional<KernelSymbol> containing(uint64_t address) const;
   // A vmlinux function by name.
   std::optional<KernelSymbol> find(std::string_view name) const;
+  // The lowest function address of a module ("vmlinux" or a kernel
+  // module's name): what mod() keys of that module merge on.
+  std::optional<uint64_t> moduleAddress(std::string_view module) const;
+
+  // The table of kallsyms text ("address type name\t[module]" lines). Its
+  // entries are views of the text it keeps: a table is never copied.
+  static std::unique_ptr<const KernelSymbols> parse(std::string text);
 
  private:
   struct Entry {
@@ -38,7 +47,9 @@ class KernelSymbols {
 
   std::string text_;             // the file; entries point into it
   std::vector<Entry> entries_;  // by address
+  std::map<std::string_view, uint64_t, std::less<>> moduleAddresses_;  // "" for vmlinux
 };
+
 
 // "module`name+0xoffset" as DTrace prints a kernel address (%a), or the
 // address in hex when no function contains it.

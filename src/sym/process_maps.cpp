@@ -1,0 +1,67 @@
+#include "sym/process_maps.h"
+
+#include <charconv>
+#include <fstream>
+
+namespace dtrace::sym {
+
+namespace {
+
+// The next space-separated word of `text`, removed from it.
+std::string_view nextWord(std::string_view& text) {
+  const size_t start = text.find_first_not_of(' ');
+  if (start == std::string_view::npos) {
+    text = {};
+    return {};
+  }
+  text.remove_prefix(start);
+  const size_t end = std::min(text.find(' '), text.size());
+  std::string_view word = text.substr(0, end);
+  text.remove_prefix(end);
+  return word;
+}
+
+bool parseHex(std::string_view text, uint64_t& out) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out, 16);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+}  // namespace
+
+bool parseMapsLine(std::string_view line, Mapping& out) {
+  std::string_view range = nextWord(line), perms = nextWord(line), offset = nextWord(line);
+  nextWord(line);  // device
+  std::string_view inode = nextWord(line);
+  const size_t dash = range.find('-');
+  if (dash == std::string_view::npos || perms.size() < 4 ||
+      !parseHex(range.substr(0, dash), out.start) || !parseHex(range.substr(dash + 1), out.end) ||
+      !parseHex(offset, out.offset)) {
+    return false;
+  }
+  auto [end, ec] = std::from_chars(inode.data(), inode.data() + inode.size(), out.inode);
+  if (ec != std::errc()) return false;
+  out.executable = perms[2] == 'x';
+  const size_t pathStart = line.find_first_not_of(' ');
+  out.path = pathStart == std::string_view::npos ? "" : std::string(line.substr(pathStart));
+  constexpr std::string_view kDeleted = " (deleted)";
+  if (out.path.ends_with(kDeleted)) out.path.resize(out.path.size() - kDeleted.size());
+  return true;
+}
+
+std::vector<Mapping> readExecutableMappings(int pid) {
+  std::vector<Mapping> mappings;
+  std::ifstream in("/proc/" + std::to_string(pid) + "/maps");
+  std::string line;
+  while (std::getline(in, line)) {
+    Mapping m;
+    if (parseMapsLine(line, m) && m.executable) mappings.push_back(std::move(m));
+  }
+  return mappings;
+}
+
+std::string_view baseName(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace dtrace::sym

@@ -1,0 +1,37 @@
+// The mappings of a process's address space, as /proc/PID/maps lists them
+// and as the kernel reports them while tracing runs (sym/mapping_events.h).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dtrace::sym {
+
+struct Mapping {
+  uint64_t start = 0;
+  uint64_t end = 0;     // one past the last byte
+  uint64_t offset = 0;  // of the file, at `start`
+  uint64_t inode = 0;   // 0 for anonymous memory
+  std::string path;     // the file, "[vdso]", "[stack]"..., or empty (anonymous)
+  bool executable = false;
+
+  bool contains(uint64_t address) const { return address >= start && address < end; }
+  // Backed by a file that can be read for symbols.
+  bool isFile() const { return inode != 0 && !path.empty() && path.front() == '/'; }
+};
+
+// One line of /proc/PID/maps ("start-end perms offset dev inode path"), or
+// false when it is not one. A file since deleted keeps its path, without
+// the " (deleted)" the kernel appends.
+bool parseMapsLine(std::string_view line, Mapping& out);
+
+// The executable mappings of a live process; empty when it has exited (or
+// never existed).
+std::vector<Mapping> readExecutableMappings(int pid);
+
+// The last component of a path, as DTrace names objects ("libc.so.6").
+std::string_view baseName(std::string_view path);
+
+}  // namespace dtrace::sym

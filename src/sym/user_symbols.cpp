@@ -1,0 +1,53 @@
+#include "sym/user_symbols.h"
+
+#include <sys/stat.h>
+
+namespace dtrace::sym {
+
+std::shared_ptr<const ObjectFile> UserSymbols::object(const std::string& path) {
+  auto [it, added] = objects_.try_emplace(path);
+  if (added) it->second = ObjectFile::load(path);
+  return it->second;
+}
+
+const PerfMap& UserSymbols::perfMap(int pid) {
+  JitSymbols& jit = perfMaps_[pid];
+  struct stat st;
+  const std::string path = "/tmp/perf-" + std::to_string(pid) + ".map";
+  const int64_t size = stat(path.c_str(), &st) == 0 ? static_cast<int64_t>(st.st_size) : -1;
+  if (size != jit.fileSize) {
+    jit.map = size >= 0 ? PerfMap::read(pid) : PerfMap{};
+    jit.fileSize = size;
+  }
+  return jit.map;
+}
+
+UserSymbol UserSymbols::lookup(int pid, uint64_t address) {
+  UserSymbol out;
+  const Mapping* mapping = spaces_.find(pid, address);
+  if (mapping) {
+    out.object = std::string(baseName(mapping->path));
+    out.mappingAddress = mapping->start;
+    if (mapping->isFile()) {
+      std::shared_ptr<const ObjectFile> file = object(mapping->path);
+      if (std::optional<uint64_t> at = file->fileAddress(*mapping, address)) {
+        if (std::optional<FunctionSymbol> f = file->containing(*at)) {
+          out.function = std::string(f->name);
+          out.functionAddress = address - (*at - f->address);
+          return out;
+        }
+      }
+      return out;
+    }
+  }
+  // Code in no file: a JIT's, if it says what it compiled there.
+  if (!mapping || mapping->path.empty()) {
+    if (std::optional<JitSymbol> j = perfMap(pid).containing(address)) {
+      out.function = std::string(j->name);
+      out.functionAddress = j->address;
+    }
+  }
+  return out;
+}
+
+}  // namespace dtrace::sym
