@@ -287,6 +287,10 @@ void ProgramEmitter::action(const Expr& call) {
     case ir::ActionKind::Print:
       printAction(call, al.action, data);
       break;
+    case ir::ActionKind::Stack:
+    case ir::ActionKind::Symbol:  // the call is the value
+      storeField(call, al.action.fields.at(0), R9, data);
+      break;
     default: {
       const size_t first = ir::firstRecordedArgument(al.action.kind);
       for (size_t i = 0; i < al.action.fields.size(); i++) {
@@ -350,6 +354,10 @@ void ProgramEmitter::exitAction() {
 void ProgramEmitter::storeField(const Expr& e, const ir::Field& field, Reg base,
                                 int32_t baseOffset) {
   const int32_t at = baseOffset + static_cast<int32_t>(field.offset);
+  if (ir::isCodeAddressKind(field.kind)) {
+    codeAddressInto(e, field, base, at);
+    return;
+  }
   if (field.kind == ir::DataKind::String) {
     stringInto(e, base, at, field.size);
     return;

@@ -207,6 +207,12 @@ class ProgramEmitter {
   void skipMachinery(int frame, bool wantPc);
   void stackFrame(bool user, int frame);  // r6 = that frame's PC, or 0
   void stackDepth(bool user);             // r6 = the number of frames
+  // emit_stack.cpp: stack(), ustack(), sym(), usym(), ... into a record
+  // field or key at base+offset (base r7-r9)
+  void codeAddressInto(const ast::Expr& call, const ir::Field& field, bpf::Reg base,
+                       int32_t offset);
+  void kernelStackInto(bpf::Reg base, int32_t offset, uint32_t size);
+  void userStackInto(bpf::Reg base, int32_t offset, uint32_t size);
   // emit_builtin_path.cpp: cwd, root
   void taskPath(bool root, bpf::Reg base, int32_t offset, uint32_t size);
   void pathStep(int32_t pathArea, int32_t nameArea, uint32_t size, bpf::Label stop);

@@ -129,6 +129,10 @@ struct ClauseWalker {
         a.typeIndex = typeInfo.describe(t);
         break;
       }
+      case ir::ActionKind::Stack:
+      case ir::ActionKind::Symbol:  // the checker typed the call as its record field
+        a.fields.push_back(fieldFor(end, call.type));
+        break;
       case ir::ActionKind::Ftruncate:
       case ir::ActionKind::Raise:
       case ir::ActionKind::Stop:
@@ -203,6 +207,7 @@ ScratchNeeds scratchNeeds(const std::vector<ast::ProbeClause*>& clauses) {
 }  // namespace
 
 ir::DataKind dataKindOf(const sema::Type* t) {
+  if (t->isCodeAddress()) return t->codeKind;
   if (t->isString() || t->isCharArray()) return ir::DataKind::String;
   if (t->isStruct() || t->isArray()) return ir::DataKind::Bytes;
   if (t->isPointer() || !t->isSigned) return ir::DataKind::Unsigned;

@@ -22,11 +22,19 @@ Error mapError(const ir::Aggregation& agg, const char* what, int err) {
 // tuple's entry without allocating per tuple.
 class Grouper {
  public:
-  Grouper(AggregationData& data, uint32_t keySize, uint64_t generation)
-      : data_(data), keySize_(keySize), generation_(generation) {}
+  Grouper(AggregationData& data, uint32_t keySize, uint64_t generation,
+          const SymbolKeys* symbolKeys)
+      : data_(data), keySize_(keySize), generation_(generation), symbolKeys_(symbolKeys) {
+    if (symbolKeys_ && !SymbolKeys::merges(*data_.aggregation)) symbolKeys_ = nullptr;
+  }
 
   // One map entry: the key (tuple, CPU) and the value (generation, words).
   void add(const uint8_t* mapKey, const uint8_t* value) {
+    if (symbolKeys_) {  // group by what the key names
+      normalized_.assign(mapKey, mapKey + keySize_ + ir::kAggregationCpuSlot);
+      symbolKeys_->normalize(*data_.aggregation, normalized_.data());
+      mapKey = normalized_.data();
+    }
     uint64_t cpu = 0, generation = 0;
     std::memcpy(&cpu, mapKey + keySize_, sizeof cpu);
     std::memcpy(&generation, value, sizeof generation);
@@ -38,7 +46,7 @@ class Grouper {
     }
     // The words are 8-byte aligned in the buffers the map is read into.
     const auto* words = reinterpret_cast<const int64_t*>(value + 8 * ir::kAggregationGenerationWords);
-    data_.set(table_[i], static_cast<int>(cpu),
+    data_.fold(table_[i], static_cast<int>(cpu),
               generation == generation_ ? CpuSlot::Current : CpuSlot::Cleared, words);
   }
 
@@ -73,6 +81,8 @@ class Grouper {
   AggregationData& data_;
   uint32_t keySize_;
   uint64_t generation_;
+  const SymbolKeys* symbolKeys_;
+  std::vector<uint8_t> normalized_;  // the key being added, normalized
   std::vector<uint32_t> table_;
 };
 
@@ -99,12 +109,12 @@ Result<void> readByIteration(const ir::Aggregation& agg, Grouper& grouper, int f
 }  // namespace
 
 Result<AggregationData> readAggregation(const ir::Aggregation& agg, int mapFd,
-                                        uint64_t generation) {
+                                        uint64_t generation, const SymbolKeys* symbolKeys) {
   const int ncpus = libbpf_num_possible_cpus();
   if (ncpus <= 0) return makeError("failed to count the possible CPUs");
   AggregationData data(&agg, ncpus);
   const uint32_t mapKeySize = agg.keySize + ir::kAggregationCpuSlot;
-  Grouper grouper(data, agg.keySize, generation);
+  Grouper grouper(data, agg.keySize, generation, symbolKeys);
   const size_t valueWords = agg.valueSize() / 8;
   uint32_t chunk = 4096;
   std::vector<uint8_t> keys;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "consume/aggregation_snapshot.h"
+#include "consume/symbol_keys.h"
 #include "util/result.h"
 
 namespace dtrace::consume {
@@ -12,8 +13,10 @@ namespace dtrace::consume {
 // tuple then the owning CPU (ir::kAggregationCpuSlot bytes), value a
 // generation word then the data words (ir/runtime.h). Entries come back
 // grouped by tuple, one slot per CPU; those of an older generation than
-// `generation` (the aggregation's current one) are marked cleared.
+// `generation` (the aggregation's current one) are marked cleared. With
+// `symbolKeys`, keys naming functions or modules merge by what they name.
 Result<AggregationData> readAggregation(const ir::Aggregation& agg, int mapFd,
-                                        uint64_t generation);
+                                        uint64_t generation,
+                                        const SymbolKeys* symbolKeys = nullptr);
 
 }  // namespace dtrace::consume

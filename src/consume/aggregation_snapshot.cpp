@@ -17,6 +17,16 @@ void AggregationData::set(size_t i, int cpu, CpuSlot slot, const int64_t* words)
   std::memcpy(data_.data() + (i * ncpus_ + cpu) * words_, words, words_ * sizeof(int64_t));
 }
 
+void AggregationData::fold(size_t i, int cpu, CpuSlot slot, const int64_t* words) {
+  const CpuSlot old = slots_[i * ncpus_ + cpu];
+  if (old == CpuSlot::Absent || (old == CpuSlot::Cleared && slot == CpuSlot::Current)) {
+    set(i, cpu, slot, words);
+  } else if (old == CpuSlot::Current && slot == CpuSlot::Current) {
+    int64_t* merged = data_.data() + (i * ncpus_ + cpu) * words_;
+    ir::mergeAggregationData(*aggregation, words, merged, false);
+  }
+}
+
 void AggregationData::reserve(size_t n) {
   keys_.reserve(n * keySize());
   slots_.reserve(n * ncpus_);

@@ -42,6 +42,9 @@ class AggregationData {
   size_t add(const uint8_t* key);
   // Sets one CPU's entry of tuple i.
   void set(size_t i, int cpu, CpuSlot slot, const int64_t* words);
+  // The same, folding the words into an entry that CPU already has (map
+  // entries whose keys merged by what they name).
+  void fold(size_t i, int cpu, CpuSlot slot, const int64_t* words);
   void reserve(size_t n);
 
  private:

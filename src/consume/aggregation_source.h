@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "consume/aggregation_snapshot.h"
+#include "consume/symbol_keys.h"
 #include "util/result.h"
 
 namespace dtrace::consume {
@@ -30,6 +31,10 @@ class KernelAggregations : public AggregationSource {
   KernelAggregations(std::vector<int> mapFds, uint64_t* globals)
       : mapFds_(std::move(mapFds)), globals_(globals) {}
 
+  // Snapshots merge keys that name functions or modules by what they name;
+  // `keys` outlives this.
+  void setSymbolKeys(const SymbolKeys* keys) { symbolKeys_ = keys; }
+
   Result<AggregationData> snapshot(const ir::Aggregation& agg) override;
   void clear(const ir::Aggregation& agg) override;
   void remove(const ir::Aggregation& agg, const std::vector<const uint8_t*>& keys) override;
@@ -37,6 +42,8 @@ class KernelAggregations : public AggregationSource {
  private:
   std::vector<int> mapFds_;
   uint64_t* globals_;
+  const SymbolKeys* symbolKeys_ = nullptr;
+  void removeMerged(const ir::Aggregation& agg, const std::vector<const uint8_t*>& keys);
 };
 
 }  // namespace dtrace::consume

@@ -146,7 +146,7 @@ int Consumer::handleRecord(const void* data, size_t size) {
         }
         std::string text;
         auto r = print::appendPrintf(json ? text : buffer_, *formats_[action.formatIndex],
-                                     action.fields, payload, available);
+                                     action.fields, payload, available, {}, &symbols_);
         if (!r) rc = malformed(r.error().message);
         if (json) {  // the text, then each argument's value, as FreeBSD writes them
           json->beginObject().key("message").string(text).endObject();
@@ -158,6 +158,14 @@ int Consumer::handleRecord(const void* data, size_t size) {
         }
         break;
       }
+      case ir::ActionKind::Stack:
+      case ir::ActionKind::Symbol:
+        if (action.fields.empty() || !fieldFits(action.fields[0], available)) {
+          rc = malformed("stack or symbol field lies outside its record");
+          break;
+        }
+        print::appendCodeAddress(buffer_, action.fields[0], payload, symbols_);
+        break;
       case ir::ActionKind::Exit:
         // exit() prints nothing; the driver stops tracing and exits with it.
         if (!action.fields.empty() && fieldFits(action.fields[0], available)) {
@@ -198,7 +206,7 @@ int Consumer::handleRecord(const void* data, size_t size) {
         }
         std::string text;
         auto r = print::appendPrintf(text, *formats_[action.formatIndex], action.fields, payload,
-                                     available);
+                                     available, {}, &symbols_);
         if (!r) {
           rc = malformed(r.error().message);
           break;

@@ -18,6 +18,7 @@
 #include "ir/program.h"
 #include "ir/printf_format.h"
 #include "util/option_table.h"
+#include "print/stack.h"
 #include "util/result.h"
 
 namespace dtrace::print {
@@ -59,6 +60,8 @@ class Consumer {
   // -x flamegraph=FILE: the first aggregation with a stack in its keys,
   // as an SVG flame graph.
   Result<void> writeFlameGraph(const std::string& path, const std::string& commandLine);
+  // How program counters are named (stack(), ustack(), sym(), %A...).
+  void setSymbols(const print::SymbolContext& symbols) { symbols_ = symbols; }
 
   // One record: ir::RecordHeader then the ECB's data (a FaultRecord when
   // the EPID is 0). Returns 0, or -EINVAL for a record that does not match
@@ -122,6 +125,7 @@ class Consumer {
   FILE* err_;
   bool quiet_;
   bool rawBytes_ = false;
+  print::SymbolContext symbols_;
   bool headingPrinted_ = false;
   bool exitRequested_ = false;
   int exitStatus_ = 0;

@@ -171,10 +171,10 @@ Result<void> Consumer::printTable(const AggregationTable& table, const ir::Print
         print::appendFormattedAggregationValue(out, agg, table.value(row, column),
                                                normal(agg.id), c, stem);
       };
-      auto r = print::appendPrintf(text, *format, keyed.keys, key, keyed.keySize, value);
+      auto r = print::appendPrintf(text, *format, keyed.keys, key, keyed.keySize, value, &symbols_);
       if (!r) return r;
     } else {
-      print::appendAggregationKeys(text, keyed, key);
+      print::appendAggregationKeys(text, keyed, key, &symbols_);
       for (size_t column = 0; column < table.columns(); column++) {
         const ir::Aggregation& agg = table.aggregation(column);
         print::appendAggregationValue(text, agg, table.value(row, column), normal(agg.id));

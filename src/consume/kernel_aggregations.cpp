@@ -10,9 +10,9 @@
 namespace dtrace::consume {
 
 Result<AggregationData> KernelAggregations::snapshot(const ir::Aggregation& agg) {
-  return readAggregation(agg, mapFds_.at(agg.id), std::atomic_ref<uint64_t>(
-                                                       globals_[agg.generationOffset / 8])
-                                                       .load());
+  return readAggregation(agg, mapFds_.at(agg.id),
+                         std::atomic_ref<uint64_t>(globals_[agg.generationOffset / 8]).load(),
+                         symbolKeys_);
 }
 
 // Entries of older generations read as zeros, and the kernel starts each
@@ -23,6 +23,10 @@ void KernelAggregations::clear(const ir::Aggregation& agg) {
 
 void KernelAggregations::remove(const ir::Aggregation& agg,
                                 const std::vector<const uint8_t*>& keys) {
+  if (symbolKeys_ && SymbolKeys::merges(agg)) {
+    removeMerged(agg, keys);
+    return;
+  }
   const int ncpus = libbpf_num_possible_cpus();
   std::vector<uint8_t> mapKey(agg.keySize + ir::kAggregationCpuSlot);
   for (const uint8_t* key : keys) {
@@ -32,6 +36,27 @@ void KernelAggregations::remove(const ir::Aggregation& agg,
       (void)bpf_map_delete_elem(mapFds_.at(agg.id), mapKey.data());  // absent on idle CPUs
     }
   }
+}
+
+// Keys that merged by symbol stand for every map entry whose key names the
+// same: those are found by reading every key.
+void KernelAggregations::removeMerged(const ir::Aggregation& agg,
+                                      const std::vector<const uint8_t*>& keys) {
+  const int fd = mapFds_.at(agg.id);
+  const size_t mapKeySize = agg.keySize + ir::kAggregationCpuSlot;
+  std::vector<uint8_t> prev(mapKeySize), next(mapKeySize), normalized(mapKeySize);
+  std::vector<std::vector<uint8_t>> doomed;
+  bool first = true;
+  while (bpf_map_get_next_key(fd, first ? nullptr : prev.data(), next.data()) == 0) {
+    first = false;
+    normalized = next;
+    symbolKeys_->normalize(agg, normalized.data());
+    for (const uint8_t* key : keys) {
+      if (std::memcmp(normalized.data(), key, agg.keySize) == 0) doomed.push_back(next);
+    }
+    prev.swap(next);
+  }
+  for (const std::vector<uint8_t>& key : doomed) (void)bpf_map_delete_elem(fd, key.data());
 }
 
 }  // namespace dtrace::consume

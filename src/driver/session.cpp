@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <optional>
 
@@ -21,6 +22,7 @@
 #include "consume/consumer.h"
 #include "consume/messages.h"
 #include "driver/d_library.h"
+#include "driver/symbols.h"
 #include "parse/parser.h"
 #include "proc/target.h"
 #include "providers/probe_args.h"
@@ -113,6 +115,26 @@ bool validVersion(const std::string& text) {
 
 // The part of a -n program's clause an error is in, as DTrace names it
 // ("in predicate: "), or null outside clauses.
+
+// The frame counts stack(), ustack() and jstack() record by default, and
+// the most any may: maxframes, else what the kernel unwinds at most.
+sema::StackOptions Session::stackOptions() {
+  auto frames = [this](const char* option, uint32_t fallback) {
+    const uint64_t v = options_.value(option);
+    return v ? static_cast<uint32_t>(std::min<uint64_t>(v, UINT32_MAX)) : fallback;
+  };
+  sema::StackOptions o;
+  o.stackFrames = frames("stackframes", o.stackFrames);
+  o.ustackFrames = frames("ustackframes", o.ustackFrames);
+  o.jstackFrames = frames("jstackframes", o.jstackFrames);
+  if (!kernelMaxFrames_) {
+    std::ifstream in("/proc/sys/kernel/perf_event_max_stack");
+    uint32_t n = 0;
+    kernelMaxFrames_ = in >> n && n > 0 ? n : o.maxFrames;
+  }
+  o.maxFrames = frames("maxframes", kernelMaxFrames_);
+  return o;
+}
 
 // Options a program's pragmas may have changed that the session keeps.
 void Session::applyOptions() {
@@ -367,6 +389,7 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
 
   Diagnostics diags;
   sema::Checker checker(types(), symbols_, config_.macros, diags, &definitions_);
+  checker.setStackOptions(stackOptions());
   checker.prepareBuiltins(*program, &clauseArgs);
   if (!checker.check(*program)) {
     const Diagnostic& d = diags.first();
@@ -659,17 +682,31 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   int64_t offset = (real.tv_sec - mono.tv_sec) * 1000000000LL + (real.tv_nsec - mono.tv_nsec);
   globals[ir::kWallClockOffset / 8] = static_cast<uint64_t>(offset);
 
+  // Mappings are followed before BEGIN, so a -c command's exec is seen.
+  SessionSymbols symbols(ir_, static_cast<int>(options_.value("stackindent")),
+                         targets.empty() ? 0 : targets.front().pid());
+  if (auto r = symbols.start(); !r) {
+    std::fprintf(stderr, "dtrace: %s: addresses of processes that exit early print in hex\n",
+                 r.error().message.c_str());
+  }
+  for (auto& t : targets) {
+    if (!t.created()) symbols.notePid(t.pid());
+  }
   consume::Consumer consumer(ir_, config_.out, config_.quiet);
   consumer.setRawBytes(options_.flag("rawbytes"));
   std::vector<int> aggregationFds;
   for (const bpf::Map& m : maps_->aggregations) aggregationFds.push_back(m.fd());
   consume::KernelAggregations aggregations(std::move(aggregationFds), globals);
+  // Keys that name functions or modules merge by what they name.
+  const consume::SymbolKeys symbolKeys(symbols.user());
+  aggregations.setSymbolKeys(&symbolKeys);
   consumer.setAggregationSource(&aggregations);
   consumer.setOptions(&options_);
   const std::string oformat = options_.text("oformat");
   consumer.setOutputFormat(oformat == "json"     ? consume::OutputFormat::Json
                            : oformat == "folded" ? consume::OutputFormat::Folded
                                                  : consume::OutputFormat::Text);
+  consumer.setSymbols(symbols.context());
   consumer.watchExitWord(&globals[ir::kExitOffset / 8]);
   auto ring = bpf::RingBuffer::open(maps_->ringbuf->fd(), [&](const void* data, size_t size) {
     return consumer.handleRecord(data, size);
@@ -702,6 +739,7 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   for (auto& t : targets) {
     if (t.created()) {
       if (auto r = t.start(); !r) return r.error();
+      symbols.notePid(t.pid());  // without mapping events, what it maps first
     }
   }
 
@@ -712,9 +750,11 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
     ev.data.u64 = tag;
     epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
   };
+  constexpr uint64_t kMappingEvents = UINT64_MAX;
   watch(ring->epollFd(), 0);
   if (sigfd >= 0) watch(sigfd, 1);
   for (size_t i = 0; i < targets.size(); i++) watch(targets[i].exitFd(), 2 + i);
+  for (int fd : symbols.pollFds()) watch(fd, kMappingEvents);
 
   uint64_t switchNs = options_.timeNs("switchrate");
   int timeoutMs = switchNs ? static_cast<int>(std::max<uint64_t>(switchNs / 1000000, 10)) : 1000;
@@ -724,10 +764,12 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
     epoll_event events[8];
     int n = epoll_wait(epfd, events, 8, timeoutMs);
     if (n < 0 && errno != EINTR) break;
+    symbols.refresh();  // the mappings of what the records name
     (void)ring->consume();
     consumer.flush();
     for (int i = 0; i < n; i++) {
       uint64_t tag = events[i].data.u64;
+      if (tag == kMappingEvents) continue;  // taken in above
       if (tag == 1) {
         signalfd_siginfo si;
         while (read(sigfd, &si, sizeof si) == sizeof si) done = true;
@@ -745,6 +787,7 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   }
 
   state.store(static_cast<uint64_t>(Activity::Cooldown));
+  symbols.refresh();
   (void)ring->consume();
   if (endProgram_) (void)endProgram_->run(noArgs);
   (void)ring->consume();
@@ -752,6 +795,7 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   links_.clear();  // detach before the (possibly long) aggregation printing
   reportCounters(consumer);
 
+  symbols.refresh();  // mappings made up to the end, for the keys about to print
   if (auto r = consumer.printFinal(); !r) return r.error();
   if (const std::string path = options_.text("flamegraph"); !path.empty()) {
     if (auto r = consumer.writeFlameGraph(path, config_.commandLine); !r) return r.error();

@@ -92,6 +92,7 @@ class Session {
   std::string compileError(const SourceUnit& unit, const Diagnostic& d,
                            const std::string& file = "", const char* region = nullptr) const;
   void applyOptions();
+  sema::StackOptions stackOptions();
   Result<void> checkPragma(const SourceUnit& unit, const parse::PragmaLine& p);
   Result<void> loadLibraries(std::string_view script);
   void reportCounters(consume::Consumer& consumer);
@@ -120,6 +121,7 @@ class Session {
   const ProbeEnabling* errorEnabling_ = nullptr;  // dtrace:::ERROR's clauses, if enabled
   std::vector<uint64_t> reportedDrops_;           // per CPU, buffer then aggregation drops
   uint64_t reportedDynamicDrops_ = 0;
+  uint32_t kernelMaxFrames_ = 0;  // perf_event_max_stack, read when first needed
 };
 
 }  // namespace dtrace::driver

@@ -15,6 +15,11 @@ std::optional<ActionKind> actionNamed(std::string_view name) {
       {"trunc", ActionKind::Trunc},       {"normalize", ActionKind::Normalize},
       {"denormalize", ActionKind::Denormalize}, {"setopt", ActionKind::Setopt},
       {"print", ActionKind::Print},       {"printm", ActionKind::Printm},
+      {"stack", ActionKind::Stack},       {"ustack", ActionKind::Stack},
+      {"jstack", ActionKind::Stack},      {"sym", ActionKind::Symbol},
+      {"func", ActionKind::Symbol},       {"mod", ActionKind::Symbol},
+      {"usym", ActionKind::Symbol},       {"ufunc", ActionKind::Symbol},
+      {"umod", ActionKind::Symbol},       {"uaddr", ActionKind::Symbol},
   };
   for (const auto& [n, kind] : kActions) {
     if (n == name) return kind;

@@ -30,6 +30,10 @@ inline bool isCodeAddressKind(DataKind k) {
          k == DataKind::UserAddress;
 }
 
+// The bytes before the frames of a UserStack field, and before the
+// address of the other user kinds: the process id.
+constexpr uint32_t kUserPidBytes = 8;
+
 struct Field {
   uint32_t offset = 0;  // from the start of the record data (after RecordHeader)
   uint32_t size = 0;

@@ -9,8 +9,13 @@ namespace dtrace::print {
 namespace {
 
 // Strings sit left-justified in 50 columns; integers right-justified in a
-// width that depends on their size.
-void appendKeyDatum(std::string& out, const ir::Field& f, const uint8_t* key) {
+// width that depends on their size; stacks and symbols as records print them.
+void appendKeyDatum(std::string& out, const ir::Field& f, const uint8_t* key,
+                    const SymbolContext& symbols) {
+  if (ir::isCodeAddressKind(f.kind)) {
+    appendCodeAddress(out, f, key, symbols);
+    return;
+  }
   const uint8_t* p = key + f.offset;
   if (f.kind == ir::DataKind::String) {
     appendBytes(out, p, f.size, -50, false, false);
@@ -38,8 +43,10 @@ void appendKeyDatum(std::string& out, const ir::Field& f, const uint8_t* key) {
 
 }  // namespace
 
-void appendAggregationKeys(std::string& out, const ir::Aggregation& agg, const uint8_t* key) {
-  for (const ir::Field& f : agg.keys) appendKeyDatum(out, f, key);
+void appendAggregationKeys(std::string& out, const ir::Aggregation& agg, const uint8_t* key,
+                           const SymbolContext* symbols) {
+  const SymbolContext noSymbols;
+  for (const ir::Field& f : agg.keys) appendKeyDatum(out, f, key, symbols ? *symbols : noSymbols);
 }
 
 void appendAggregationValue(std::string& out, const ir::Aggregation& agg, const int64_t* data,
@@ -90,8 +97,8 @@ void appendFormattedAggregationValue(std::string& out, const ir::Aggregation& ag
 }
 
 void appendAggregationLine(std::string& out, const ir::Aggregation& agg, const uint8_t* key,
-                           const int64_t* data, uint64_t normal) {
-  appendAggregationKeys(out, agg, key);
+                           const int64_t* data, uint64_t normal, const SymbolContext* symbols) {
+  appendAggregationKeys(out, agg, key, symbols);
   appendAggregationValue(out, agg, data, normal);
   out += '\n';
 }

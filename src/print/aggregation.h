@@ -8,11 +8,14 @@
 
 #include "ir/aggregation.h"
 #include "ir/printf_format.h"
+#include "print/stack.h"
 
 namespace dtrace::print {
 
 // The keys of `key` (laid out as agg.keys says), one after the other.
-void appendAggregationKeys(std::string& out, const ir::Aggregation& agg, const uint8_t* key);
+// `symbols` names the program counters of stack and symbol keys.
+void appendAggregationKeys(std::string& out, const ir::Aggregation& agg, const uint8_t* key,
+                           const SymbolContext* symbols = nullptr);
 
 // The value of merged data words as DTrace shows it: " %16lld" for
 // scalars, the distribution for quantizations. Values are divided by
@@ -29,6 +32,7 @@ void appendFormattedAggregationValue(std::string& out, const ir::Aggregation& ag
 
 // One entry: keys, value, newline.
 void appendAggregationLine(std::string& out, const ir::Aggregation& agg, const uint8_t* key,
-                           const int64_t* data, uint64_t normal = 1);
+                           const int64_t* data, uint64_t normal = 1,
+                           const SymbolContext* symbols = nullptr);
 
 }  // namespace dtrace::print

@@ -7,7 +7,6 @@
 #include <cstring>
 #include <ctime>
 
-#include "sym/kernel_symbols.h"
 
 namespace dtrace::print {
 namespace {
@@ -111,10 +110,15 @@ std::string formatPort(uint16_t port) {
   return std::to_string(port);
 }
 
-std::string hexAddress(uint64_t value) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(value));
-  return buf;
+// %A: a uaddr()-like value carries its process; a plain address is one of
+// the -c or -p process's.
+std::string userAddress(const SymbolContext& symbols, const ir::Field& f, const uint8_t* p) {
+  if (f.kind == ir::DataKind::UserSymbol || f.kind == ir::DataKind::UserModule ||
+      f.kind == ir::DataKind::UserAddress) {
+    return userAddressName(symbols, static_cast<int>(readUnsigned(p, 8)),
+                           readUnsigned(p + ir::kUserPidBytes, 8));
+  }
+  return userAddressName(symbols, symbols.targetPid, readUnsigned(p, f.size));
 }
 
 // Integers narrower than 64 bits go through int/unsigned, as in C varargs.
@@ -137,9 +141,10 @@ void appendInteger(std::string& out, std::string stem, const std::string& conv, 
 }
 
 // One conversion of the value at p (field f), with its flags, width and
-// precision already in `stem`.
+// precision already in `stem` (%k also indents by a left-justified width).
 Result<void> appendConversion(std::string& out, const PrintfConversion& c, const std::string& stem,
-                              const ir::Field* f, const uint8_t* p) {
+                              const ir::Field* f, const uint8_t* p, int width,
+                              const SymbolContext& names) {
   switch (c.render) {
     case PrintfRender::SignedInt:
       appendInteger(out, stem, c.outFormat, *f, p, true);
@@ -184,14 +189,20 @@ Result<void> appendConversion(std::string& out, const PrintfConversion& c, const
       break;
     }
     case PrintfRender::KernelSymbol:
-      appendFormatted(out, stem + "s", sym::kernelAddressText(readUnsigned(p, f->size)).c_str());
+      appendFormatted(out, stem + "s", kernelAddressName(readUnsigned(p, f->size)).c_str());
       break;
     case PrintfRender::UserSymbol:
-      // No user symbol tables yet: the address is what DTrace falls back to.
-      appendFormatted(out, stem + "s", hexAddress(readUnsigned(p, f->size)).c_str());
+      appendFormatted(out, stem + "s", userAddress(names, *f, p).c_str());
       break;
-    case PrintfRender::Stack:
+    case PrintfRender::Stack: {
+      // The frames are formatted by the conversion; a left-justified
+      // width also indents them (DTrace's pfprint_stack).
+      ir::Field stack = *f;
+      stack.offset = 0;
+      appendStack(out, stack, p, names, c.left || width < 0 ? (width < 0 ? -width : width) : 0,
+                  stem + "s");
       break;
+    }
     case PrintfRender::Time:
       appendFormatted(out, stem + "s",
                       formatTime(readUnsigned(p, f->size), "%Y %b %e %H:%M:%S").c_str());
@@ -220,7 +231,10 @@ std::string_view readString(const uint8_t* p, uint32_t size) {
 
 Result<void> appendPrintf(std::string& out, const ir::PrintfFormat& format,
                           std::span<const ir::Field> fields, const uint8_t* data, size_t size,
-                          const AggregationValueFn& aggregationValue) {
+                          const AggregationValueFn& aggregationValue,
+                          const SymbolContext* symbols) {
+  const SymbolContext noSymbols;
+  const SymbolContext& names = symbols ? *symbols : noSymbols;
   size_t next = 0;
   size_t nextAggregation = 0;
   auto takeField = [&]() -> const ir::Field* {
@@ -264,7 +278,7 @@ Result<void> appendPrintf(std::string& out, const ir::PrintfFormat& format,
     const uint8_t* p = data + f->offset;
     std::string stem = formatStem(c, width, precision);
 
-    if (auto r = appendConversion(out, c, stem, f, p); !r) return mismatch();
+    if (auto r = appendConversion(out, c, stem, f, p, width, names); !r) return mismatch();
   }
   return {};
 }
@@ -276,7 +290,7 @@ void appendIntegerConversion(std::string& out, const ir::PrintfConversion& c,
   f.kind = ir::DataKind::Signed;
   uint8_t bytes[sizeof value];
   std::memcpy(bytes, &value, sizeof value);
-  (void)appendConversion(out, c, stem, &f, bytes);
+  (void)appendConversion(out, c, stem, &f, bytes, c.width, SymbolContext{});
 }
 
 }  // namespace dtrace::print

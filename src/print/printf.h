@@ -11,6 +11,7 @@
 
 #include "ir/program.h"
 #include "ir/printf_format.h"
+#include "print/stack.h"
 #include "util/result.h"
 
 namespace dtrace::print {
@@ -24,9 +25,12 @@ using AggregationValueFn = std::function<void(std::string& out, const ir::Printf
 // Appends the text of one printf() to `out`. `data` is the record data the
 // fields' offsets are relative to, `size` its length. printa() passes
 // `aggregationValue` for its %@ conversions (and the key as the data).
+// `symbols` names user addresses (%A, %k of a ustack()); without it they
+// print in hex.
 Result<void> appendPrintf(std::string& out, const ir::PrintfFormat& format,
                           std::span<const ir::Field> fields, const uint8_t* data, size_t size,
-                          const AggregationValueFn& aggregationValue = {});
+                          const AggregationValueFn& aggregationValue = {},
+                          const SymbolContext* symbols = nullptr);
 
 // One conversion of a 64-bit integer (printa's %@ values); `stem` is "%"
 // with the conversion's flags, width and precision.

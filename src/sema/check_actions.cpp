@@ -20,12 +20,6 @@ constexpr uint64_t kMaxRecordedBytes = 32 * 1024;
 // by hand it would be ambiguous, so DTrace refuses it.
 constexpr const char* kFreopenRestore = ".";
 
-// dt_node_is_posconst: a non-zero constant, positive if signed.
-bool isPositiveConstant(const Expr& e) {
-  if (!e.constValue || !e.type || !e.type->isInteger() || *e.constValue == 0) return false;
-  return !e.type->isSigned || *e.constValue > 0;
-}
-
 // print() walks every member and element of the value: kernel structs
 // nested in it are read from BTF now.
 void completeForPrint(TypeTable& types, const Type* t) {
@@ -38,6 +32,11 @@ void completeForPrint(TypeTable& types, const Type* t) {
 }
 
 }  // namespace
+
+bool isPositiveConstant(const Expr& e) {
+  if (!e.constValue || !e.type || !e.type->isInteger() || *e.constValue == 0) return false;
+  return !e.type->isSigned || *e.constValue > 0;
+}
 
 ir::PrintfArg printfArgOf(const Type* t) {
   ir::PrintfArg a;
@@ -87,6 +86,7 @@ bool Checker::checkAction(Expr& call) {
     }
     return true;
   };
+  // printf() takes stack() and the symbol functions as values (%k, %a, %A).
   for (auto& a : args) {
     // An aggregating function where an action wants an aggregation is
     // refused as the wrong argument, not as a misplaced function.
@@ -94,7 +94,7 @@ bool Checker::checkAction(Expr& call) {
       a->type = types_.voidType();
       continue;
     }
-    if (!expr(*a)) return false;
+    if (!(ir::takesFormat(kind) ? keyOrArgument(*a) : expr(*a))) return false;
   }
   if (kind != ir::ActionKind::Trace && !refuseTranslatedOperands(call)) return false;
   switch (kind) {
@@ -191,6 +191,9 @@ bool Checker::checkAction(Expr& call) {
     case ir::ActionKind::Denormalize:
     case ir::ActionKind::Setopt:
       return checkAggregationAction(call, kind);
+    case ir::ActionKind::Stack:
+    case ir::ActionKind::Symbol:
+      return codeAddressType(call) != nullptr;
     case ir::ActionKind::Printf:
     case ir::ActionKind::System:
     case ir::ActionKind::Freopen:

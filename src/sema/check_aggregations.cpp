@@ -207,7 +207,7 @@ bool Checker::checkAggregationAssign(Expr& assign) {
   if (target.kind == ExprKind::Index) {
     for (size_t i = 1; i < target.operands.size(); i++) {
       Expr& k = *target.operands[i];
-      const Type* t = expr(k);
+      const Type* t = keyOrArgument(k);
       if (!t) return false;
       if (t->isVoid() || t->isAggregation() || isTranslatedPointer(k)) {
         return error("D_KEY_TYPE", k.loc, "invalid key type: " + t->name);
@@ -274,7 +274,9 @@ bool Checker::checkAggregationAssign(Expr& assign) {
     for (size_t i = 0; i < keyTypes.size(); i++) {
       const Type* a = agg->keyTypes[i];
       const Type* b = keyTypes[i];
-      if (a->isString() != b->isString()) {
+      // Stacks and symbols are keys only of their own kind and size.
+      if (a->isString() != b->isString() ||
+          ((a->isCodeAddress() || b->isCodeAddress()) && a != b)) {
         return error("D_PROTO_ARG", target.operands[i + 1]->loc, keyMismatch(ref.text, i, a, b));
       }
       // A string key holds the longest string; an integer key keeps the

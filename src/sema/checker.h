@@ -48,6 +48,15 @@ struct Definitions {
   std::deque<Variable> translatorInputs;
 };
 
+// The options that size stack() and ustack() records (their defaults
+// when a call gives no frame count).
+struct StackOptions {
+  uint32_t stackFrames = 20;    // stackframes
+  uint32_t ustackFrames = 100;  // ustackframes
+  uint32_t jstackFrames = 50;   // jstackframes
+  uint32_t maxFrames = 127;     // maxframes: more are silently cut to this
+};
+
 class Checker {
  public:
   // `definitions` carries inlines and translators from one compiled program
@@ -58,6 +67,8 @@ class Checker {
   // Checks the whole program; false when a diagnostic was reported.
   bool check(ast::Program& program);
 
+  void setStackOptions(const StackOptions& options) { stackOptions_ = options; }
+
  private:
   bool checkClause(ast::ProbeClause& clause);
   bool checkActions(ast::ProbeClause& clause);
@@ -66,6 +77,16 @@ class Checker {
   bool checkStatements(std::vector<ast::StmtPtr>& stmts);
   bool checkStatement(ast::Stmt& stmt);
   bool checkAction(ast::Expr& call);
+  // check_stacks.cpp: stack(), ustack(), jstack(), sym(), usym(), ...
+  // The type of one of these calls, its arguments already checked.
+  const Type* codeAddressType(ast::Expr& call);
+  // The same, checking its arguments first: a call used as an
+  // aggregation key or a printf() argument.
+  const Type* codeAddressValue(ast::Expr& call);
+  const Type* stackType(ast::Expr& call);
+  // An aggregation key or printf() argument: a stack or symbol function is
+  // a value there, anything else an ordinary expression.
+  const Type* keyOrArgument(ast::Expr& e);
   // check_aggregations.cpp: @name[keys] = func(args)
   bool checkAggregationAssign(ast::Expr& assign);
   bool aggregationParameter(const ast::Expr& fn, size_t i, const char* typeTag, const char* what,
@@ -209,6 +230,7 @@ class Checker {
   const char* region_ = nullptr;  // the part of a clause being checked
   const ast::Expr* nestedAction_ = nullptr;  // the first action used as a value
   std::set<std::string> externs_;              // names declared extern
+  StackOptions stackOptions_;
 };
 
 // Functions that record data (DTrace's actions) and aggregating functions.
@@ -224,5 +246,10 @@ bool isBuiltinArray(std::string_view name);
 bool isAggregatingFunction(std::string_view name, ir::AggFunc* func = nullptr);
 // How printf's checks see a value of type t.
 ir::PrintfArg printfArgOf(const Type* t);
+// stack(), ustack(), jstack(), sym(), func(), mod(), usym(), ufunc(),
+// umod(), uaddr(): actions whose calls are also values in keys and printf().
+bool isCodeAddressCall(const ast::Expr& e);
+// dt_node_is_posconst: a non-zero constant, positive if signed.
+bool isPositiveConstant(const ast::Expr& e);
 
 }  // namespace dtrace::sema

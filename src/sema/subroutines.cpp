@@ -50,8 +50,7 @@ const UnavailableSubroutine* findUnavailable(std::string_view name) {
 // does not first complain about the aggregation.
 bool isUnsupportedYet(const std::string& name) {
   static const char* const kNames[] = {
-      "stack", "ustack", "jstack", "speculation", "speculate", "commit", "discard",
-      "func",  "sym",    "mod",    "ufunc",       "usym",      "umod",   "uaddr",   "json",
+      "speculation", "speculate", "commit", "discard", "json",
   };
   for (const char* n : kNames) {
     if (name == n) return true;

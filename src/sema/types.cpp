@@ -213,6 +213,21 @@ const Type* TypeTable::boundedString(uint32_t size) {
   return derived_[key] = &storage_.back();
 }
 
+// DTrace's names for these types: "stack" for the frames of stack() and
+// ustack(), "_symaddr" for a kernel address, "_usymaddr" for a user one.
+const Type* TypeTable::codeAddress(ir::DataKind kind, uint32_t size) {
+  auto key = std::make_pair(kind, size);
+  if (auto it = codeAddresses_.find(key); it != codeAddresses_.end()) return it->second;
+  const char* name = kind == ir::DataKind::KernelStack || kind == ir::DataKind::UserStack
+                         ? "stack"
+                     : kind == ir::DataKind::KernelSymbol || kind == ir::DataKind::KernelModule
+                         ? "_symaddr"
+                         : "_usymaddr";
+  storage_.push_back(
+      {.kind = Type::Kind::CodeAddress, .name = name, .size = size, .align = 8, .codeKind = kind});
+  return codeAddresses_[key] = &storage_.back();
+}
+
 const Type* TypeTable::arrayOf(const Type* element, uint32_t count) {
   auto key = std::make_pair(element, count);
   if (auto it = derived_.find(key); it != derived_.end()) return it->second;

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "ir/record.h"
+
 namespace dtrace::sema {
 
 struct Type;
@@ -38,6 +40,9 @@ struct Type {
   // sizes only; D does no floating-point arithmetic.
   // Aggregation: what an aggregation (@a) is where a value is expected; it
   // is only an argument to the actions on aggregations (printa, clear...).
+  // CodeAddress: the value of stack(), ustack(), sym(), usym() and their
+  // kin ("stack", "_symaddr", "_usymaddr"): program counters the consumer
+  // names, usable only as aggregation keys and printf() arguments.
   enum class Kind {
     Void,
     Integer,
@@ -49,7 +54,8 @@ struct Type {
     Enum,
     Function,
     Float,
-    Aggregation
+    Aggregation,
+    CodeAddress
   };
   Kind kind = Kind::Void;
   std::string name;  // as DTrace prints it: "int", "unsigned char", "char *", "string"
@@ -65,6 +71,7 @@ struct Type {
   bool complete = true;
   uint32_t typeId = 0;
   std::vector<Enumerator> enumerators{};  // Enum
+  ir::DataKind codeKind = ir::DataKind::Unsigned;  // CodeAddress: how its record field reads
 
   bool isInteger() const { return kind == Kind::Integer || kind == Kind::Enum; }
   bool isPointer() const { return kind == Kind::Pointer; }
@@ -85,6 +92,7 @@ struct Type {
   bool isVoid() const { return kind == Kind::Void; }
   bool isFloat() const { return kind == Kind::Float; }
   bool isAggregation() const { return kind == Kind::Aggregation; }
+  bool isCodeAddress() const { return kind == Kind::CodeAddress; }
   // Pointers and arrays: what C's pointer rules treat alike.
   bool isPointerLike() const { return kind == Kind::Pointer || kind == Kind::Array; }
 };
@@ -125,6 +133,9 @@ class TypeTable {
   // only that many bytes. Assignment compatible with `string`.
   const Type* boundedString(uint32_t size);
   const Type* arrayOf(const Type* element, uint32_t count);
+  // The value of a stack or symbol function: `kind` is a code-address kind
+  // (ir::isCodeAddressKind) and `size` the bytes of its record field.
+  const Type* codeAddress(ir::DataKind kind, uint32_t size);
 
   // Named types: C keyword combinations ("unsigned long long"), D's
   // built-in typedefs (uint32_t, size_t, ...), and typedefs a script adds.
@@ -164,6 +175,7 @@ class TypeTable {
   std::deque<Type> storage_;
   std::map<std::string, const Type*, std::less<>> names_;
   std::map<std::pair<const Type*, uint32_t>, const Type*> derived_;  // (target, count|ptr)
+  std::map<std::pair<ir::DataKind, uint32_t>, const Type*> codeAddresses_;  // (kind, size)
   std::map<std::string, std::pair<Enumerator, const Type*>, std::less<>> enumerators_;
   TypeSource* source_ = nullptr;
   uint32_t strsize_;

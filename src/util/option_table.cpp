@@ -112,7 +112,8 @@ std::optional<bool> switchWord(std::string_view value) {
 }
 
 // Sorted by name. Defaults are illumos's (the kernel's for run-time options,
-// and dtrace(1M)'s 4m for bufsize and aggsize).
+// and dtrace(1M)'s 4m for bufsize and aggsize), but for ustackframes and
+// maxframes (Oracle's options for Linux, where user stacks run deep).
 const std::vector<OptionSpec> kSpecs = {
     {"agghist", OptionKind::Runtime, true, "", ""},
     {"aggpack", OptionKind::Runtime, true, "", ""},
@@ -161,6 +162,7 @@ const std::vector<OptionSpec> kSpecs = {
     {"libdir", OptionKind::Text, false, "", ""},
     {"linkmode", OptionKind::Choice, false, "", "kernel|primary|dynamic|static"},
     {"linktype", OptionKind::Choice, false, "", "elf|dof"},
+    {"maxframes", OptionKind::Runtime, true, "", ""},  // unset: the kernel's perf_event_max_stack
     {"nolibs", OptionKind::Flag, false, "", ""},
     {"nspec", OptionKind::Runtime, true, "1", ""},
     {"oformat", OptionKind::Choice, true, "text", "text|json|folded"},
@@ -184,7 +186,7 @@ const std::vector<OptionSpec> kSpecs = {
     {"udefs", OptionKind::Flag, false, "", ""},
     {"undef", OptionKind::CppArg, false, "", "-U"},
     {"unodefs", OptionKind::Flag, false, "", ""},
-    {"ustackframes", OptionKind::Runtime, true, "20", ""},
+    {"ustackframes", OptionKind::Runtime, true, "100", ""},  // as Linux's DTrace: deep user stacks
     {"verbose", OptionKind::Flag, false, "", ""},
     {"version", OptionKind::Text, false, "", ""},
     {"zdefs", OptionKind::Flag, false, "", ""},

@@ -13,7 +13,8 @@ TEST(OptionTable, Defaults) {
   EXPECT_EQ(o.size("dynvarsize"), 1u << 20);
   EXPECT_EQ(o.value("nspec"), 1u);
   EXPECT_EQ(o.value("stackframes"), 20u);
-  EXPECT_EQ(o.value("ustackframes"), 20u);
+  EXPECT_EQ(o.value("ustackframes"), 100u);
+  EXPECT_EQ(o.value("stackindent"), 14u);
   EXPECT_EQ(o.timeNs("switchrate"), 1000000000u);
   EXPECT_EQ(o.timeNs("aggrate"), 1000000000u);
   EXPECT_EQ(o.timeNs("cleanrate"), 1000000000u / 101);

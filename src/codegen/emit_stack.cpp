@@ -1,0 +1,78 @@
+// stack(), ustack() and jstack() records and keys, and the values of the
+// symbol functions (sym, mod, usym, umod, uaddr, ...): program counters
+// the consumer names later. User ones start with the process id
+// (ir::kUserPidBytes), so that the consumer knows whose address space to
+// read. Frames come from bpf_get_stack, which zero-fills what the stack
+// does not reach (and the whole buffer when it fails: a kernel thread has
+// no user stack), so an unused frame reads 0 as DTrace's consumer expects.
+#include "codegen/emitter.h"
+
+namespace dtrace::codegen {
+
+using namespace bpf;
+using ast::Expr;
+
+void ProgramEmitter::codeAddressInto(const Expr& call, const ir::Field& field, Reg base,
+                                     int32_t offset) {
+  const bool user = field.kind == ir::DataKind::UserStack ||
+                    field.kind == ir::DataKind::UserSymbol ||
+                    field.kind == ir::DataKind::UserModule ||
+                    field.kind == ir::DataKind::UserAddress;
+  const int32_t pcs = offset + (user ? static_cast<int32_t>(ir::kUserPidBytes) : 0);
+  const uint32_t pcBytes = field.size - (user ? ir::kUserPidBytes : 0);
+  switch (field.kind) {
+    case ir::DataKind::KernelStack:
+      kernelStackInto(base, pcs, pcBytes);
+      break;
+    case ir::DataKind::UserStack:
+      userStackInto(base, pcs, pcBytes);
+      break;
+    default:  // a symbol function: its address argument
+      value(*call.operands.at(0));
+      as_.emit(stx(Size::DW, base, static_cast<int16_t>(pcs), R6));
+      break;
+  }
+  if (user) {
+    as_.emit(bpf::call(BPF_FUNC_get_current_pid_tgid));
+    as_.emit(alu64(BPF_RSH, R0, 32));  // the thread group: the process
+    as_.emit(stx(Size::DW, base, static_cast<int16_t>(offset), R0));
+  }
+}
+
+// The kernel stack from the probe site, as stackFrame() counts frames: the
+// probe's own machinery skipped (by address where it varies), nothing in
+// probes the consumer fires itself (BEGIN, END, tick-N). A profile probe's
+// stack starts at the interrupted PC.
+void ProgramEmitter::kernelStackInto(Reg base, int32_t offset, uint32_t size) {
+  const int machinery = machineryFrames();
+  if (machinery < 0) {
+    for (uint32_t off = 0; off < size; off += 8) {
+      as_.emit(st(Size::DW, base, static_cast<int16_t>(offset + off), 0));
+    }
+    return;
+  }
+  if (machinery == kMachineryByAddress) {
+    if (base == R6) fail("internal error: a stack record based in r6");
+    skipMachinery(0, false);  // r6 = the machinery frames; keeps r7-r9
+    as_.emit(mov64(R4, R6));
+    as_.emit(alu64(BPF_AND, R4, BPF_F_SKIP_FIELD_MASK));
+  } else {
+    as_.emit(mov64(R4, machinery & BPF_F_SKIP_FIELD_MASK));
+  }
+  as_.emit(mov64(R2, base));
+  as_.emit(alu64(BPF_ADD, R2, offset));
+  as_.emit(ldx(Size::DW, R1, R10, kCtxSlot));
+  as_.emit(mov64(R3, static_cast<int32_t>(size)));
+  as_.emit(bpf::call(BPF_FUNC_get_stack));
+}
+
+void ProgramEmitter::userStackInto(Reg base, int32_t offset, uint32_t size) {
+  as_.emit(ldx(Size::DW, R1, R10, kCtxSlot));
+  as_.emit(mov64(R2, base));
+  as_.emit(alu64(BPF_ADD, R2, offset));
+  as_.emit(mov64(R3, static_cast<int32_t>(size)));
+  as_.emit(mov64(R4, BPF_F_USER_STACK));
+  as_.emit(bpf::call(BPF_FUNC_get_stack));
+}
+
+}  // namespace dtrace::codegen
