@@ -5,6 +5,8 @@
 // read. Frames come from bpf_get_stack, which zero-fills what the stack
 // does not reach (and the whole buffer when it fails: a kernel thread has
 // no user stack), so an unused frame reads 0 as DTrace's consumer expects.
+#include <algorithm>
+
 #include "codegen/emitter.h"
 
 namespace dtrace::codegen {
@@ -19,7 +21,9 @@ void ProgramEmitter::codeAddressInto(const Expr& call, const ir::Field& field, R
                     field.kind == ir::DataKind::UserModule ||
                     field.kind == ir::DataKind::UserAddress;
   const int32_t pcs = offset + (user ? static_cast<int32_t>(ir::kUserPidBytes) : 0);
-  const uint32_t pcBytes = field.size - (user ? ir::kUserPidBytes : 0);
+  // A key may hold more frames than this call takes (stack(5) and stack()
+  // keys of one aggregation): the rest stays zero.
+  const uint32_t pcBytes = std::min(field.size, call.type->size) - (user ? ir::kUserPidBytes : 0);
   switch (field.kind) {
     case ir::DataKind::KernelStack:
       kernelStackInto(base, pcs, pcBytes);

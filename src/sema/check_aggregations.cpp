@@ -274,14 +274,15 @@ bool Checker::checkAggregationAssign(Expr& assign) {
     for (size_t i = 0; i < keyTypes.size(); i++) {
       const Type* a = agg->keyTypes[i];
       const Type* b = keyTypes[i];
-      // Stacks and symbols are keys only of their own kind and size.
-      if (a->isString() != b->isString() ||
-          ((a->isCodeAddress() || b->isCodeAddress()) && a != b)) {
+      // Stacks and symbols are keys only of their own kind.
+      if (a->isString() != b->isString() || a->isCodeAddress() != b->isCodeAddress() ||
+          (a->isCodeAddress() && a->codeKind != b->codeKind)) {
         return error("D_PROTO_ARG", target.operands[i + 1]->loc, keyMismatch(ref.text, i, a, b));
       }
-      // A string key holds the longest string; an integer key keeps the
-      // type of its first use, as DTrace's record layout does.
-      if (a->isString() && b->size > a->size) agg->keyTypes[i] = b;
+      // A string key holds the longest string and a stack key the most
+      // frames; an integer key keeps the type of its first use, as
+      // DTrace's record layout does.
+      if ((a->isString() || a->isCodeAddress()) && b->size > a->size) agg->keyTypes[i] = b;
     }
   }
   ref.variable = agg;

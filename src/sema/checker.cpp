@@ -1292,7 +1292,8 @@ const Type* Checker::call(Expr& e) {
     // uses its value, are the ones DTrace reports.
     if (!checkAction(e)) return nullptr;
     if (!nestedAction_) nestedAction_ = &e;
-    return types_.voidType();
+    // stack(), sym() and their kin have a value (their record field).
+    return isCodeAddressCall(e) ? e.type : types_.voidType();
   }
   if (isAggregatingFunction(e.text)) {
     error("D_CG_EXPR", e.loc,
