@@ -1,0 +1,12 @@
+# printf(): %A names an address of the -c process, %a a kernel address,
+# %k a stack, each frame formatted by the conversion (a left-justified
+# width also indents the frames).
+$DTRACE -q -c "$WORKLOADS/stacks 1" -n '
+syscall::getppid:entry /pid == $target && !done++/
+{
+	printf("%A\n", ucaller);
+	printf("[%a]\n", caller);
+	printf("[%k]\n", ustack(2));
+	printf("[%-6k]\n", ustack(2));
+	printf("[%30k]\n", stack(1));
+}' | sed 's/+0x[0-9a-f]*/+{offset}/g'
