@@ -4,9 +4,13 @@
 
 namespace dtrace::sym {
 
-std::shared_ptr<const ObjectFile> UserSymbols::object(const std::string& path) {
-  auto [it, added] = objects_.try_emplace(path);
-  if (added) it->second = ObjectFile::load(path);
+std::shared_ptr<const ObjectFile> UserSymbols::object(const Mapping& mapping) {
+  auto [it, added] = objects_.try_emplace({mapping.path, mapping.inode});
+  if (added) {
+    struct stat st;
+    const bool same = stat(mapping.path.c_str(), &st) == 0 && st.st_ino == mapping.inode;
+    it->second = same ? ObjectFile::load(mapping.path) : std::make_shared<const ObjectFile>();
+  }
   return it->second;
 }
 
@@ -29,7 +33,7 @@ UserSymbol UserSymbols::lookup(int pid, uint64_t address) {
     out.object = std::string(baseName(mapping->path));
     out.mappingAddress = mapping->start;
     if (mapping->isFile()) {
-      std::shared_ptr<const ObjectFile> file = object(mapping->path);
+      std::shared_ptr<const ObjectFile> file = object(*mapping);
       if (std::optional<uint64_t> at = file->fileAddress(*mapping, address)) {
         if (std::optional<FunctionSymbol> f = file->containing(*at)) {
           out.function = std::string(f->name);

@@ -38,11 +38,14 @@ class UserSymbols {
   UserSymbol lookup(int pid, uint64_t address);
 
  private:
-  std::shared_ptr<const ObjectFile> object(const std::string& path);
+  // The symbols of the file a mapping maps: none when the file at that
+  // path is no longer the one mapped (deleted, or replaced by an upgrade).
+  std::shared_ptr<const ObjectFile> object(const Mapping& mapping);
   const PerfMap& perfMap(int pid);
 
   AddressSpaces spaces_;
-  std::map<std::string, std::shared_ptr<const ObjectFile>> objects_;  // by path
+  std::map<std::pair<std::string, uint64_t>, std::shared_ptr<const ObjectFile>>
+      objects_;  // by path and inode
   struct JitSymbols {
     PerfMap map;
     int64_t fileSize = -1;  // of /tmp/perf-PID.map when read: a JIT appends to it
