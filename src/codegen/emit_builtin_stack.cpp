@@ -25,9 +25,7 @@ namespace {
 // their addresses are unknown: the BPF program (a tail call reuses its
 // caller's frame), bpf_trace_runN and the tracepoint's __bpf_trace stub.
 constexpr int kRawTracepointFrames = 3;
-// The most machinery frames looked through for the call site: the four
-// above and one to spare.
-constexpr int kMachineryScan = 5;
+constexpr int kMachineryScan = static_cast<int>(kMachineryScanFrames);
 // Frames counted per bpf_get_stack call in stackDepth, and the most the
 // kernel ever reports (the perf_event_max_stack default).
 constexpr int kDepthChunk = 16;
@@ -76,9 +74,20 @@ void ProgramEmitter::skipMachinery(int frame, bool wantPc) {
   as_.emit(call(BPF_FUNC_get_stack));  // zero-fills what the stack does not reach
   as_.emit(mov64(R6, 0));
   as_.jumpIf(BPF_JSLT, R0, 0, done);
+  scanMachinery(R10, buffer, frame, wantPc);
+  as_.bind(done);
+  for (int i = 0; i < slots; i++) popSlot();
+}
+
+// Frames unwound at base+offset: r6 = the PC `frame` frames above the
+// first of them outside the tracepoint machinery (wantPc), or that first
+// one's index; 0 when the first kMachineryScan are all machinery.
+void ProgramEmitter::scanMachinery(Reg base, int32_t offset, int frame, bool wantPc) {
+  Label done = as_.newLabel();
+  as_.emit(mov64(R6, 0));
   for (int i = 0; i < kMachineryScan; i++) {
     Label machinery = as_.newLabel();
-    as_.emit(ldx(Size::DW, R1, R10, static_cast<int16_t>(buffer + i * 8)));
+    as_.emit(ldx(Size::DW, R1, base, static_cast<int16_t>(offset + i * 8)));
     for (const providers::AddressRange& range : machineryRanges()) {
       Label outside = as_.newLabel();
       as_.emit(ldImm64(R2, range.start));
@@ -88,7 +97,7 @@ void ProgramEmitter::skipMachinery(int frame, bool wantPc) {
       as_.bind(outside);
     }
     if (wantPc) {
-      as_.emit(ldx(Size::DW, R6, R10, static_cast<int16_t>(buffer + (i + frame) * 8)));
+      as_.emit(ldx(Size::DW, R6, base, static_cast<int16_t>(offset + (i + frame) * 8)));
     } else {
       as_.emit(mov64(R6, i));
     }
@@ -96,7 +105,6 @@ void ProgramEmitter::skipMachinery(int frame, bool wantPc) {
     as_.bind(machinery);
   }
   as_.bind(done);
-  for (int i = 0; i < slots; i++) popSlot();
 }
 
 // r6 = the PC of one stack frame: `frame` counted from the probe site for

@@ -44,9 +44,11 @@ void ProgramEmitter::codeAddressInto(const Expr& call, const ir::Field& field, R
 }
 
 // The kernel stack from the probe site, as stackFrame() counts frames: the
-// probe's own machinery skipped (by address where it varies), nothing in
-// probes the consumer fires itself (BEGIN, END, tick-N). A profile probe's
-// stack starts at the interrupted PC.
+// probe's own machinery skipped, nothing in probes the consumer fires
+// itself (BEGIN, END, tick-N). A profile probe's stack starts at the
+// interrupted PC. Where the machinery is recognised by address, the stack
+// is unwound once, machinery and all, into scratch, and copied to the
+// field from the first frame past it.
 void ProgramEmitter::kernelStackInto(Reg base, int32_t offset, uint32_t size) {
   const int machinery = machineryFrames();
   if (machinery < 0) {
@@ -55,19 +57,35 @@ void ProgramEmitter::kernelStackInto(Reg base, int32_t offset, uint32_t size) {
     }
     return;
   }
-  if (machinery == kMachineryByAddress) {
-    if (base == R6) fail("internal error: a stack record based in r6");
-    skipMachinery(0, false);  // r6 = the machinery frames; keeps r7-r9
-    as_.emit(mov64(R4, R6));
-    as_.emit(alu64(BPF_AND, R4, BPF_F_SKIP_FIELD_MASK));
-  } else {
+  if (machinery != kMachineryByAddress) {
+    as_.emit(ldx(Size::DW, R1, R10, kCtxSlot));
+    as_.emit(mov64(R2, base));
+    as_.emit(alu64(BPF_ADD, R2, offset));
+    as_.emit(mov64(R3, static_cast<int32_t>(size)));
     as_.emit(mov64(R4, machinery & BPF_F_SKIP_FIELD_MASK));
+    as_.emit(bpf::call(BPF_FUNC_get_stack));
+    return;
   }
-  as_.emit(mov64(R2, base));
-  as_.emit(alu64(BPF_ADD, R2, offset));
+  const auto unwound = static_cast<int32_t>(layout_.kernelStackOffset);
+  if (base == R6 || layout_.kernelStackSize < size + kMachineryScanFrames * 8) {
+    fail("internal error: no scratch space for stack()");
+    return;
+  }
   as_.emit(ldx(Size::DW, R1, R10, kCtxSlot));
-  as_.emit(mov64(R3, static_cast<int32_t>(size)));
-  as_.emit(bpf::call(BPF_FUNC_get_stack));
+  as_.emit(mov64(R2, R9));
+  as_.emit(alu64(BPF_ADD, R2, unwound));
+  as_.emit(mov64(R3, static_cast<int32_t>(size + kMachineryScanFrames * 8)));
+  as_.emit(mov64(R4, 0));
+  as_.emit(bpf::call(BPF_FUNC_get_stack));  // zero-fills the rest, or all on failure
+  scanMachinery(R9, unwound, 0, false);     // r6 = the first frame past the machinery
+  as_.emit(alu64(BPF_LSH, R6, 3));
+  as_.emit(mov64(R3, R9));
+  as_.emit(alu64(BPF_ADD, R3, unwound));
+  as_.emit(alu64(BPF_ADD, R3, R6));
+  as_.emit(mov64(R1, base));
+  as_.emit(alu64(BPF_ADD, R1, offset));
+  as_.emit(mov64(R2, static_cast<int32_t>(size)));
+  as_.emit(bpf::call(BPF_FUNC_probe_read_kernel));
 }
 
 void ProgramEmitter::userStackInto(Reg base, int32_t offset, uint32_t size) {

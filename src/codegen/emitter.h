@@ -205,6 +205,7 @@ class ProgramEmitter {
   int machineryFrames();
   const std::vector<providers::AddressRange>& machineryRanges();
   void skipMachinery(int frame, bool wantPc);
+  void scanMachinery(bpf::Reg base, int32_t offset, int frame, bool wantPc);
   void stackFrame(bool user, int frame);  // r6 = that frame's PC, or 0
   void stackDepth(bool user);             // r6 = the number of frames
   // emit_stack.cpp: stack(), ustack(), sym(), usym(), ... into a record

@@ -168,6 +168,7 @@ struct ScratchNeeds {
   bool loops = false;
   bool subroutines = false;
   bool chill = false;  // a busy-wait loop and the per-CPU chill accounting
+  uint32_t kernelStackBytes = 0;  // the largest stack() field
 };
 
 void scan(const ast::Expr* e, ScratchNeeds& needs) {
@@ -177,6 +178,9 @@ void scan(const ast::Expr* e, ScratchNeeds& needs) {
     needs.loops = true;
   }
   if (e->kind == ast::ExprKind::Call && e->text == "chill") needs.chill = true;
+  if (e->kind == ast::ExprKind::Call && e->text == "stack" && e->type) {
+    needs.kernelStackBytes = std::max(needs.kernelStackBytes, e->type->size);
+  }
   for (const auto& o : e->operands) scan(o.get(), needs);
   // What the expression stands for runs too: an inline's value, a
   // translator's member, every member of a whole translated struct.
@@ -305,6 +309,11 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
   if (needs.chill) {
     layout.chillOffset = layout.scratchSize;
     layout.scratchSize += 16;
+  }
+  if (needs.kernelStackBytes) {
+    layout.kernelStackOffset = layout.scratchSize;
+    layout.kernelStackSize = needs.kernelStackBytes + kMachineryScanFrames * 8;
+    layout.scratchSize += layout.kernelStackSize;
   }
   if (needs.loops || needs.subroutines || needs.chill) {
     layout.loopStateOffset = layout.scratchSize;

@@ -51,6 +51,10 @@ constexpr uint32_t kMaxJoinDepth = 3;
 constexpr uint32_t kMaxSubrDepth = 3;
 constexpr uint32_t kLoopStateWords = 12;
 constexpr uint32_t kAllocaSize = 2048;
+// Kernel frames looked through for the end of a probe's BPF machinery:
+// the four it may have (program, bpf_trace_runN, __bpf_trace stub,
+// __traceiter) and one to spare.
+constexpr uint32_t kMachineryScanFrames = 5;
 
 struct Layout {
   uint32_t globalsSize = kFirstGlobalOffset;
@@ -84,6 +88,10 @@ struct Layout {
   // chill(): this CPU's chill interval start and the time chilled in it
   // (two u64), kept across firings; 0 when no clause chills.
   uint32_t chillOffset = 0;
+  // stack(): the kernel stack as unwound, machinery frames included, before
+  // the frames from the probe site on are copied to their field.
+  uint32_t kernelStackOffset = 0;
+  uint32_t kernelStackSize = 0;
   bool destructive = false;  // some clause calls raise, stop, chill, system or freopen
   std::vector<ClauseLayout> clauses;
   std::vector<ir::Aggregation> aggregations;
