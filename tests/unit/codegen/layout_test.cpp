@@ -309,5 +309,36 @@ TEST_F(LayoutTest, PrintOfAPointerRecordsTheAddressAndTheObject) {
   EXPECT_EQ(layout.types.at(layout.clauses[0].orderedActions[1].typeIndex).name, "int");
 }
 
+// Stacks and symbols take record fields of their kinds, sized by their
+// frames (user ones after the process id); stack() also gets scratch to
+// unwind into, machinery frames included.
+TEST_F(LayoutTest, StacksAndSymbolsTakeFieldsOfTheirKinds) {
+  lay("BEGIN { stack(4); ustack(3); sym(arg0); umod(arg0); uaddr(arg0); }"
+      "BEGIN { @u[ustack()] = count(); @k[func(arg0), stack()] = count(); }");
+  const auto& c = layout.clauses.at(0).orderedActions;
+  ASSERT_EQ(c.size(), 5u);
+  EXPECT_EQ(c[0].kind, ir::ActionKind::Stack);
+  EXPECT_EQ(c[0].fields.at(0).kind, ir::DataKind::KernelStack);
+  EXPECT_EQ(c[0].fields[0].size, 4u * 8);
+  EXPECT_EQ(c[1].fields.at(0).kind, ir::DataKind::UserStack);
+  EXPECT_EQ(c[1].fields[0].size, 8u + 3 * 8);
+  EXPECT_EQ(c[2].kind, ir::ActionKind::Symbol);
+  EXPECT_EQ(c[2].fields.at(0).kind, ir::DataKind::KernelSymbol);
+  EXPECT_EQ(c[2].fields[0].size, 8u);
+  EXPECT_EQ(c[3].fields.at(0).kind, ir::DataKind::UserModule);
+  EXPECT_EQ(c[3].fields[0].size, 16u);
+  EXPECT_EQ(c[4].fields.at(0).kind, ir::DataKind::UserAddress);
+  ASSERT_EQ(layout.aggregations.size(), 2u);
+  EXPECT_EQ(layout.aggregations[0].keys.at(0).kind, ir::DataKind::UserStack);
+  EXPECT_EQ(layout.aggregations[0].keys[0].size, 8u + 100 * 8);  // ustackframes
+  const auto& keys = layout.aggregations[1].keys;
+  ASSERT_EQ(keys.size(), 2u);
+  EXPECT_EQ(keys[0].kind, ir::DataKind::KernelSymbol);
+  EXPECT_EQ(keys[1].kind, ir::DataKind::KernelStack);
+  EXPECT_EQ(keys[1].size, 20u * 8);  // stackframes
+  EXPECT_EQ(keys[1].offset, 8u);
+  EXPECT_GE(layout.kernelStackSize, 20u * 8 + kMachineryScanFrames * 8);
+}
+
 }  // namespace
 }  // namespace dtrace::codegen
