@@ -16,10 +16,7 @@ using ast::Expr;
 
 void ProgramEmitter::codeAddressInto(const Expr& call, const ir::Field& field, Reg base,
                                      int32_t offset) {
-  const bool user = field.kind == ir::DataKind::UserStack ||
-                    field.kind == ir::DataKind::UserSymbol ||
-                    field.kind == ir::DataKind::UserModule ||
-                    field.kind == ir::DataKind::UserAddress;
+  const bool user = ir::isUserCodeKind(field.kind);
   const int32_t pcs = offset + (user ? static_cast<int32_t>(ir::kUserPidBytes) : 0);
   // A key may hold more frames than this call takes (stack(5) and stack()
   // keys of one aggregation): the rest stays zero.
@@ -29,7 +26,8 @@ void ProgramEmitter::codeAddressInto(const Expr& call, const ir::Field& field, R
       kernelStackInto(base, pcs, pcBytes);
       break;
     case ir::DataKind::UserStack:
-      userStackInto(base, pcs, pcBytes);
+      as_.emit(mov64(R4, BPF_F_USER_STACK));
+      getStack(base, pcs, pcBytes);
       break;
     default:  // a symbol function: its address argument
       value(*call.operands.at(0));
@@ -58,12 +56,8 @@ void ProgramEmitter::kernelStackInto(Reg base, int32_t offset, uint32_t size) {
     return;
   }
   if (machinery != kMachineryByAddress) {
-    as_.emit(ldx(Size::DW, R1, R10, kCtxSlot));
-    as_.emit(mov64(R2, base));
-    as_.emit(alu64(BPF_ADD, R2, offset));
-    as_.emit(mov64(R3, static_cast<int32_t>(size)));
     as_.emit(mov64(R4, machinery & BPF_F_SKIP_FIELD_MASK));
-    as_.emit(bpf::call(BPF_FUNC_get_stack));
+    getStack(base, offset, size);
     return;
   }
   const auto unwound = static_cast<int32_t>(layout_.kernelStackOffset);
@@ -71,12 +65,8 @@ void ProgramEmitter::kernelStackInto(Reg base, int32_t offset, uint32_t size) {
     fail("internal error: no scratch space for stack()");
     return;
   }
-  as_.emit(ldx(Size::DW, R1, R10, kCtxSlot));
-  as_.emit(mov64(R2, R9));
-  as_.emit(alu64(BPF_ADD, R2, unwound));
-  as_.emit(mov64(R3, static_cast<int32_t>(size + kMachineryScanFrames * 8)));
   as_.emit(mov64(R4, 0));
-  as_.emit(bpf::call(BPF_FUNC_get_stack));  // zero-fills the rest, or all on failure
+  getStack(R9, unwound, size + kMachineryScanFrames * 8);
   scanMachinery(R9, unwound, 0, false);     // r6 = the first frame past the machinery
   as_.emit(alu64(BPF_LSH, R6, 3));
   as_.emit(mov64(R3, R9));
@@ -88,12 +78,13 @@ void ProgramEmitter::kernelStackInto(Reg base, int32_t offset, uint32_t size) {
   as_.emit(bpf::call(BPF_FUNC_probe_read_kernel));
 }
 
-void ProgramEmitter::userStackInto(Reg base, int32_t offset, uint32_t size) {
+// bpf_get_stack(ctx, base + offset, size, r4): it zero-fills what the
+// stack does not reach, and the whole buffer when it fails.
+void ProgramEmitter::getStack(Reg base, int32_t offset, uint32_t size) {
   as_.emit(ldx(Size::DW, R1, R10, kCtxSlot));
   as_.emit(mov64(R2, base));
   as_.emit(alu64(BPF_ADD, R2, offset));
   as_.emit(mov64(R3, static_cast<int32_t>(size)));
-  as_.emit(mov64(R4, BPF_F_USER_STACK));
   as_.emit(bpf::call(BPF_FUNC_get_stack));
 }
 

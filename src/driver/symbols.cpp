@@ -6,14 +6,9 @@ namespace dtrace::driver {
 
 namespace {
 
-bool isUserKind(ir::DataKind k) {
-  return k == ir::DataKind::UserStack || k == ir::DataKind::UserSymbol ||
-         k == ir::DataKind::UserModule || k == ir::DataKind::UserAddress;
-}
-
 bool anyUserField(const std::vector<ir::Field>& fields) {
   for (const ir::Field& f : fields) {
-    if (isUserKind(f.kind)) return true;
+    if (ir::isUserCodeKind(f.kind)) return true;
   }
   return false;
 }

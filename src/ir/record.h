@@ -34,6 +34,12 @@ inline bool isCodeAddressKind(DataKind k) {
 // address of the other user kinds: the process id.
 constexpr uint32_t kUserPidBytes = 8;
 
+// The kinds that hold an address of a process (after its id).
+inline bool isUserCodeKind(DataKind k) {
+  return k == DataKind::UserStack || k == DataKind::UserSymbol || k == DataKind::UserModule ||
+         k == DataKind::UserAddress;
+}
+
 struct Field {
   uint32_t offset = 0;  // from the start of the record data (after RecordHeader)
   uint32_t size = 0;

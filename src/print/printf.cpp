@@ -113,8 +113,7 @@ std::string formatPort(uint16_t port) {
 // %A: a uaddr()-like value carries its process; a plain address is one of
 // the -c or -p process's.
 std::string userAddress(const SymbolContext& symbols, const ir::Field& f, const uint8_t* p) {
-  if (f.kind == ir::DataKind::UserSymbol || f.kind == ir::DataKind::UserModule ||
-      f.kind == ir::DataKind::UserAddress) {
+  if (ir::isUserCodeKind(f.kind)) {
     return userAddressName(symbols, static_cast<int>(readUnsigned(p, 8)),
                            readUnsigned(p + ir::kUserPidBytes, 8));
   }

@@ -30,7 +30,7 @@ std::string objectPrefix(const sym::UserSymbol& s) {
 // What sym(), mod(), usym(), umod() name: the function (or object)
 // without an offset, else DTrace's fallbacks.
 std::string symbolName(const ir::Field& field, const uint8_t* p, const SymbolContext& symbols) {
-  if (field.kind == ir::DataKind::KernelSymbol || field.kind == ir::DataKind::KernelModule) {
+  if (!ir::isUserCodeKind(field.kind)) {  // sym(), func(), mod()
     const uint64_t pc = word(p);
     std::optional<sym::KernelSymbol> s = sym::KernelSymbols::get().containing(pc);
     if (!s) return hex(pc);
@@ -65,7 +65,7 @@ void appendStack(std::string& out, const ir::Field& field, const uint8_t* data,
   const uint8_t* p = data + field.offset;
   const uint8_t* end = p + field.size;
   int pid = 0;
-  const bool user = field.kind == ir::DataKind::UserStack;
+  const bool user = ir::isUserCodeKind(field.kind);
   if (user) {
     pid = static_cast<int>(word(p));
     p += ir::kUserPidBytes;

@@ -50,8 +50,7 @@ const Type* Checker::codeAddressType(Expr& call) {
     return nullptr;
   }
   const ir::DataKind kind = symbolKind(call.text);
-  const bool user = kind != ir::DataKind::KernelSymbol && kind != ir::DataKind::KernelModule;
-  return call.type = types_.codeAddress(kind, (user ? ir::kUserPidBytes : 0) + 8);
+  return call.type = types_.codeAddress(kind, (ir::isUserCodeKind(kind) ? ir::kUserPidBytes : 0) + 8);
 }
 
 // stack([uint32_t nframes]), ustack([uint32_t nframes], [uint32_t

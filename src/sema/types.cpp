@@ -220,9 +220,8 @@ const Type* TypeTable::codeAddress(ir::DataKind kind, uint32_t size) {
   if (auto it = codeAddresses_.find(key); it != codeAddresses_.end()) return it->second;
   const char* name = kind == ir::DataKind::KernelStack || kind == ir::DataKind::UserStack
                          ? "stack"
-                     : kind == ir::DataKind::KernelSymbol || kind == ir::DataKind::KernelModule
-                         ? "_symaddr"
-                         : "_usymaddr";
+                     : ir::isUserCodeKind(kind) ? "_usymaddr"
+                                                : "_symaddr";
   storage_.push_back(
       {.kind = Type::Kind::CodeAddress, .name = name, .size = size, .align = 8, .codeKind = kind});
   return codeAddresses_[key] = &storage_.back();
