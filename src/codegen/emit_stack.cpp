@@ -67,7 +67,7 @@ void ProgramEmitter::kernelStackInto(Reg base, int32_t offset, uint32_t size) {
   }
   as_.emit(mov64(R4, 0));
   getStack(R9, unwound, size + kMachineryScanFrames * 8);
-  scanMachinery(R9, unwound, 0, false);     // r6 = the first frame past the machinery
+  scanMachinery(R9, unwound, 0, false);  // r6 = the first frame past the machinery
   as_.emit(alu64(BPF_LSH, R6, 3));
   as_.emit(mov64(R3, R9));
   as_.emit(alu64(BPF_ADD, R3, unwound));

@@ -47,7 +47,7 @@ class Grouper {
     // The words are 8-byte aligned in the buffers the map is read into.
     const auto* words = reinterpret_cast<const int64_t*>(value + 8 * ir::kAggregationGenerationWords);
     data_.fold(table_[i], static_cast<int>(cpu),
-              generation == generation_ ? CpuSlot::Current : CpuSlot::Cleared, words);
+               generation == generation_ ? CpuSlot::Current : CpuSlot::Cleared, words);
   }
 
  private:
@@ -108,8 +108,8 @@ Result<void> readByIteration(const ir::Aggregation& agg, Grouper& grouper, int f
 
 }  // namespace
 
-Result<AggregationData> readAggregation(const ir::Aggregation& agg, int mapFd,
-                                        uint64_t generation, const SymbolKeys* symbolKeys) {
+Result<AggregationData> readAggregation(const ir::Aggregation& agg, int mapFd, uint64_t generation,
+                                        const SymbolKeys* symbolKeys) {
   const int ncpus = libbpf_num_possible_cpus();
   if (ncpus <= 0) return makeError("failed to count the possible CPUs");
   AggregationData data(&agg, ncpus);

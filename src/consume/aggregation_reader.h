@@ -15,8 +15,7 @@ namespace dtrace::consume {
 // grouped by tuple, one slot per CPU; those of an older generation than
 // `generation` (the aggregation's current one) are marked cleared. With
 // `symbolKeys`, keys naming functions or modules merge by what they name.
-Result<AggregationData> readAggregation(const ir::Aggregation& agg, int mapFd,
-                                        uint64_t generation,
+Result<AggregationData> readAggregation(const ir::Aggregation& agg, int mapFd, uint64_t generation,
                                         const SymbolKeys* symbolKeys = nullptr);
 
 }  // namespace dtrace::consume

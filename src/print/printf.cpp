@@ -7,7 +7,6 @@
 #include <cstring>
 #include <ctime>
 
-
 namespace dtrace::print {
 namespace {
 

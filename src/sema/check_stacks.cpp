@@ -50,7 +50,8 @@ const Type* Checker::codeAddressType(Expr& call) {
     return nullptr;
   }
   const ir::DataKind kind = symbolKind(call.text);
-  return call.type = types_.codeAddress(kind, (ir::isUserCodeKind(kind) ? ir::kUserPidBytes : 0) + 8);
+  return call.type =
+             types_.codeAddress(kind, (ir::isUserCodeKind(kind) ? ir::kUserPidBytes : 0) + 8);
 }
 
 // stack([uint32_t nframes]), ustack([uint32_t nframes], [uint32_t

@@ -218,8 +218,7 @@ const Type* TypeTable::boundedString(uint32_t size) {
 const Type* TypeTable::codeAddress(ir::DataKind kind, uint32_t size) {
   auto key = std::make_pair(kind, size);
   if (auto it = codeAddresses_.find(key); it != codeAddresses_.end()) return it->second;
-  const char* name = kind == ir::DataKind::KernelStack || kind == ir::DataKind::UserStack
-                         ? "stack"
+  const char* name = kind == ir::DataKind::KernelStack || kind == ir::DataKind::UserStack ? "stack"
                      : ir::isUserCodeKind(kind) ? "_usymaddr"
                                                 : "_symaddr";
   storage_.push_back(

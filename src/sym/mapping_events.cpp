@@ -67,19 +67,18 @@ Result<std::unique_ptr<MappingEvents>> MappingEvents::open() {
   attr.wakeup_watermark = kRingPages * kPageSize / 4;
   for (int cpu : onlineCpus()) {
     Ring ring;
-    ring.fd = static_cast<int>(
-        syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC));
+    ring.fd =
+        static_cast<int>(syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC));
     if (ring.fd < 0) {
       return makeError(std::string("cannot follow process mappings: perf_event_open: ") +
                        std::strerror(errno));
     }
-    ring.base = mmap(nullptr, (kRingPages + 1) * kPageSize, PROT_READ | PROT_WRITE, MAP_SHARED,
-                     ring.fd, 0);
+    ring.base =
+        mmap(nullptr, (kRingPages + 1) * kPageSize, PROT_READ | PROT_WRITE, MAP_SHARED, ring.fd, 0);
     if (ring.base == MAP_FAILED) {
       const int err = errno;
       ::close(ring.fd);
-      return makeError(std::string("cannot follow process mappings: mmap: ") +
-                       std::strerror(err));
+      return makeError(std::string("cannot follow process mappings: mmap: ") + std::strerror(err));
     }
     events->rings_.push_back(std::move(ring));
   }
@@ -131,8 +130,9 @@ bool MappingEvents::drain(const std::function<void(const MappingEvent&)>& sink) 
           const size_t nameRoom = bodySize - sizeof m - sizeof time;
           e.event.kind = MappingEvent::Kind::Mapped;
           e.event.pid = static_cast<int>(m.pid);
-          e.event.mapping = {m.addr, m.addr + m.len, m.pgoff, m.inode,
-                             std::string(name, strnlen(name, nameRoom)), true};
+          e.event.mapping = {
+              m.addr, m.addr + m.len, m.pgoff, m.inode, std::string(name, strnlen(name, nameRoom)),
+              true};
           // perf's name for anonymous memory; /proc/PID/maps leaves it empty.
           if (e.event.mapping.path == "//anon") e.event.mapping.path.clear();
           break;
@@ -142,8 +142,8 @@ bool MappingEvents::drain(const std::function<void(const MappingEvent&)>& sink) 
           if (bodySize < sizeof f) continue;
           std::memcpy(&f, body, sizeof f);
           if (f.pid == f.ppid) continue;  // a new thread, not a new process
-          e.event = {MappingEvent::Kind::Forked, static_cast<int>(f.pid),
-                     static_cast<int>(f.ppid), {}};
+          e.event = {
+              MappingEvent::Kind::Forked, static_cast<int>(f.pid), static_cast<int>(f.ppid), {}};
           break;
         }
         case PERF_RECORD_COMM: {

@@ -93,8 +93,8 @@ void ObjectFile::addSymbols(Dwfl_Module* module) {
     }
     // The symbol's address in the main file's virtual addresses (a debug
     // file's symbols are biased like its own sections).
-    candidates.push_back({address - mainBias, sym.st_size,
-                          static_cast<uint8_t>(GELF_ST_BIND(sym.st_info)), name});
+    candidates.push_back(
+        {address - mainBias, sym.st_size, static_cast<uint8_t>(GELF_ST_BIND(sym.st_info)), name});
   }
   std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
     return a.address != b.address ? a.address < b.address : preferred(a, b);
@@ -109,8 +109,7 @@ void ObjectFile::addSymbols(Dwfl_Module* module) {
 
 // A mapping maps the file from `offset` on at `start`; the PT_LOAD segment
 // holding that file offset gives its virtual address.
-std::optional<uint64_t> ObjectFile::fileAddress(const Mapping& mapping,
-                                                uint64_t address) const {
+std::optional<uint64_t> ObjectFile::fileAddress(const Mapping& mapping, uint64_t address) const {
   if (!mapping.contains(address)) return std::nullopt;
   const uint64_t offset = address - mapping.start + mapping.offset;
   for (const Segment& s : segments_) {

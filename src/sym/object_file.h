@@ -49,7 +49,7 @@ class ObjectFile {
   };
   void addSymbols(Dwfl_Module* module);
 
-  std::string names_;  // every kept name, back to back
+  std::string names_;                // every kept name, back to back
   std::vector<Function> functions_;  // by address, one per address
   std::vector<Segment> segments_;    // PT_LOAD program headers
 };

@@ -17,7 +17,8 @@ bool parseHexWord(std::string_view& line, uint64_t& out) {
   line.remove_prefix(start);
   if (line.starts_with("0x")) line.remove_prefix(2);
   auto [end, ec] = std::from_chars(line.data(), line.data() + line.size(), out, 16);
-  if (ec != std::errc() || end == line.data() || (end != line.data() + line.size() && *end != ' ')) {
+  if (ec != std::errc() || end == line.data() ||
+      (end != line.data() + line.size() && *end != ' ')) {
     return false;
   }
   line.remove_prefix(static_cast<size_t>(end - line.data()));
@@ -49,8 +50,7 @@ PerfMap PerfMap::parse(std::string text) {
   }
   // Code can be compiled again at the same address: the last line wins.
   std::stable_sort(lines.begin(), lines.end(), [](const Numbered& a, const Numbered& b) {
-    return a.entry.address != b.entry.address ? a.entry.address < b.entry.address
-                                              : a.line > b.line;
+    return a.entry.address != b.entry.address ? a.entry.address < b.entry.address : a.line > b.line;
   });
   for (const Numbered& n : lines) {
     if (map.entries_.empty() || map.entries_.back().address != n.entry.address) {
@@ -64,9 +64,9 @@ PerfMap PerfMap::read(int pid) {
   const std::string path = "/tmp/perf-" + std::to_string(pid) + ".map";
   struct stat file, process;
   if (stat(path.c_str(), &file) != 0 || !S_ISREG(file.st_mode)) return {};
-  const bool owned = file.st_uid == 0 ||
-                     (stat(("/proc/" + std::to_string(pid)).c_str(), &process) == 0 &&
-                      process.st_uid == file.st_uid);
+  const bool owned =
+      file.st_uid == 0 || (stat(("/proc/" + std::to_string(pid)).c_str(), &process) == 0 &&
+                           process.st_uid == file.st_uid);
   if (!owned) return {};
   std::ifstream in(path);
   std::ostringstream text;

@@ -19,8 +19,8 @@ namespace dtrace::sym {
 
 // What a user address names. Either part may be unknown (empty).
 struct UserSymbol {
-  std::string object;    // the mapped file's base name ("libc.so.6"), "[vdso]"...
-  std::string function;  // the function containing the address
+  std::string object;            // the mapped file's base name ("libc.so.6"), "[vdso]"...
+  std::string function;          // the function containing the address
   uint64_t functionAddress = 0;  // where that function starts in the process
   // The start of the mapping holding the address: the same for every
   // address of the object's code (umod() keys merge on it).

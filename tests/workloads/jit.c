@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 /* push %rbp; mov %rsp,%rbp; mov $110,%eax (SYS_getppid); syscall; pop %rbp; ret */
-static const unsigned char kCode[] = {0x55, 0x48, 0x89, 0xe5, 0xb8, 0x6e, 0x00, 0x00,
-                                      0x00, 0x0f, 0x05, 0x5d, 0xc3};
+static const unsigned char kCode[] = {0x55, 0x48, 0x89, 0xe5, 0xb8, 0x6e, 0x00,
+                                      0x00, 0x00, 0x0f, 0x05, 0x5d, 0xc3};
 
 __attribute__((noinline)) void run_jit_code(long (*code)(void), long rounds) {
   for (long i = 0; i < rounds; i++) code();
@@ -19,8 +19,8 @@ __attribute__((noinline)) void run_jit_code(long (*code)(void), long rounds) {
 }
 
 int main(int argc, char** argv) {
-  void* mem = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
+  void* mem =
+      mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (mem == MAP_FAILED) return 1;
   memcpy(mem, kCode, sizeof kCode);
   char path[64];

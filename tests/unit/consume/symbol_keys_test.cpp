@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-
 #include "consume/aggregation_snapshot.h"
 #include "sym/kernel_symbols.h"
 

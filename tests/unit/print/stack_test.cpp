@@ -97,8 +97,7 @@ TEST_F(StackPrintTest, PrintfConversions) {
                     .ok());
     return out;
   };
-  EXPECT_EQ(render("[%k]", stack.field, stack.data),
-            "[\nunit_print`printTestKnownFunction+0x1\n]");
+  EXPECT_EQ(render("[%k]", stack.field, stack.data), "[\nunit_print`printTestKnownFunction+0x1\n]");
   EXPECT_EQ(render("[%-3k]", stack.field, stack.data),
             "[\n   unit_print`printTestKnownFunction+0x1\n]");
   EXPECT_EQ(render("[%40k]", stack.field, stack.data),

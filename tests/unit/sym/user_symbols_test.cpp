@@ -93,9 +93,10 @@ const std::string kWorkload = std::string(DTRACE_WORKLOADS_DIR) + "/stacks";
 
 TEST(ProcessMaps, ParsesMapsLines) {
   Mapping m;
-  ASSERT_TRUE(parseMapsLine(
-      "7f0a1c028000-7f0a1c1bd000 r-xp 00028000 fe:01 1835013    /usr/lib/x86_64-linux-gnu/libc.so.6",
-      m));
+  ASSERT_TRUE(
+      parseMapsLine("7f0a1c028000-7f0a1c1bd000 r-xp 00028000 fe:01 1835013    "
+                    "/usr/lib/x86_64-linux-gnu/libc.so.6",
+                    m));
   EXPECT_EQ(m.start, 0x7f0a1c028000u);
   EXPECT_EQ(m.end, 0x7f0a1c1bd000u);
   EXPECT_EQ(m.offset, 0x28000u);
@@ -103,7 +104,8 @@ TEST(ProcessMaps, ParsesMapsLines) {
   EXPECT_TRUE(m.executable);
   EXPECT_TRUE(m.isFile());
   EXPECT_EQ(baseName(m.path), "libc.so.6");
-  ASSERT_TRUE(parseMapsLine("55d0c0a00000-55d0c0a01000 r-xp 00001000 fe:01 42 /tmp/x (deleted)", m));
+  ASSERT_TRUE(
+      parseMapsLine("55d0c0a00000-55d0c0a01000 r-xp 00001000 fe:01 42 /tmp/x (deleted)", m));
   EXPECT_EQ(m.path, "/tmp/x");
   ASSERT_TRUE(parseMapsLine("7ffd5b3f2000-7ffd5b3f4000 r-xp 00000000 00:00 0      [vdso]", m));
   EXPECT_FALSE(m.isFile());
@@ -203,10 +205,11 @@ TEST(ObjectFile, ReadsMiniDebugInfo) {
   TempDir dir;
   const std::string full = dir.file("full.debug"), mini = dir.file("mini"),
                     stripped = dir.file("stacks");
-  if (run("objcopy --only-keep-debug '" + kWorkload + "' '" + full + "' && objcopy --strip-debug '" +
-          full + "' '" + mini + "' && xz '" + mini + "' && objcopy --strip-all '" + kWorkload +
-          "' '" + stripped + "' && objcopy --add-section .gnu_debugdata='" + mini + ".xz' '" +
-          stripped + "' && rm '" + full + "' && echo ok")
+  if (run("objcopy --only-keep-debug '" + kWorkload + "' '" + full +
+          "' && objcopy --strip-debug '" + full + "' '" + mini + "' && xz '" + mini +
+          "' && objcopy --strip-all '" + kWorkload + "' '" + stripped +
+          "' && objcopy --add-section .gnu_debugdata='" + mini + ".xz' '" + stripped + "' && rm '" +
+          full + "' && echo ok")
           .empty()) {
     GTEST_SKIP() << "objcopy or xz failed";
   }
