@@ -133,7 +133,7 @@ int Consumer::handleRecord(const void* data, size_t size) {
         }
         if (json) {
           json->beginObject().key("value");
-          writeFieldValue(*json, action.fields[0], payload);
+          writeFieldValue(*json, action.fields[0], payload, symbols_);
           json->endObject();
         } else {
           print::appendTrace(buffer_, action.fields[0], payload, quiet_, rawBytes_);
@@ -152,7 +152,7 @@ int Consumer::handleRecord(const void* data, size_t size) {
           json->beginObject().key("message").string(text).endObject();
           for (const ir::Field& f : action.fields) {
             json->beginObject().key("value");
-            writeFieldValue(*json, f, payload);
+            writeFieldValue(*json, f, payload, symbols_);
             json->endObject();
           }
         }
@@ -164,7 +164,11 @@ int Consumer::handleRecord(const void* data, size_t size) {
           rc = malformed("stack or symbol field lies outside its record");
           break;
         }
-        print::appendCodeAddress(buffer_, action.fields[0], payload, symbols_);
+        if (json) {
+          writeCodeAddress(*json, action.fields[0], payload, symbols_);
+        } else {
+          print::appendCodeAddress(buffer_, action.fields[0], payload, symbols_);
+        }
         break;
       case ir::ActionKind::Exit:
         // exit() prints nothing; the driver stops tracing and exits with it.

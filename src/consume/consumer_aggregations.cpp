@@ -130,7 +130,8 @@ Result<void> Consumer::printJson(const AggregationTable& table, const ir::Printf
   if (!json_) return {};
   for (size_t column = 0; column < table.columns(); column++) {
     json_->beginObject();
-    writeAggregationMembers(*json_, table, column, normal(table.aggregation(column).id));
+    writeAggregationMembers(*json_, table, column, normal(table.aggregation(column).id),
+                            symbols_);
     if (format && column == 0) {
       std::string text;
       auto r = printTable(table, format, [&](const std::string& piece) -> Result<void> {
@@ -150,7 +151,7 @@ Result<void> Consumer::printFolded(const AggregationTable& table) {
   std::string text;
   for (size_t column = 0; column < table.columns(); column++) {
     const ir::Aggregation& agg = table.aggregation(column);
-    text += print::foldedStacks(tableSamples(table, column, normal(agg.id)));
+    text += print::foldedStacks(tableSamples(table, column, normal(agg.id), symbols_));
   }
   return write(text);
 }
@@ -265,7 +266,7 @@ Result<void> Consumer::printFinal() {
     if (format_ == OutputFormat::Json) {
       if (table.rows() == 0) continue;
       std::string line;
-      appendAggregationLine(line, table, 0, normal(agg->id));
+      appendAggregationLine(line, table, 0, normal(agg->id), symbols_);
       r = write(line);
     } else if (format_ == OutputFormat::Folded) {
       r = printFolded(table);
@@ -306,7 +307,7 @@ Result<void> Consumer::writeFlameGraph(const std::string& path, const std::strin
     options.subtitle = (agg.name.empty() ? "@" : "@" + agg.name) + " from " + commandLine;
     if (agg.func != ir::AggFunc::Count) options.countName = agg.info().name;
     const std::string svg =
-        print::renderFlameGraph(tableSamples(table, 0, normal(agg.id)), options);
+        print::renderFlameGraph(tableSamples(table, 0, normal(agg.id), symbols_), options);
     FILE* f = std::fopen(path.c_str(), "we");
     if (!f) return makeError("failed to write flame graph " + path + ": " + std::strerror(errno));
     const bool ok = std::fwrite(svg.data(), 1, svg.size(), f) == svg.size();

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "print/printf.h"
+#include "print/stack.h"
 
 namespace dtrace::consume {
 namespace {
@@ -11,23 +12,23 @@ bool isStackKind(ir::DataKind k) {
   return k == ir::DataKind::KernelStack || k == ir::DataKind::UserStack;
 }
 
-// The frames of a stack key, leaf first as DTrace records them.
-std::vector<std::string> stackFrames(const ir::Field& f, const uint8_t* key) {
+// The frames of a stack key as DTrace prints them, leaf first as it
+// records them.
+std::vector<std::string> frameNames(const ir::Field& f, const uint8_t* key,
+                                    const print::SymbolContext& symbols) {
   std::vector<std::string> frames;
-  const uint32_t first = f.kind == ir::DataKind::UserStack ? 8 : 0;  // the pid
-  for (uint32_t off = first; off + 8 <= f.size; off += 8) {
-    const uint64_t pc = print::readUnsigned(key + f.offset + off, 8);
-    if (pc == 0) break;
-    char text[32];
-    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(pc));
-    frames.emplace_back(text);
+  for (const print::NamedAddress& frame : print::stackFrames(f, key, symbols)) {
+    frames.push_back(frame.text());
   }
   return frames;
 }
 
 // A key that is not a stack, as one frame.
-std::string keyText(const ir::Field& f, const uint8_t* key) {
+std::string keyText(const ir::Field& f, const uint8_t* key, const print::SymbolContext& symbols) {
   const uint8_t* p = key + f.offset;
+  if (ir::isCodeAddressKind(f.kind)) {  // sym(), mod(), ... as they print
+    return print::symbolFieldText(f, print::symbolFieldAddress(f, key, symbols));
+  }
   switch (f.kind) {
     case ir::DataKind::String:
       return std::string(print::readString(p, f.size));
@@ -51,7 +52,8 @@ bool folds(const ir::Aggregation& agg) {
 }
 
 std::vector<print::StackSample> tableSamples(const AggregationTable& table, size_t column,
-                                             uint64_t normal) {
+                                             uint64_t normal,
+                                             const print::SymbolContext& symbols) {
   const ir::Aggregation& keyed = table.aggregation(0);
   const ir::Aggregation& agg = table.aggregation(column);
   std::vector<print::StackSample> samples;
@@ -64,10 +66,10 @@ std::vector<print::StackSample> tableSamples(const AggregationTable& table, size
     std::vector<std::string> kernel;
     for (const ir::Field& f : keyed.keys) {
       if (!isStackKind(f.kind)) {
-        sample.frames.push_back(keyText(f, table.key(row)));
+        sample.frames.push_back(keyText(f, table.key(row), symbols));
         continue;
       }
-      const std::vector<std::string> leafFirst = stackFrames(f, table.key(row));
+      const std::vector<std::string> leafFirst = frameNames(f, table.key(row), symbols);
       std::vector<std::string> rootFirst = print::fromDTraceStack(leafFirst, 0).frames;
       // The thread entered the kernel from its user frames: those first.
       auto& into = f.kind == ir::DataKind::KernelStack ? kernel : sample.frames;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "consume/aggregation_table.h"
+#include "print/stack.h"
 #include "print/stack_sample.h"
 
 namespace dtrace::consume {
@@ -18,9 +19,11 @@ bool hasStackKey(const ir::Aggregation& agg);
 bool folds(const ir::Aggregation& agg);
 
 // Each row of column `column` whose value is above 0 as a sample: its keys
-// become frames in key order (a stack its frames, root first; user frames
-// before kernel frames when a key holds both), its value the weight.
+// become frames in key order (a stack its frames named as DTrace prints
+// them, root first; user frames before kernel frames when a key holds
+// both), its value the weight.
 std::vector<print::StackSample> tableSamples(const AggregationTable& table, size_t column,
-                                             uint64_t normal);
+                                             uint64_t normal,
+                                             const print::SymbolContext& symbols);
 
 }  // namespace dtrace::consume

@@ -2,6 +2,8 @@
 
 #include <time.h>
 
+#include <cstdio>
+
 #include "print/distribution.h"
 #include "print/printf.h"
 
@@ -33,7 +35,53 @@ void writeValueMember(print::JsonWriter& w, const ir::Aggregation& agg, const in
   }
 }
 
+std::string hex(uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+// A stack frame as FreeBSD writes it, with the address: its parts only
+// where a symbol names it.
+void writeFrame(print::JsonWriter& w, const print::NamedAddress& frame) {
+  w.beginObject().key("symbol").string(frame.text());
+  if (!frame.object.empty()) w.key("module").string(frame.object);
+  if (!frame.function.empty()) {
+    w.key("name").string(frame.function).key("offset").string(hex(frame.offset));
+  }
+  w.key("address").string(hex(frame.address));
+  w.endObject();
+}
+
 }  // namespace
+
+void writeCodeAddress(print::JsonWriter& w, const ir::Field& f, const uint8_t* data,
+                      const print::SymbolContext& symbols) {
+  const bool user = ir::isUserCodeKind(f.kind);
+  w.beginObject();
+  if (f.kind == ir::DataKind::KernelStack || f.kind == ir::DataKind::UserStack) {
+    w.key(user ? "ustack-frames" : "stack-frames").beginArray();
+    for (const print::NamedAddress& frame : print::stackFrames(f, data, symbols)) {
+      writeFrame(w, frame);
+    }
+    w.endArray().endObject();
+    return;
+  }
+  const print::NamedAddress named = print::symbolFieldAddress(f, data, symbols);
+  const char* name = f.kind == ir::DataKind::KernelModule ? "mod"
+                     : f.kind == ir::DataKind::UserModule ? "umod"
+                     : f.kind == ir::DataKind::UserAddress ? "uaddr"
+                     : user                                ? "usym"
+                                                           : "sym";
+  w.key(name).string(print::symbolFieldText(f, named));
+  const bool module = f.kind == ir::DataKind::KernelModule || f.kind == ir::DataKind::UserModule;
+  if (!module && !named.function.empty()) {
+    w.key("object").string(named.object).key("name").string(named.function);
+    if (f.kind == ir::DataKind::UserAddress) w.key("offset").string(hex(named.offset));
+  }
+  if (f.kind == ir::DataKind::UserAddress) w.key("address").string(hex(named.address));
+  w.endObject();
+}
 
 void writeBytes(print::JsonWriter& w, const uint8_t* bytes, size_t n) {
   static const char kDigits[] = "0123456789abcdef";
@@ -63,7 +111,12 @@ void beginProbeObject(print::JsonWriter& w, std::string_view type, uint32_t cpu,
   }
 }
 
-void writeFieldValue(print::JsonWriter& w, const ir::Field& f, const uint8_t* data) {
+void writeFieldValue(print::JsonWriter& w, const ir::Field& f, const uint8_t* data,
+                     const print::SymbolContext& symbols) {
+  if (ir::isCodeAddressKind(f.kind)) {
+    writeCodeAddress(w, f, data, symbols);
+    return;
+  }
   const uint8_t* p = data + f.offset;
   const bool integer = f.size == 1 || f.size == 2 || f.size == 4 || f.size == 8;
   switch (f.kind) {
@@ -89,14 +142,14 @@ void writeFieldValue(print::JsonWriter& w, const ir::Field& f, const uint8_t* da
 }
 
 void writeAggregationMembers(print::JsonWriter& w, const AggregationTable& table, size_t column,
-                             uint64_t normal) {
+                             uint64_t normal, const print::SymbolContext& symbols) {
   const ir::Aggregation& keyed = table.aggregation(0);
   const ir::Aggregation& agg = table.aggregation(column);
   w.key("aggregation-name").string(agg.name);
   w.key("aggregation-data").beginArray();
   for (size_t row = 0; row < table.rows(); row++) {
     w.beginObject().key("keys").beginArray();
-    for (const ir::Field& f : keyed.keys) writeFieldValue(w, f, table.key(row));
+    for (const ir::Field& f : keyed.keys) writeFieldValue(w, f, table.key(row), symbols);
     w.endArray();
     writeValueMember(w, agg, table.value(row, column), normal);
     w.endObject();
@@ -105,11 +158,11 @@ void writeAggregationMembers(print::JsonWriter& w, const AggregationTable& table
 }
 
 void appendAggregationLine(std::string& out, const AggregationTable& table, size_t column,
-                           uint64_t normal) {
+                           uint64_t normal, const print::SymbolContext& symbols) {
   print::JsonWriter w(out);
   w.beginObject().key("type").string("aggregation");
   w.key("timestamp").unsignedInteger(wallClockNanoseconds());
-  writeAggregationMembers(w, table, column, normal);
+  writeAggregationMembers(w, table, column, normal, symbols);
   w.endObject();
   out += '\n';
 }

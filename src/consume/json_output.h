@@ -10,6 +10,7 @@
 #include "consume/aggregation_table.h"
 #include "ir/program.h"
 #include "print/json.h"
+#include "print/stack.h"
 
 namespace dtrace::consume {
 
@@ -24,17 +25,25 @@ void beginProbeObject(print::JsonWriter& w, std::string_view type, uint32_t cpu,
 // Bytes as a JSON string of lowercase hex digits.
 void writeBytes(print::JsonWriter& w, const uint8_t* bytes, size_t n);
 
-// A record field as a JSON value: a number, a string, or its bytes in hex.
-void writeFieldValue(print::JsonWriter& w, const ir::Field& field, const uint8_t* data);
+// A record field as a JSON value: a number, a string, a stack or symbol
+// object (writeCodeAddress), or its bytes in hex.
+void writeFieldValue(print::JsonWriter& w, const ir::Field& field, const uint8_t* data,
+                     const print::SymbolContext& symbols);
+
+// A stack() or symbol function's field as docs/OUTPUT.md describes it:
+// {"stack-frames": [frame...]} ("ustack-frames"), {"sym": ..., "object":
+// ..., "name": ...} ("usym"), {"mod": ...} ("umod"), {"uaddr": ...}.
+void writeCodeAddress(print::JsonWriter& w, const ir::Field& field, const uint8_t* data,
+                      const print::SymbolContext& symbols);
 
 // The members "aggregation-name" and "aggregation-data" of column
 // `column` of `table`: each row's keys and value (divided by `normal`).
 void writeAggregationMembers(print::JsonWriter& w, const AggregationTable& table, size_t column,
-                             uint64_t normal);
+                             uint64_t normal, const print::SymbolContext& symbols);
 
 // A whole line: an aggregation snapshot.
 void appendAggregationLine(std::string& out, const AggregationTable& table, size_t column,
-                           uint64_t normal);
+                           uint64_t normal, const print::SymbolContext& symbols);
 
 // A whole line: a fault on a CPU, with the message text mode prints.
 void appendFaultLine(std::string& out, const ir::Program& program, uint32_t cpu,

@@ -22,61 +22,87 @@ uint64_t word(const uint8_t* p) {
   return v;
 }
 
-// "object`" before a name, when the object is known.
-std::string objectPrefix(const sym::UserSymbol& s) {
-  return s.object.empty() ? std::string() : s.object + "`";
-}
-
-// What sym(), mod(), usym(), umod() name: the function (or object)
-// without an offset, else DTrace's fallbacks.
-std::string symbolName(const ir::Field& field, const uint8_t* p, const SymbolContext& symbols) {
-  if (!ir::isUserCodeKind(field.kind)) {  // sym(), func(), mod()
-    const uint64_t pc = word(p);
-    std::optional<sym::KernelSymbol> s = sym::KernelSymbols::get().containing(pc);
-    if (!s) return hex(pc);
-    return field.kind == ir::DataKind::KernelModule ? s->module : s->module + "`" + s->name;
-  }
-  const int pid = static_cast<int>(word(p));
-  const uint64_t pc = word(p + ir::kUserPidBytes);
-  if (field.kind == ir::DataKind::UserAddress || !symbols.user) {
-    return userAddressName(symbols, pid, pc);
-  }
-  const sym::UserSymbol s = symbols.user->lookup(pid, pc);
-  if (field.kind == ir::DataKind::UserModule) return s.object.empty() ? hex(pc) : s.object;
-  if (s.function.empty()) return userAddressName(symbols, pid, pc);
-  return objectPrefix(s) + s.function;
-}
-
 }  // namespace
 
-std::string kernelAddressName(uint64_t pc) { return sym::kernelAddressText(pc); }
+std::string NamedAddress::text() const {
+  const std::string prefix = object.empty() ? "" : object + "`";
+  if (function.empty()) return prefix + hex(address);
+  return prefix + function + (offset ? "+" + hex(offset) : "");
+}
+
+std::string NamedAddress::symbolText() const {
+  return function.empty() ? text() : (object.empty() ? "" : object + "`") + function;
+}
+
+NamedAddress nameKernelAddress(uint64_t pc) {
+  NamedAddress n;
+  n.address = pc;
+  if (std::optional<sym::KernelSymbol> s = sym::KernelSymbols::get().containing(pc)) {
+    n.object = s->module;
+    n.function = s->name;
+    n.offset = pc - s->address;
+  }
+  return n;
+}
+
+NamedAddress nameUserAddress(const SymbolContext& symbols, int pid, uint64_t pc) {
+  NamedAddress n;
+  n.address = pc;
+  if (!symbols.user) return n;
+  sym::UserSymbol s = symbols.user->lookup(pid, pc);
+  n.object = std::move(s.object);
+  n.function = std::move(s.function);
+  if (!n.function.empty()) n.offset = pc - s.functionAddress;
+  return n;
+}
+
+std::string kernelAddressName(uint64_t pc) { return nameKernelAddress(pc).text(); }
 
 std::string userAddressName(const SymbolContext& symbols, int pid, uint64_t pc) {
-  if (!symbols.user) return hex(pc);
-  const sym::UserSymbol s = symbols.user->lookup(pid, pc);
-  if (s.function.empty()) return s.object.empty() ? hex(pc) : s.object + "`" + hex(pc);
-  std::string name = objectPrefix(s) + s.function;
-  if (pc > s.functionAddress) name += "+" + hex(pc - s.functionAddress);
-  return name;
+  return nameUserAddress(symbols, pid, pc).text();
+}
+
+std::vector<NamedAddress> stackFrames(const ir::Field& field, const uint8_t* data,
+                                      const SymbolContext& symbols) {
+  const uint8_t* p = data + field.offset;
+  const uint8_t* end = p + field.size;
+  const bool user = ir::isUserCodeKind(field.kind);
+  const int pid = user ? static_cast<int>(word(p)) : 0;
+  if (user) p += ir::kUserPidBytes;
+  std::vector<NamedAddress> frames;
+  for (; p + 8 <= end; p += 8) {
+    const uint64_t pc = word(p);
+    if (pc == 0) break;
+    frames.push_back(user ? nameUserAddress(symbols, pid, pc) : nameKernelAddress(pc));
+  }
+  return frames;
+}
+
+NamedAddress symbolFieldAddress(const ir::Field& field, const uint8_t* data,
+                                const SymbolContext& symbols) {
+  const uint8_t* p = data + field.offset;
+  if (!ir::isUserCodeKind(field.kind)) return nameKernelAddress(word(p));
+  return nameUserAddress(symbols, static_cast<int>(word(p)), word(p + ir::kUserPidBytes));
+}
+
+std::string symbolFieldText(const ir::Field& field, const NamedAddress& named) {
+  switch (field.kind) {
+    case ir::DataKind::KernelModule:
+    case ir::DataKind::UserModule:
+      return named.object.empty() ? hex(named.address) : named.object;
+    case ir::DataKind::UserAddress:
+      return named.text();
+    default:  // sym(), func(), usym(), ufunc()
+      return named.symbolText();
+  }
 }
 
 void appendStack(std::string& out, const ir::Field& field, const uint8_t* data,
                  const SymbolContext& symbols, int indent, const std::string& format) {
-  const uint8_t* p = data + field.offset;
-  const uint8_t* end = p + field.size;
-  int pid = 0;
-  const bool user = ir::isUserCodeKind(field.kind);
-  if (user) {
-    pid = static_cast<int>(word(p));
-    p += ir::kUserPidBytes;
-  }
   out += '\n';
-  for (; p + 8 <= end; p += 8) {
-    const uint64_t pc = word(p);
-    if (pc == 0) break;
-    const std::string name = user ? userAddressName(symbols, pid, pc) : kernelAddressName(pc);
+  for (const NamedAddress& frame : stackFrames(field, data, symbols)) {
     out.append(static_cast<size_t>(indent > 0 ? indent : 0), ' ');
-    appendf(out, format.c_str(), name.c_str());
+    appendf(out, format.c_str(), frame.text().c_str());
     out += '\n';
   }
 }
@@ -87,7 +113,8 @@ void appendCodeAddress(std::string& out, const ir::Field& field, const uint8_t* 
     appendStack(out, field, data, symbols, symbols.stackIndent, "%s");
     return;
   }
-  appendf(out, "  %-50s", symbolName(field, data + field.offset, symbols).c_str());
+  const std::string text = symbolFieldText(field, symbolFieldAddress(field, data, symbols));
+  appendf(out, "  %-50s", text.c_str());
 }
 
 }  // namespace dtrace::print

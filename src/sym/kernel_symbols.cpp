@@ -1,8 +1,6 @@
 #include "sym/kernel_symbols.h"
 
 #include <algorithm>
-#include <cinttypes>
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -95,20 +93,6 @@ std::optional<KernelSymbol> KernelSymbols::find(std::string_view name) const {
     if (entries_[i].module.empty() && entries_[i].name == name) return symbolAt(i);
   }
   return std::nullopt;
-}
-
-std::string kernelAddressText(uint64_t address) {
-  char text[512];
-  std::optional<KernelSymbol> s = KernelSymbols::get().containing(address);
-  if (!s) {
-    std::snprintf(text, sizeof text, "0x%" PRIx64, address);
-  } else if (address == s->address) {
-    std::snprintf(text, sizeof text, "%s`%s", s->module.c_str(), s->name.c_str());
-  } else {
-    std::snprintf(text, sizeof text, "%s`%s+0x%" PRIx64, s->module.c_str(), s->name.c_str(),
-                  address - s->address);
-  }
-  return text;
 }
 
 }  // namespace dtrace::sym

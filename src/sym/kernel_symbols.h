@@ -50,8 +50,4 @@ class KernelSymbols {
   std::map<std::string_view, uint64_t, std::less<>> moduleAddresses_;  // "" for vmlinux
 };
 
-// "module`name+0xoffset" as DTrace prints a kernel address (%a), or the
-// address in hex when no function contains it.
-std::string kernelAddressText(uint64_t address);
-
 }  // namespace dtrace::sym

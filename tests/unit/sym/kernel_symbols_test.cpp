@@ -14,8 +14,7 @@ TEST(KernelSymbols, NamesAKnownFunctionOfThisKernel) {
   std::optional<KernelSymbol> inside = kernel.containing(entry->address + 0x10);
   ASSERT_TRUE(inside);
   EXPECT_EQ(inside->name, "do_syscall_64");
-  EXPECT_EQ(kernelAddressText(entry->address + 0x10), "vmlinux`do_syscall_64+0x10");
-  EXPECT_EQ(kernelAddressText(entry->address), "vmlinux`do_syscall_64");
+  EXPECT_EQ(inside->address, entry->address);
 }
 
 TEST(KernelSymbols, ModuleFunctionsNameTheirModule) {
