@@ -9,6 +9,8 @@ namespace {
 // Which argument types a conversion accepts (DTrace's pfcheck_* family).
 enum class ArgCheck : uint8_t {
   Address,       // pointer or integer
+  KernelAddress,  // pointer, integer or a sym()/func()/mod() value
+  UserAddress,    // pointer, integer or a usym()/uaddr()... value
   Stack,         // stack() / ustack() value
   Time,          // 64-bit integer
   String,        // string or char []
@@ -52,8 +54,8 @@ using C = ArgCheck;
 
 // The conversions D offers: printf(3C)'s plus DTrace's extensions.
 constexpr std::array kConversions = {
-    ConversionSpec{"a", "s", R::KernelSymbol, C::Address, kProtoAddr},
-    ConversionSpec{"A", "s", R::UserSymbol, C::Address, kProtoUaddr},
+    ConversionSpec{"a", "s", R::KernelSymbol, C::KernelAddress, kProtoAddr},
+    ConversionSpec{"A", "s", R::UserSymbol, C::UserAddress, kProtoUaddr},
     ConversionSpec{"c", "c", R::SignedInt, C::CharShortInt, kProtoCsi},
     ConversionSpec{"C", "s", R::EscapedChar, C::CharShortInt, kProtoCsi},
     ConversionSpec{"d", "d", R::DecimalInt, C::Integer, kProtoXint},
@@ -130,6 +132,10 @@ bool accepts(ArgCheck check, const PrintfArg& a) {
   switch (check) {
     case C::Address:
       return integer || a.cls == Class::Pointer;
+    case C::KernelAddress:
+      return integer || a.cls == Class::Pointer || a.typeName == "_symaddr";
+    case C::UserAddress:
+      return integer || a.cls == Class::Pointer || a.typeName == "_usymaddr";
     case C::Stack:
       return a.typeName == "stack";
     case C::Time:
