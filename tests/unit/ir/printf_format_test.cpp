@@ -152,6 +152,19 @@ TEST(PrintfFormatCheck, ArgumentTypeMismatch) {
   EXPECT_NE(e->message.find("\t  argument: char *"), std::string::npos);
 }
 
+// %k takes a stack() value, %a a sym()-like one (_symaddr), %A a
+// usym()-like one (_usymaddr); each refuses the others.
+TEST(PrintfFormatCheck, StacksAndSymbols) {
+  const PrintfArg stack{PrintfArg::Class::Other, 160, false, "stack"};
+  const PrintfArg symaddr{PrintfArg::Class::Other, 8, false, "_symaddr"};
+  const PrintfArg usymaddr{PrintfArg::Class::Other, 16, false, "_usymaddr"};
+  EXPECT_FALSE(check("%k %a %A %a %A", {stack, symaddr, usymaddr, intArg(), pointerArg()}));
+  EXPECT_TRUE(check("%a", {usymaddr}));
+  EXPECT_TRUE(check("%A", {symaddr}));
+  EXPECT_TRUE(check("%k", {intArg()}));
+  EXPECT_TRUE(check("%d", {stack}));
+}
+
 TEST(PrintfFormatCheck, MissingArgument) {
   auto e = check("%d %d\n", {intArg()});
   ASSERT_TRUE(e);
