@@ -69,13 +69,11 @@ void ProgramEmitter::kernelStackInto(Reg base, int32_t offset, uint32_t size) {
   getStack(R9, unwound, size + kMachineryScanFrames * 8);
   scanMachinery(R9, unwound, 0, false);  // r6 = the first frame past the machinery
   as_.emit(alu64(BPF_LSH, R6, 3));
-  as_.emit(mov64(R3, R9));
-  as_.emit(alu64(BPF_ADD, R3, unwound));
-  as_.emit(alu64(BPF_ADD, R3, R6));
-  as_.emit(mov64(R1, base));
-  as_.emit(alu64(BPF_ADD, R1, offset));
-  as_.emit(mov64(R2, static_cast<int32_t>(size)));
-  as_.emit(bpf::call(BPF_FUNC_probe_read_kernel));
+  as_.emit(mov64(R1, R9));
+  as_.emit(alu64(BPF_ADD, R1, unwound));
+  as_.emit(alu64(BPF_ADD, R1, R6));
+  as_.emit(mov64(R6, R1));
+  copyFromAddress(base, offset, size);  // from scratch: it cannot fault
 }
 
 // bpf_get_stack(ctx, base + offset, size, r4): it zero-fills what the
