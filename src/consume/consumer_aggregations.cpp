@@ -130,8 +130,7 @@ Result<void> Consumer::printJson(const AggregationTable& table, const ir::Printf
   if (!json_) return {};
   for (size_t column = 0; column < table.columns(); column++) {
     json_->beginObject();
-    writeAggregationMembers(*json_, table, column, normal(table.aggregation(column).id),
-                            symbols_);
+    writeAggregationMembers(*json_, table, column, normal(table.aggregation(column).id), symbols_);
     if (format && column == 0) {
       std::string text;
       auto r = printTable(table, format, [&](const std::string& piece) -> Result<void> {

@@ -52,8 +52,7 @@ bool folds(const ir::Aggregation& agg) {
 }
 
 std::vector<print::StackSample> tableSamples(const AggregationTable& table, size_t column,
-                                             uint64_t normal,
-                                             const print::SymbolContext& symbols) {
+                                             uint64_t normal, const print::SymbolContext& symbols) {
   const ir::Aggregation& keyed = table.aggregation(0);
   const ir::Aggregation& agg = table.aggregation(column);
   std::vector<print::StackSample> samples;

@@ -23,7 +23,6 @@ bool folds(const ir::Aggregation& agg);
 // them, root first; user frames before kernel frames when a key holds
 // both), its value the weight.
 std::vector<print::StackSample> tableSamples(const AggregationTable& table, size_t column,
-                                             uint64_t normal,
-                                             const print::SymbolContext& symbols);
+                                             uint64_t normal, const print::SymbolContext& symbols);
 
 }  // namespace dtrace::consume

@@ -68,8 +68,8 @@ void writeCodeAddress(print::JsonWriter& w, const ir::Field& f, const uint8_t* d
     return;
   }
   const print::NamedAddress named = print::symbolFieldAddress(f, data, symbols);
-  const char* name = f.kind == ir::DataKind::KernelModule ? "mod"
-                     : f.kind == ir::DataKind::UserModule ? "umod"
+  const char* name = f.kind == ir::DataKind::KernelModule  ? "mod"
+                     : f.kind == ir::DataKind::UserModule  ? "umod"
                      : f.kind == ir::DataKind::UserAddress ? "uaddr"
                      : user                                ? "usym"
                                                            : "sym";

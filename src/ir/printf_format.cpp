@@ -8,20 +8,20 @@ namespace {
 
 // Which argument types a conversion accepts (DTrace's pfcheck_* family).
 enum class ArgCheck : uint8_t {
-  Address,       // pointer or integer
+  Address,        // pointer or integer
   KernelAddress,  // pointer, integer or a sym()/func()/mod() value
   UserAddress,    // pointer, integer or a usym()/uaddr()... value
-  Stack,         // stack() / ustack() value
-  Time,          // 64-bit integer
-  String,        // string or char []
-  WideString,    // wchar_t []
-  CharShortInt,  // integer of at most int size
-  Float,         // float, double, long double
-  Integer,       // any integer
-  Short,         // short of either sign
-  Long,          // 64-bit integer (long on LP64)
-  LongLong,      // 64-bit integer
-  SignedShort,   // exactly short
+  Stack,          // stack() / ustack() value
+  Time,           // 64-bit integer
+  String,         // string or char []
+  WideString,     // wchar_t []
+  CharShortInt,   // integer of at most int size
+  Float,          // float, double, long double
+  Integer,        // any integer
+  Short,          // short of either sign
+  Long,           // 64-bit integer (long on LP64)
+  LongLong,       // 64-bit integer
+  SignedShort,    // exactly short
   UnsignedShort,
   Char,  // char of either sign
   SignedChar,

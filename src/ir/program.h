@@ -43,8 +43,8 @@ enum class ActionKind : uint8_t {
   // fields[0] (the address) then fields[1] (the object's bytes); any other
   // value is fields[0].
   Print,
-  Stack,        // stack(), ustack(), jstack(): fields[0] the frames (KernelStack, UserStack)
-  Symbol,       // sym(), mod(), usym(), umod(), uaddr()...: fields[0], named by its kind
+  Stack,   // stack(), ustack(), jstack(): fields[0] the frames (KernelStack, UserStack)
+  Symbol,  // sym(), mod(), usym(), umod(), uaddr()...: fields[0], named by its kind
 };
 
 // The action a D function name stands for, if it is one of these.
