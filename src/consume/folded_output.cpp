@@ -1,6 +1,7 @@
 #include "consume/folded_output.h"
 
 #include <algorithm>
+#include <map>
 
 #include "print/printf.h"
 #include "print/stack.h"
@@ -57,6 +58,9 @@ std::vector<print::StackSample> tableSamples(const AggregationTable& table, size
   const ir::Aggregation& agg = table.aggregation(column);
   std::vector<print::StackSample> samples;
   if (!folds(agg)) return samples;
+  // Stacks that differ only in offsets within a function are one stack
+  // once offsets are dropped: their weights add, in first-seen order.
+  std::map<std::vector<std::string>, size_t> sampleOf;
   for (size_t row = 0; row < table.rows(); row++) {
     const int64_t value =
         ir::aggregationScalar(agg, table.value(row, column)) / static_cast<int64_t>(normal ? normal : 1);
@@ -76,7 +80,12 @@ std::vector<print::StackSample> tableSamples(const AggregationTable& table, size
     }
     sample.frames.insert(sample.frames.end(), kernel.begin(), kernel.end());
     sample.count = static_cast<uint64_t>(value);
-    samples.push_back(std::move(sample));
+    auto [it, fresh] = sampleOf.try_emplace(sample.frames, samples.size());
+    if (fresh) {
+      samples.push_back(std::move(sample));
+    } else {
+      samples[it->second].count += sample.count;
+    }
   }
   return samples;
 }

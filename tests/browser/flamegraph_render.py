@@ -5,11 +5,15 @@ the screenshot in proportion to the samples, the title and labels drawn,
 and the embedded script at work (a zoom and a search restored from the
 address, the share of samples matched).
 
-Usage: flamegraph_render.py RENDER_FLAMEGRAPH
+Then the same for the graph dtrace itself writes (-x flamegraph=FILE) of
+a workload whose user stack is known: every frame of its one call chain is
+drawn across the whole graph, named as ustack() names it.
+
+Usage: flamegraph_render.py RENDER_FLAMEGRAPH DTRACE WORKLOADS
 RENDER_FLAMEGRAPH is tests/tools/render_flamegraph (folded stacks on stdin,
-SVG on stdout). Run with Debian's python3, which has python3-pil; Chromium
-is Debian's chromium. scripts/setup.sh installs both: a missing one fails
-the test.
+SVG on stdout); WORKLOADS the directory of the test workloads. Run with
+Debian's python3, which has python3-pil; Chromium is Debian's chromium.
+scripts/setup.sh installs both: a missing one fails the test.
 """
 
 import shutil
@@ -201,8 +205,44 @@ def check_dom(dom, zoomed):
     check('class="frame parent" data-depth="1"' in dom, "'main' not shown as a caller")
 
 
+# The workload's call chain, outermost first, as ustack() names it.
+WORKLOAD_CHAIN = ["stacks`main", "stacks`stack_outer", "stacks`stack_middle", "stacks`stack_leaf"]
+
+
+def check_dtrace_graph(dtrace, workloads, work):
+    """dtrace -x flamegraph=FILE of @[ustack()] = count() on the workload."""
+    svg = work / "profile.svg"
+    subprocess.run([dtrace, "-q", "-x", "flamegraph=" + str(svg), "-n",
+                    "syscall::getppid:entry /pid == $target/ { @[ustack()] = count(); }",
+                    "-c", str(Path(workloads) / "stacks") + " 50"],
+                   stdout=subprocess.DEVNULL, check=True, timeout=60)
+    frames = frames_of(svg)
+    root = frames.get("all")
+    if not check(root is not None, "dtrace's graph has no root frame"):
+        return
+    for name in WORKLOAD_CHAIN:
+        if not check(name in frames, "dtrace's graph has no frame %r" % name):
+            return
+        check(frames[name]["width"] == root["width"], "%r does not span the graph" % name)
+    check(frames["stacks`stack_leaf"]["y"] < frames["stacks`main"]["y"],
+          "dtrace's graph: the leaf is not above main")
+
+    image = screenshot(svg.as_uri(), work / "profile.png")
+    for name in WORKLOAD_CHAIN:
+        frame = frames[name]
+        check(close(image.getpixel((600, row_of(frame))), frame["fill"]),
+              "dtrace's graph: %r not drawn in its colour" % name)
+        width = run_length(image, 600, row_of(frame))
+        check(abs(width - ROOT_SPAN) <= 1, "dtrace's graph: %r is %d pixels wide, not %d"
+              % (name, width, ROOT_SPAN))
+    dom = chromium("--dump-dom", svg.as_uri())
+    for name in WORKLOAD_CHAIN:
+        check(">%s</text>" % name in dom, "dtrace's graph: label %r missing" % name)
+    check("(100 samples, 100.00%)" in dom, "dtrace's graph: 2 x 50 calls are not 100 samples")
+
+
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) != 4:
         sys.exit(__doc__)
     with tempfile.TemporaryDirectory() as work:
         work = Path(work)
@@ -220,10 +260,12 @@ def main():
         check_zoomed(screenshot(zoomed_url, work / "zoomed.png"), frames)
         check_dom(chromium("--dump-dom", url), zoomed=False)
         check_dom(chromium("--dump-dom", zoomed_url), zoomed=True)
+        check_dtrace_graph(sys.argv[2], sys.argv[3], work)
         if failures:
             kept = Path(tempfile.mkdtemp(prefix="flamegraph-render."))
-            for name in ("graph.svg", "plain.png", "zoomed.png"):
-                shutil.copy(work / name, kept / name)
+            for name in ("graph.svg", "plain.png", "zoomed.png", "profile.svg", "profile.png"):
+                if (work / name).exists():
+                    shutil.copy(work / name, kept / name)
             print("kept the SVG and screenshots in %s" % kept)
 
     for failure in failures:
