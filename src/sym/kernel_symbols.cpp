@@ -48,6 +48,9 @@ std::unique_ptr<const KernelSymbols> KernelSymbols::parse(std::string text) {
       name = name.substr(0, tab);
       if (module.size() >= 2 && module.front() == '[') module = module.substr(1, module.size() - 2);
     }
+    // __pfx_ symbols name the padding compilers put before functions: an
+    // address there is a return address at the end of the function before.
+    if (name.starts_with("__pfx_")) continue;
     t->entries_.push_back({address, name, module});
     auto [it, added] = t->moduleAddresses_.try_emplace(module, address);
     if (!added) it->second = std::min(it->second, address);
