@@ -64,6 +64,17 @@ void ProgramEmitter::normalize(Reg r, const sema::Type* t) {
   }
 }
 
+// An operand of a binary operator, converted to the type the operation is
+// done in. Results keep 64 bits, as DIF's registers do, so an operand may
+// exceed its type's width (int 2147483647 + 1 is 2147483648 until stored or
+// recorded); only a change of signedness converts it, as C's usual
+// arithmetic conversions do (-1 compared with an unsigned int is UINT_MAX).
+void ProgramEmitter::convertOperand(Reg r, const sema::Type* from, const sema::Type* to) {
+  if (from && to && from->isInteger() && to->isInteger() && from->isSigned != to->isSigned) {
+    normalize(r, to);
+  }
+}
+
 void ProgramEmitter::value(const Expr& e) {
   if (e.constValue) {
     constant(*e.constValue);
@@ -203,8 +214,10 @@ std::vector<const Expr*> variableIndexes(const Expr& target) {
   std::vector<const Expr*> indexes;
   if (!target.storageRoot) return indexes;
   // Down the base operands (through an inline naming the variable) to the root.
-  for (const Expr* e = &target; e && e != target.storageRoot;
-       e = e->inlineValue ? e->inlineValue : e->operands.empty() ? nullptr : e->operands[0].get()) {
+  for (const Expr* e = &target; e && e != target.storageRoot; e = e->inlineValue ? e->inlineValue
+                                                                  : e->operands.empty()
+                                                                      ? nullptr
+                                                                      : e->operands[0].get()) {
     if (e->kind == ExprKind::Index && !e->operands[1]->constValue) indexes.push_back(e);
   }
   return indexes;
@@ -340,7 +353,6 @@ void ProgramEmitter::unary(const Expr& e) {
       fail("unsupported unary operator");
       return;
   }
-  normalize(R6, e.type);
 }
 
 void ProgramEmitter::divideByZeroCheck(Reg divisor) {
@@ -407,7 +419,6 @@ void ProgramEmitter::arithmetic(Op op, const sema::Type* type, bool rightIsConst
     if (division && isSigned) insn.off = 1;
     as_.emit(insn);
   }
-  normalize(R6, type);
 }
 
 void ProgramEmitter::binary(const Expr& e) {
@@ -434,7 +445,7 @@ void ProgramEmitter::binary(const Expr& e) {
   const Expr& b = *e.operands[1];
   bool shift = e.op == Op::Shl || e.op == Op::Shr;
   value(a);
-  normalize(R6, e.type);
+  convertOperand(R6, a.type, e.type);
   if (b.constValue) {
     arithmetic(e.op, e.type, true, *b.constValue);
     return;
@@ -442,7 +453,7 @@ void ProgramEmitter::binary(const Expr& e) {
   int16_t slot = pushSlot();
   as_.emit(stx(Size::DW, R10, slot, R6));
   value(b);
-  if (!shift) normalize(R6, e.type);
+  if (!shift) convertOperand(R6, b.type, e.type);
   as_.emit(mov64(R8, R6));
   as_.emit(ldx(Size::DW, R6, R10, slot));
   popSlot();
@@ -460,11 +471,11 @@ void ProgramEmitter::compare(const Expr& e) {
                              ? types_.arithmeticResult(a.type, b.type)
                              : types_.uint64();
   value(a);
-  normalize(R6, ct);
+  convertOperand(R6, a.type, ct);
   int16_t slot = pushSlot();
   as_.emit(stx(Size::DW, R10, slot, R6));
   value(b);
-  normalize(R6, ct);
+  convertOperand(R6, b.type, ct);
   as_.emit(mov64(R8, R6));
   as_.emit(ldx(Size::DW, R6, R10, slot));
   popSlot();
@@ -600,11 +611,11 @@ void ProgramEmitter::assign(const Expr& e) {
   // The old value is read before the right side runs, as DTrace does, so
   // that side effects there (i += i++) do not reach the left operand.
   loadTarget(target);
-  normalize(R6, rt);
+  convertOperand(R6, tt, rt);
   int16_t slot = pushSlot();
   as_.emit(stx(Size::DW, R10, slot, R6));
   value(rhs);
-  if (base != Op::Shl && base != Op::Shr) normalize(R6, rt);
+  if (base != Op::Shl && base != Op::Shr) convertOperand(R6, rhs.type, rt);
   as_.emit(mov64(R8, R6));
   as_.emit(ldx(Size::DW, R6, R10, slot));
   popSlot();

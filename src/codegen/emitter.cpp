@@ -367,7 +367,10 @@ void ProgramEmitter::storeField(const Expr& e, const ir::Field& field, Reg base,
     aggregateInto(e, at, field.size);
     return;
   }
-  value(e);  // r6 holds the value extended to 64 bits: any field width works
+  // Arithmetic keeps 64-bit intermediates, as DIF does; a recorded value
+  // has its type's width, so an int that overflowed prints as an int.
+  value(e);
+  normalize(R6, e.type);
   as_.emit(stx(sizeOf(field.size), base, static_cast<int16_t>(at), R6));
 }
 

@@ -109,9 +109,9 @@ class ProgramEmitter {
   void aggregation(const ast::Expr& assign);
   void foldIntoAggregation(const ir::Aggregation& agg, int16_t valueSlot, int16_t incrementSlot,
                            bpf::Label dropped);  // into the entry at r0
-  void addSquare(int16_t valueSlot);  // stddev's 128-bit sum of squares
-  void log2Floor();                   // r7 = floor(log2(r6)), r6 > 0
-  void quantizeBucket();              // r6 = the bucket of the value in r6
+  void addSquare(int16_t valueSlot);             // stddev's 128-bit sum of squares
+  void log2Floor();                              // r7 = floor(log2(r6)), r6 > 0
+  void quantizeBucket();                         // r6 = the bucket of the value in r6
   void lquantizeBucket(const ir::AggParams& p);
   void llquantizeBucket(const ir::AggParams& p);
   void storeField(const ast::Expr& value, const ir::Field& field, bpf::Reg base,
@@ -160,6 +160,7 @@ class ProgramEmitter {
   void increment(const ast::Expr& e);
   void ternary(const ast::Expr& e);
   void normalize(bpf::Reg r, const sema::Type* t);
+  void convertOperand(bpf::Reg r, const sema::Type* from, const sema::Type* to);
   void stringInto(const ast::Expr& e, bpf::Reg base, int32_t offset, uint32_t size);
   void literalInto(const std::string& text, bpf::Reg base, int32_t offset, uint32_t size);
   void copyString(bpf::Reg src, int32_t srcOffset, uint32_t srcSize, bpf::Reg base, int32_t offset,

@@ -3,13 +3,17 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <algorithm>
 
 namespace dtrace::consume {
 
 namespace {
+
+// Batch reads stop doubling their size here, so buffers stay cache-sized
+// even for 1 KiB quantize() values.
+constexpr size_t kBatchBytes = 4 << 20;
 
 Error mapError(const ir::Aggregation& agg, const char* what, int err) {
   return makeError("failed to read aggregation @" + agg.name + ": " + what + ": " +
@@ -40,20 +44,24 @@ class Grouper {
     std::memcpy(&generation, value, sizeof generation);
     if (cpu >= static_cast<uint64_t>(data_.ncpus())) return;
     if (2 * (data_.size() + 1) > table_.size()) grow();
-    size_t i = find(mapKey);
+    const uint32_t tag = hash(mapKey);
+    size_t i = find(mapKey, tag);
     if (table_[i] == kEmpty) {
-      table_[i] = static_cast<uint32_t>(data_.add(mapKey));
+      table_[i] = uint64_t{tag} << 32 | static_cast<uint32_t>(data_.add(mapKey));
     }
     // The words are 8-byte aligned in the buffers the map is read into.
-    const auto* words = reinterpret_cast<const int64_t*>(value + 8 * ir::kAggregationGenerationWords);
-    data_.fold(table_[i], static_cast<int>(cpu),
+    const auto* words =
+        reinterpret_cast<const int64_t*>(value + 8 * ir::kAggregationGenerationWords);
+    data_.fold(static_cast<uint32_t>(table_[i]), static_cast<int>(cpu),
                generation == generation_ ? CpuSlot::Current : CpuSlot::Cleared, words);
   }
 
  private:
-  static constexpr uint32_t kEmpty = UINT32_MAX;
+  // A slot holds the tuple's hash (high half) and its index (low half), so
+  // probing and growing rarely touch the keys themselves.
+  static constexpr uint64_t kEmpty = UINT64_MAX;
 
-  uint64_t hash(const uint8_t* key) const {
+  uint32_t hash(const uint8_t* key) const {
     uint64_t h = 1469598103934665603ull;  // FNV-1a over 8-byte words
     for (uint32_t off = 0; off < keySize_; off += 8) {
       uint64_t w = 0;
@@ -61,20 +69,29 @@ class Grouper {
       h = (h ^ w) * 1099511628211ull;
       h ^= h >> 29;
     }
-    return h;
+    return static_cast<uint32_t>(h ^ (h >> 32));
   }
   // The slot holding `key`, or the empty slot where it belongs.
-  size_t find(const uint8_t* key) const {
+  size_t find(const uint8_t* key, uint32_t tag) const {
     const size_t mask = table_.size() - 1;
-    for (size_t i = hash(key) & mask;; i = (i + 1) & mask) {
-      if (table_[i] == kEmpty || std::memcmp(data_.key(table_[i]), key, keySize_) == 0) return i;
+    for (size_t i = tag & mask;; i = (i + 1) & mask) {
+      const uint64_t slot = table_[i];
+      if (slot == kEmpty) return i;
+      if (slot >> 32 == tag &&
+          std::memcmp(data_.key(static_cast<uint32_t>(slot)), key, keySize_) == 0) {
+        return i;
+      }
     }
   }
   void grow() {
-    std::vector<uint32_t> old = std::move(table_);
+    std::vector<uint64_t> old = std::move(table_);
     table_.assign(std::max<size_t>(64, old.size() * 2), kEmpty);
-    for (uint32_t index : old) {
-      if (index != kEmpty) table_[find(data_.key(index))] = index;
+    const size_t mask = table_.size() - 1;
+    for (uint64_t slot : old) {
+      if (slot == kEmpty) continue;
+      size_t i = (slot >> 32) & mask;
+      while (table_[i] != kEmpty) i = (i + 1) & mask;
+      table_[i] = slot;
     }
   }
 
@@ -83,7 +100,7 @@ class Grouper {
   uint64_t generation_;
   const SymbolKeys* symbolKeys_;
   std::vector<uint8_t> normalized_;  // the key being added, normalized
-  std::vector<uint32_t> table_;
+  std::vector<uint64_t> table_;
 };
 
 // One key at a time: for kernels without batch lookups.
@@ -109,10 +126,10 @@ Result<void> readByIteration(const ir::Aggregation& agg, Grouper& grouper, int f
 }  // namespace
 
 Result<AggregationData> readAggregation(const ir::Aggregation& agg, int mapFd, uint64_t generation,
-                                        const SymbolKeys* symbolKeys) {
+                                        bool perCpu, const SymbolKeys* symbolKeys) {
   const int ncpus = libbpf_num_possible_cpus();
   if (ncpus <= 0) return makeError("failed to count the possible CPUs");
-  AggregationData data(&agg, ncpus);
+  AggregationData data(&agg, ncpus, perCpu);
   const uint32_t mapKeySize = agg.keySize + ir::kAggregationCpuSlot;
   Grouper grouper(data, agg.keySize, generation, symbolKeys);
   const size_t valueWords = agg.valueSize() / 8;
@@ -149,7 +166,11 @@ Result<AggregationData> readAggregation(const ir::Aggregation& agg, int mapFd, u
     if (err == ENOENT) break;
     cursorIn.swap(cursorOut);
     first = false;
-    if (chunk < (1u << 16)) chunk *= 2;  // fewer system calls for large maps
+    // Fewer system calls for large maps, in buffers that stay in the cache.
+    if (chunk < (1u << 16) &&
+        static_cast<size_t>(chunk) * (mapKeySize + 8 * valueWords) < kBatchBytes) {
+      chunk *= 2;
+    }
   }
   return data;
 }

@@ -19,47 +19,60 @@ enum class CpuSlot : uint8_t {
   Cleared,  // data from before a clear(): read as zeros
 };
 
-// Every tuple of one aggregation as read from the kernel, with one slot of
-// dataWords() words per possible CPU.
+// Every tuple of one aggregation as read from the kernel, its CPUs merged
+// as they are read (one slot of dataWords() words per tuple). With
+// `perCpu` (aggpercpu) each CPU's own words are kept as well, one slot per
+// possible CPU; otherwise memory grows with the tuples only, which matters
+// for a million quantize() keys of 1 KiB each.
 class AggregationData {
  public:
   AggregationData() = default;
-  AggregationData(const ir::Aggregation* aggregation, int ncpus)
-      : aggregation(aggregation), ncpus_(ncpus), words_(aggregation->dataWords()) {}
+  AggregationData(const ir::Aggregation* aggregation, int ncpus, bool perCpu = false)
+      : aggregation(aggregation),
+        ncpus_(ncpus),
+        words_(aggregation->dataWords()),
+        perCpu_(perCpu) {}
 
   const ir::Aggregation* aggregation = nullptr;  // owned by the ir::Program
 
-  size_t size() const { return slots_.size() / (ncpus_ ? ncpus_ : 1); }
+  size_t size() const { return current_.size(); }
   int ncpus() const { return ncpus_; }
   uint32_t words() const { return words_; }
   const uint8_t* key(size_t i) const { return keys_.data() + i * keySize(); }
+  // The tuple's current data of every CPU merged; all zeros if it has
+  // none (it was seen only before a clear()).
+  const int64_t* merged(size_t i) const { return merged_.data() + i * words_; }
+
+  // Each CPU's own entry, kept only with perCpu.
+  bool perCpu() const { return perCpu_; }
   CpuSlot slot(size_t i, int cpu) const { return slots_[i * ncpus_ + cpu]; }
   const int64_t* data(size_t i, int cpu) const {
-    return data_.data() + (i * ncpus_ + cpu) * words_;
+    return cpuData_.data() + (i * ncpus_ + cpu) * words_;
   }
 
   // Appends a tuple (keySize bytes) with every CPU absent; returns its index.
   size_t add(const uint8_t* key);
-  // Sets one CPU's entry of tuple i.
-  void set(size_t i, int cpu, CpuSlot slot, const int64_t* words);
-  // The same, folding the words into an entry that CPU already has (map
-  // entries whose keys merged by what they name).
+  // Adds one map entry of tuple i: the words of `cpu`, current or from
+  // before a clear(). Several entries of one CPU (keys that merged by what
+  // they name) fold together.
   void fold(size_t i, int cpu, CpuSlot slot, const int64_t* words);
-  void reserve(size_t n);
 
  private:
   uint32_t keySize() const { return aggregation ? aggregation->keySize : 0; }
   int ncpus_ = 0;
   uint32_t words_ = 0;
+  bool perCpu_ = false;
   std::vector<uint8_t> keys_;
-  std::vector<CpuSlot> slots_;
-  std::vector<int64_t> data_;
+  std::vector<int64_t> merged_;
+  std::vector<uint8_t> current_;  // per tuple: merged_ holds current data
+  std::vector<CpuSlot> slots_;    // per tuple and CPU, with perCpu only
+  std::vector<int64_t> cpuData_;  // likewise
 };
 
 // A tuple with its CPUs merged.
 struct MergedEntry {
-  const uint8_t* key = nullptr;  // into the AggregationData
-  const int64_t* data = nullptr;  // dataWords() merged words, into a MergedAggregation
+  const uint8_t* key = nullptr;   // into the AggregationData
+  const int64_t* data = nullptr;  // dataWords() merged words, likewise
 };
 
 // Every tuple of an aggregation with its CPUs merged, in the order read.
@@ -72,12 +85,7 @@ class MergedAggregation {
 
  private:
   const ir::Aggregation* aggregation_;
-  std::vector<int64_t> words_;
   std::vector<MergedEntry> entries_;
 };
-
-// One tuple's CPUs merged into `out` (dataWords() words): cleared and
-// absent CPUs add nothing, so a tuple seen only before clear() is all zeros.
-void mergeCpus(const AggregationData& data, size_t i, int64_t* out);
 
 }  // namespace dtrace::consume

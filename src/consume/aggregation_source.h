@@ -15,8 +15,9 @@ namespace dtrace::consume {
 class AggregationSource {
  public:
   virtual ~AggregationSource() = default;
-  // Every tuple of the aggregation as it is now.
-  virtual Result<AggregationData> snapshot(const ir::Aggregation& agg) = 0;
+  // Every tuple of the aggregation as it is now (with each CPU's own data
+  // too if `perCpu`).
+  virtual Result<AggregationData> snapshot(const ir::Aggregation& agg, bool perCpu) = 0;
   // clear(): every value of the aggregation becomes zero; the tuples stay.
   virtual void clear(const ir::Aggregation& agg) = 0;
   // trunc(): the tuples go, on every CPU (keys of agg.keySize bytes).
@@ -35,7 +36,7 @@ class KernelAggregations : public AggregationSource {
   // `keys` outlives this.
   void setSymbolKeys(const SymbolKeys* keys) { symbolKeys_ = keys; }
 
-  Result<AggregationData> snapshot(const ir::Aggregation& agg) override;
+  Result<AggregationData> snapshot(const ir::Aggregation& agg, bool perCpu) override;
   void clear(const ir::Aggregation& agg) override;
   void remove(const ir::Aggregation& agg, const std::vector<const uint8_t*>& keys) override;
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <functional>
 #include <string_view>
 #include <unordered_map>
 
@@ -60,11 +59,13 @@ int KeyOrder::compare(const uint8_t* a, const uint8_t* b) const {
     const uint8_t* pb = b + s.offset;
     switch (s.compare) {
       case Compare::Unsigned:
-        if (int c = order(print::readUnsigned(pa, s.size), print::readUnsigned(pb, s.size))) return c;
+        if (int c = order(print::readUnsigned(pa, s.size), print::readUnsigned(pb, s.size)))
+          return c;
         break;
       case Compare::Words:
         for (uint32_t w = 0; w < s.size; w += 8) {
-          if (int c = order(print::readUnsigned(pa + w, 8), print::readUnsigned(pb + w, 8))) return c;
+          if (int c = order(print::readUnsigned(pa + w, 8), print::readUnsigned(pb + w, 8)))
+            return c;
         }
         break;
       case Compare::Bytes:
@@ -79,7 +80,8 @@ uint64_t KeyOrder::prefix(const uint8_t* key) const {
   if (steps_.empty()) return 0;
   const Step& s = steps_.front();
   const uint8_t* p = key + s.offset;
-  if (s.compare != Compare::Bytes) return print::readUnsigned(p, s.compare == Compare::Words ? 8 : s.size);
+  if (s.compare != Compare::Bytes)
+    return print::readUnsigned(p, s.compare == Compare::Words ? 8 : s.size);
   // Bytes compare as a big-endian number does.
   uint64_t v = 0;
   for (uint32_t i = 0; i < 8; i++) v = v << 8 | (i < s.size ? p[i] : 0);
@@ -130,13 +132,29 @@ AggregationTable::AggregationTable(std::vector<const MergedAggregation*> columns
       std::copy_n(values_[r], columns_[0]->aggregation().dataWords(), row.inlineValue);
     }
   }
+}
+
+void AggregationTable::computeSortValues() {
+  const size_t ncols = columns_.size();
+  const size_t nrows = rows_.size();
   sortValues_.resize(nrows * ncols);
-  for (size_t r = 0; r < nrows; r++) {
-    for (size_t c = 0; c < ncols; c++) {
-      const ir::Aggregation& agg = columns_[c]->aggregation();
+  for (size_t c = 0; c < ncols; c++) {
+    const ir::Aggregation& agg = columns_[c]->aggregation();
+    const ir::AggDisplay display = agg.info().display;
+    // A distribution's buckets weigh by their values, the same for every row.
+    std::vector<long double> weights;
+    uint32_t zeroBucket = UINT32_MAX;
+    if (display > ir::AggDisplay::StandardDeviation) {
+      for (uint32_t i = 0; i < agg.dataWords(); i++) {
+        const int64_t bucket = bucketValue(agg, i);
+        if (bucket == 0) zeroBucket = i;
+        weights.push_back(static_cast<long double>(bucket));
+      }
+    }
+    for (size_t r = 0; r < nrows; r++) {
       const int64_t* v = values_[r * ncols + c];
       SortValue& s = sortValues_[r * ncols + c];
-      switch (agg.info().display) {
+      switch (display) {
         case ir::AggDisplay::Scalar:
         case ir::AggDisplay::Average:
           s = {static_cast<long double>(ir::aggregationScalar(agg, v)), 0};
@@ -144,15 +162,12 @@ AggregationTable::AggregationTable(std::vector<const MergedAggregation*> columns
         case ir::AggDisplay::StandardDeviation:
           s = {static_cast<long double>(ir::standardDeviation(v)), 0};
           break;
-        default: {
-          s = {0, 0};
-          for (uint32_t i = 0; i < agg.dataWords(); i++) {
-            const int64_t bucket = bucketValue(agg, i);
-            if (bucket == 0) s.atZero = v[i];
-            s.weight += static_cast<long double>(bucket) * static_cast<long double>(v[i]);
+        default:
+          s = {0, zeroBucket == UINT32_MAX ? 0 : v[zeroBucket]};
+          for (uint32_t i = 0; i < weights.size(); i++) {
+            if (v[i] != 0) s.weight += weights[i] * static_cast<long double>(v[i]);
           }
           break;
-        }
       }
     }
   }
@@ -167,7 +182,20 @@ void AggregationTable::sort(const SortOptions& options) {
     if (int c = order(a.keyPrefix, b.keyPrefix)) return c;
     return keys.compare(a.key, b.key);
   };
-  std::function<int(const Row&, const Row&)> compareValues;
+  // Each way of comparing values gets its own instance of the sort.
+  auto sortBy = [&](auto compareValues) {
+    std::sort(rows_.begin(), rows_.end(), [&](const Row& a, const Row& b) {
+      int c = 0;
+      if (options.byKey) {
+        c = compareKeys(a, b);
+        if (c == 0) c = compareValues(a, b);
+      } else {
+        c = compareValues(a, b);
+        if (c == 0) c = compareKeys(a, b);
+      }
+      return options.reverse ? c > 0 : c < 0;
+    });
+  };
   const ir::AggDisplay display = columns_[0]->aggregation().info().display;
   if (ncols == 1 && display <= ir::AggDisplay::StandardDeviation) {
     // One aggregation of numbers, the common case: each row carries the
@@ -180,30 +208,20 @@ void AggregationTable::sort(const SortOptions& options) {
       }
       row.number = v;
     }
-    compareValues = [](const Row& a, const Row& b) { return order(a.number, b.number); };
-  } else {
-    const uint32_t first = options.valuePosition < ncols ? options.valuePosition : 0;
-    compareValues = [this, ncols, first](const Row& a, const Row& b) {
-      for (size_t i = 0; i < ncols; i++) {
-        const size_t c = (first + i) % ncols;
-        const SortValue& va = sortValues_[a.index * ncols + c];
-        const SortValue& vb = sortValues_[b.index * ncols + c];
-        if (int r = order(va.weight, vb.weight)) return r;
-        if (int r = order(va.atZero, vb.atZero)) return r;
-      }
-      return 0;
-    };
+    sortBy([](const Row& a, const Row& b) { return order(a.number, b.number); });
+    return;
   }
-  std::sort(rows_.begin(), rows_.end(), [&](const Row& a, const Row& b) {
-    int c = 0;
-    if (options.byKey) {
-      c = compareKeys(a, b);
-      if (c == 0) c = compareValues(a, b);
-    } else {
-      c = compareValues(a, b);
-      if (c == 0) c = compareKeys(a, b);
+  if (sortValues_.empty()) computeSortValues();
+  const uint32_t first = options.valuePosition < ncols ? options.valuePosition : 0;
+  sortBy([this, ncols, first](const Row& a, const Row& b) {
+    for (size_t i = 0; i < ncols; i++) {
+      const size_t c = (first + i) % ncols;
+      const SortValue& va = sortValues_[a.index * ncols + c];
+      const SortValue& vb = sortValues_[b.index * ncols + c];
+      if (int r = order(va.weight, vb.weight)) return r;
+      if (int r = order(va.atZero, vb.atZero)) return r;
     }
-    return options.reverse ? c > 0 : c < 0;
+    return 0;
   });
 }
 

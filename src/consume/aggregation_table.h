@@ -13,10 +13,10 @@
 namespace dtrace::consume {
 
 struct SortOptions {
-  bool byKey = false;           // aggsortkey: keys first, values break ties
-  bool reverse = false;         // aggsortrev
-  uint32_t keyPosition = 0;     // aggsortkeypos: the key compared first
-  uint32_t valuePosition = 0;   // aggsortpos: the aggregation compared first (joined)
+  bool byKey = false;          // aggsortkey: keys first, values break ties
+  bool reverse = false;        // aggsortrev
+  uint32_t keyPosition = 0;    // aggsortkeypos: the key compared first
+  uint32_t valuePosition = 0;  // aggsortpos: the aggregation compared first (joined)
   static SortOptions from(const OptionTable& options);
 };
 
@@ -40,7 +40,6 @@ class KeyOrder {
   };
   std::vector<Step> steps_;
 };
-
 
 class AggregationTable {
  public:
@@ -89,7 +88,8 @@ class AggregationTable {
   std::vector<Row> rows_;
   bool inlineValues_ = false;
   std::vector<const int64_t*> values_;  // per row index, per column
-  std::vector<SortValue> sortValues_;   // per row index, per column
+  std::vector<SortValue> sortValues_;   // per row index, per column, once needed
+  void computeSortValues();
 };
 
 }  // namespace dtrace::consume

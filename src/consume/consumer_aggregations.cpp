@@ -34,7 +34,7 @@ SortOptions Consumer::sortOptions() const {
 }
 
 Result<std::unique_ptr<MergedAggregation>> Consumer::merged(const ir::Aggregation& agg) {
-  auto data = aggregations_->snapshot(agg);
+  auto data = aggregations_->snapshot(agg, options_ && options_->isSet("aggpercpu"));
   if (!data) return data.error();
   snapshots_.push_back(std::move(*data));
   return std::make_unique<MergedAggregation>(snapshots_.back());
@@ -44,8 +44,9 @@ Result<void> Consumer::aggregationAction(const ir::Ecb& ecb, const ir::Action& a
                                          const uint8_t* payload) {
   auto number = [&](size_t i) {
     const ir::Field& f = action.fields.at(i);
-    return f.kind == ir::DataKind::Unsigned ? static_cast<int64_t>(print::readUnsigned(payload + f.offset, f.size))
-                                            : print::readSigned(payload + f.offset, f.size);
+    return f.kind == ir::DataKind::Unsigned
+               ? static_cast<int64_t>(print::readUnsigned(payload + f.offset, f.size))
+               : print::readSigned(payload + f.offset, f.size);
   };
   if (action.kind == ir::ActionKind::Setopt) {
     auto text = [&](size_t i) {
@@ -168,8 +169,8 @@ Result<void> Consumer::printTable(const AggregationTable& table, const ir::Print
                        size_t index) {
         const size_t column = std::min(index, table.columns() - 1);
         const ir::Aggregation& agg = table.aggregation(column);
-        print::appendFormattedAggregationValue(out, agg, table.value(row, column),
-                                               normal(agg.id), c, stem);
+        print::appendFormattedAggregationValue(out, agg, table.value(row, column), normal(agg.id),
+                                               c, stem);
       };
       auto r = print::appendPrintf(text, *format, keyed.keys, key, keyed.keySize, value, &symbols_);
       if (!r) return r;
@@ -193,6 +194,7 @@ Result<void> Consumer::printTable(const AggregationTable& table, const ir::Print
 // A CPU that never fired (or fired only before a clear()) shows what its
 // buffer starts from: the largest value for min(), the smallest for max().
 void Consumer::appendPerCpu(std::string& out, const AggregationData& data, size_t index) {
+  if (!data.perCpu()) return;
   const ir::Aggregation& agg = *data.aggregation;
   std::vector<int64_t> initial(agg.dataWords(), 0);
   if (agg.info().merge == ir::AggMerge::Min) initial[0] = INT64_MAX;
@@ -233,8 +235,8 @@ void Consumer::setopt(const ir::Ecb& ecb, const std::string& name, const std::st
                  "dtrace: error on enabled probe ID %u (ID %u: %s:%s:%s:%s): couldn't set option "
                  "\"%s\" to \"%s\": %s\n",
                  ecb.epid, ecb.probeId, ecb.provider.c_str(), ecb.module.c_str(),
-                 ecb.function.c_str(), ecb.name.c_str(), name.c_str(),
-                 value.c_str(), r.error().message.c_str());
+                 ecb.function.c_str(), ecb.name.c_str(), name.c_str(), value.c_str(),
+                 r.error().message.c_str());
     return;
   }
   if (name == "quiet") quiet_ = options_->isSet("quiet");

@@ -9,10 +9,10 @@
 
 namespace dtrace::consume {
 
-Result<AggregationData> KernelAggregations::snapshot(const ir::Aggregation& agg) {
+Result<AggregationData> KernelAggregations::snapshot(const ir::Aggregation& agg, bool perCpu) {
   return readAggregation(agg, mapFds_.at(agg.id),
                          std::atomic_ref<uint64_t>(globals_[agg.generationOffset / 8]).load(),
-                         symbolKeys_);
+                         perCpu, symbolKeys_);
 }
 
 // Entries of older generations read as zeros, and the kernel starts each

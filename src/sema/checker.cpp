@@ -98,8 +98,6 @@ bool pointerCompatibleTypes(const Type* a, bool aNull, const Type* b, bool bNull
   return true;
 }
 
-
-
 // Unsigned bit-fields narrower than int promote to int: illumos ranks an
 // integer by its width in bits.
 bool isNarrowUnsignedBitField(const Expr& e) {
@@ -166,7 +164,7 @@ bool reportedOutsideRegion(const std::string& tag) {
       "D_ACT_SPEC",    "D_DREC_",     "D_EXIT_SPEC", "D_CLEAR_",   "D_NORMALIZE_", "D_TRUNC_",
       "D_TRACE_",      "D_TRACEMEM_", "D_STACK_",    "D_USTACK_",  "D_SETOPT_",    "D_PRINTM_",
       "D_UNSUPPORTED", "D_QUANT_",    "D_LQUANT_",   "D_LLQUANT_", "D_DECL_",      "D_FUNC_UNDEF",
-      "D_FUNC_IDKIND", "D_CG_",       "D_OFFSETOF_", "D_AGG_MDIM",  "D_PRINT_",
+      "D_FUNC_IDKIND", "D_CG_",       "D_OFFSETOF_", "D_AGG_MDIM", "D_PRINT_",
   };
   for (const char* p : kPrefixes) {
     if (tag.rfind(p, 0) == 0) return true;
@@ -1057,8 +1055,9 @@ const Type* Checker::assign(Expr& e) {
   const Type* vt = expr(value);
   if (!vt) return nullptr;
   if (vt->isAggregation()) {
-    error("D_OP_INCOMPAT", e.loc,
-          std::string("operator ") + ast::opSpelling(e.op) + " may not be applied to an aggregation");
+    error(
+        "D_OP_INCOMPAT", e.loc,
+        std::string("operator ") + ast::opSpelling(e.op) + " may not be applied to an aggregation");
     return nullptr;
   }
   if (vt->isVoid() && !isActionCall(value)) {  // an action is refused later, as D_CG_EXPR
@@ -1330,8 +1329,9 @@ bool Checker::arraysAsPointers(Expr& e) {
   return true;
 }
 
-// Computes constValue when every operand is a constant, with C semantics at
-// the width of the expression's type.
+// Computes constValue when every operand is a constant, as the generated code
+// computes it: in 64 bits, as DIF does, an operand converted only when its
+// signedness changes; a cast converts to its type's width.
 void Checker::fold(Expr& e) {
   auto c = [&](size_t i) { return e.operands[i]->constValue; };
   for (size_t i = 0; i < e.operands.size(); i++) {
@@ -1339,22 +1339,14 @@ void Checker::fold(Expr& e) {
   }
   const Type* t = e.type;
   if (!t || !t->isInteger()) return;
-  auto operand = [&](size_t i) {
-    const Type* ot = e.operands[i]->type;
-    int64_t v = *c(i);
-    // Values are held sign- or zero-extended to 64 bits by their own type.
-    return ot && ot->isInteger() && !ot->isSigned && ot->size < 8
-               ? static_cast<int64_t>(static_cast<uint64_t>(v) &
-                                      ((uint64_t{1} << (ot->size * 8)) - 1))
-               : v;
-  };
+  auto operand = [&](size_t i) { return *c(i); };
   int64_t r = 0;
   switch (e.kind) {
     case ExprKind::Cast:
       r = convert(operand(0), t);
       break;
     case ExprKind::Ternary:
-      r = convert(operand(0) ? operand(1) : operand(2), t);
+      r = operand(0) ? operand(1) : operand(2);
       break;
     case ExprKind::Unary:
       switch (e.op) {
@@ -1377,16 +1369,22 @@ void Checker::fold(Expr& e) {
     case ExprKind::Binary: {
       const Type* at = e.operands[0]->type;
       const Type* bt = e.operands[1]->type;
-      // Operands are first converted to the type the operation is done in,
-      // exactly as the generated code does.
+      // The type the operation is done in says whether it is signed.
       const Type* opType = t;
       if (isComparison(e.op) || isLogical(e.op)) {
         opType = at && bt && at->isInteger() && bt->isInteger() ? types_.arithmeticResult(at, bt)
                                                                 : types_.uint64();
       }
+      // An operand changes only when its signedness does (convertOperand).
+      auto converted = [&](size_t i) {
+        const Type* ot = e.operands[i]->type;
+        return ot && ot->isInteger() && ot->isSigned != opType->isSigned
+                   ? convert(operand(i), opType)
+                   : operand(i);
+      };
       bool shift = e.op == Op::Shl || e.op == Op::Shr;
-      int64_t a = convert(operand(0), opType);
-      int64_t b = shift ? operand(1) : convert(operand(1), opType);
+      int64_t a = converted(0);
+      int64_t b = shift ? operand(1) : converted(1);
       bool unsignedOp = !opType->isSigned;
       uint64_t ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
       switch (e.op) {
@@ -1463,7 +1461,7 @@ void Checker::fold(Expr& e) {
     default:
       return;
   }
-  e.constValue = convert(r, t);
+  e.constValue = r;
 }
 
 }  // namespace dtrace::sema

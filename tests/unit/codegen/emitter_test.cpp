@@ -4,16 +4,13 @@
 // D's semantics. Needs root; skipped without it.
 #include "codegen/emitter.h"
 
-#include <array>
 #include <gtest/gtest.h>
-
-#include "consume/aggregation_reader.h"
-#include "consume/aggregation_snapshot.h"
 #include <sched.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <array>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -25,6 +22,8 @@
 #include "bpf/map.h"
 #include "bpf/program.h"
 #include "bpf/ringbuf.h"
+#include "consume/aggregation_reader.h"
+#include "consume/aggregation_snapshot.h"
 #include "parse/parser.h"
 #include "sema/checker.h"
 #include "types/kernel_btf.h"
@@ -170,9 +169,8 @@ struct Harness {
     ringbuf.emplace(std::move(*r));
     uint32_t largest = 8;
     for (const ir::Aggregation& agg : layout.aggregations) {
-      auto m = bpf::Map::create(BPF_MAP_TYPE_HASH, "dt_agg",
-                                agg.keySize + ir::kAggregationCpuSlot, agg.valueSize(), 1024,
-                                BPF_F_NO_PREALLOC);
+      auto m = bpf::Map::create(BPF_MAP_TYPE_HASH, "dt_agg", agg.keySize + ir::kAggregationCpuSlot,
+                                agg.valueSize(), 1024, BPF_F_NO_PREALLOC);
       if (!m) return "aggregation: " + m.error().message;
       aggregations.push_back(std::move(*m));
       largest = std::max(largest, agg.valueSize());
@@ -249,19 +247,16 @@ struct Harness {
     return out;
   }
 
-  // The per-CPU values of an aggregation key, merged as the consumer does.
   // The aggregation's tuple `key` merged over CPUs, read the way the
-  // consumer reads it.
-  // Its merged data words; empty when the tuple is not in the map.
+  // consumer reads it: its merged data words; empty when the tuple is not
+  // in the map.
   std::vector<int64_t> aggregation(size_t id, const Bytes& key) {
     const ir::Aggregation& agg = layout.aggregations.at(id);
-    auto data = consume::readAggregation(agg, aggregations.at(id).fd(), 1);
+    auto data = consume::readAggregation(agg, aggregations.at(id).fd(), 1, false);
     if (!data) return {};
     for (size_t i = 0; i < data->size(); i++) {
       if (std::memcmp(data->key(i), key.data(), key.size()) != 0) continue;
-      std::vector<int64_t> words(agg.dataWords());
-      consume::mergeCpus(*data, i, words.data());
-      return words;
+      return std::vector<int64_t>(data->merged(i), data->merged(i) + agg.dataWords());
     }
     return {};
   }
@@ -419,11 +414,16 @@ TEST_F(EmitterTest, MixedSignednessDivisionConvertsToUnsigned) {
   EXPECT_EQ(global("q"), 2147483644);
 }
 
-TEST_F(EmitterTest, IntArithmeticWrapsAtItsWidth) {
-  run("BEGIN { i = 2147483647; j = i + 1; u = 0u; v = u - 1; k = 65536; m = k * k; }");
+TEST_F(EmitterTest, IntWrapsWhenStoredNotBefore) {
+  // Registers keep 64 bits, as DIF's do: an int converts when it is stored.
+  run("BEGIN { i = 2147483647; j = i + 1; u = 0u; v = u - 1; k = 65536; m = k * k; "
+      "l = 0l; w = l + (i + 1); q = k * k / k; c = (int)(i + 1) < 0; }");
   EXPECT_EQ(global("j"), INT32_MIN);
   EXPECT_EQ(global("v"), 4294967295LL);
   EXPECT_EQ(global("m"), 0);
+  EXPECT_EQ(global("w"), 2147483648LL);
+  EXPECT_EQ(global("q"), 65536);
+  EXPECT_EQ(global("c"), 1);
 }
 
 TEST_F(EmitterTest, ShiftsByVariables) {
@@ -884,9 +884,30 @@ TEST_F(EmitterTest, StddevKeepsCountSumAndWideSumOfSquares) {
 // The buckets the kernel fills are the ones the consumer's ir:: functions
 // name, for values across every range the distributions have.
 std::vector<int64_t> distributionProbeValues() {
-  std::vector<int64_t> values = {0, 1, -1, 2, 3, -3, 7, 8, 9, 10, 11, 99, 100, 101, 1000, 1234,
-                                 -1000, 5000, 99999, 100000, INT64_MAX, INT64_MIN,
-                                 int64_t{1} << 62, -(int64_t{1} << 62)};
+  std::vector<int64_t> values = {0,
+                                 1,
+                                 -1,
+                                 2,
+                                 3,
+                                 -3,
+                                 7,
+                                 8,
+                                 9,
+                                 10,
+                                 11,
+                                 99,
+                                 100,
+                                 101,
+                                 1000,
+                                 1234,
+                                 -1000,
+                                 5000,
+                                 99999,
+                                 100000,
+                                 INT64_MAX,
+                                 INT64_MIN,
+                                 int64_t{1} << 62,
+                                 -(int64_t{1} << 62)};
   return values;
 }
 
@@ -923,8 +944,7 @@ TEST_F(EmitterTest, LquantizeFillsTheBucketOfEachValue) {
 TEST_F(EmitterTest, LlquantizeFillsTheBucketOfEachValue) {
   for (const char* args : {"10, 0, 6, 20", "10, 2, 5, 10", "2, 0, 10, 2", "10, 1, 4, 5"}) {
     Harness t;
-    ASSERT_EQ(t.load(std::string("BEGIN { @l = llquantize(arg0, ") + args + "); }",
-                     beginProbe()),
+    ASSERT_EQ(t.load(std::string("BEGIN { @l = llquantize(arg0, ") + args + "); }", beginProbe()),
               "")
         << args;
     const ir::Aggregation& agg = t.layout.aggregations.at(0);

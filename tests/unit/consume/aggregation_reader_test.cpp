@@ -52,7 +52,7 @@ TEST(AggregationReader, ReadsEveryKeyAndEveryCpu) {
   agg.name = "test";
   agg.func = ir::AggFunc::Sum;
   agg.keySize = 8;
-  auto read = readAggregation(agg, map.fd(), 2);
+  auto read = readAggregation(agg, map.fd(), 2, true);
   ASSERT_TRUE(read.ok()) << read.error().message;
   ASSERT_EQ(read->size(), kKeys);
   EXPECT_EQ(read->aggregation, &agg);
@@ -70,6 +70,25 @@ TEST(AggregationReader, ReadsEveryKeyAndEveryCpu) {
     EXPECT_EQ(read->data(byKey.at(1235), cpu)[0], 12350 + cpu);
     EXPECT_EQ(read->slot(byKey.at(1234), cpu), CpuSlot::Cleared);
   }
+  // Current CPUs add up; a tuple seen only before the clear() is zero.
+  const int64_t total = 12350 * ncpus + ncpus * (ncpus - 1) / 2;
+  EXPECT_EQ(read->merged(byKey.at(1235))[0], total);
+  EXPECT_EQ(read->merged(byKey.at(1234))[0], 0);
+
+  // Without per-CPU data the merged values are the same.
+  auto merged = readAggregation(agg, map.fd(), 2, false);
+  ASSERT_TRUE(merged.ok()) << merged.error().message;
+  ASSERT_EQ(merged->size(), kKeys);
+  EXPECT_FALSE(merged->perCpu());
+  for (size_t i = 0; i < merged->size(); i++) {
+    uint64_t k;
+    std::memcpy(&k, merged->key(i), 8);
+    if (k == 1235) {
+      EXPECT_EQ(merged->merged(i)[0], total);
+    } else if (k == 1234) {
+      EXPECT_EQ(merged->merged(i)[0], 0);
+    }
+  }
 }
 
 TEST(AggregationReader, EmptyMapGivesNoEntries) {
@@ -77,7 +96,7 @@ TEST(AggregationReader, EmptyMapGivesNoEntries) {
   if (map.fd() < 0) GTEST_SKIP() << "cannot create BPF maps here";
   ir::Aggregation agg;
   agg.keySize = 16;
-  auto read = readAggregation(agg, map.fd(), 1);
+  auto read = readAggregation(agg, map.fd(), 1, false);
   ASSERT_TRUE(read.ok()) << read.error().message;
   EXPECT_EQ(read->size(), 0u);
 }
@@ -85,7 +104,7 @@ TEST(AggregationReader, EmptyMapGivesNoEntries) {
 TEST(AggregationReader, BadFdIsAnError) {
   ir::Aggregation agg;
   agg.name = "x";
-  auto read = readAggregation(agg, -1, 1);
+  auto read = readAggregation(agg, -1, 1, false);
   EXPECT_FALSE(read.ok());
 }
 

@@ -19,7 +19,7 @@ std::string pad(size_t n) { return std::string(n, ' '); }
 class FakeAggregations : public AggregationSource {
  public:
   explicit FakeAggregations(const std::vector<AggregationData>& data) : data_(data) {}
-  Result<AggregationData> snapshot(const ir::Aggregation& agg) override {
+  Result<AggregationData> snapshot(const ir::Aggregation& agg, bool) override {
     for (const AggregationData& d : data_) {
       if (d.aggregation->id == agg.id) return d;
     }
@@ -40,7 +40,8 @@ std::string printed(const std::vector<AggregationData>& aggs, bool final = false
   FILE* f = open_memstream(&buf, &len);
   ir::Program program;
   for (const AggregationData& d : aggs) {
-    program.aggregations.resize(std::max<size_t>(program.aggregations.size(), d.aggregation->id + 1));
+    program.aggregations.resize(
+        std::max<size_t>(program.aggregations.size(), d.aggregation->id + 1));
     program.aggregations[d.aggregation->id] = *d.aggregation;
   }
   FakeAggregations source(aggs);
@@ -77,7 +78,7 @@ struct AggregationEntry {
 AggregationData build(const ir::Aggregation* agg, const std::vector<AggregationEntry>& entries) {
   size_t ncpus = 1;
   for (const auto& e : entries) ncpus = std::max(ncpus, e.perCpu.size());
-  AggregationData data(agg, static_cast<int>(ncpus));
+  AggregationData data(agg, static_cast<int>(ncpus), true);
   for (const auto& e : entries) {
     size_t i = data.add(e.key.data());
     for (size_t cpu = 0; cpu < e.perCpu.size(); cpu++) {
@@ -85,8 +86,7 @@ AggregationData build(const ir::Aggregation* agg, const std::vector<AggregationE
       Words w = e.perCpu[cpu];
       w.resize(agg->dataWords(), 0);
       const bool cleared = cpu < e.cleared.size() && e.cleared[cpu];
-      data.set(i, static_cast<int>(cpu), cleared ? CpuSlot::Cleared : CpuSlot::Current,
-               w.data());
+      data.fold(i, static_cast<int>(cpu), cleared ? CpuSlot::Cleared : CpuSlot::Current, w.data());
     }
   }
   return data;
@@ -102,9 +102,8 @@ AggregationEntry entry(const RecordBuilder& key, std::vector<Words> perCpu) {
 
 // The tuple's CPUs merged.
 Words merge(const ir::Aggregation& agg, const AggregationEntry& e) {
-  Words out(agg.dataWords());
-  mergeCpus(build(&agg, {e}), 0, out.data());
-  return out;
+  const AggregationData data = build(&agg, {e});
+  return Words(data.merged(0), data.merged(0) + agg.dataWords());
 }
 
 RecordBuilder stringKey(const std::string& s) {
@@ -193,8 +192,7 @@ TEST(AggregationPrint, SumMinMaxAvgValues) {
 TEST(AggregationPrint, NegativeValuesSortFirst) {
   RecordBuilder layout = stringKey("");
   ir::Aggregation agg = makeAgg(0, ir::AggFunc::Sum, layout);
-  AggregationData data =
-      build(&agg, {entry(stringKey("b"), {{3}}), entry(stringKey("a"), {{-3}})});
+  AggregationData data = build(&agg, {entry(stringKey("b"), {{3}}), entry(stringKey("a"), {{-3}})});
   EXPECT_EQ(printed({data}),
             "  a" + pad(49) + pad(15) + "-3\n" + "  b" + pad(49) + pad(16) + "3\n");
 }
@@ -208,9 +206,8 @@ TEST(AggregationPrint, TwoMixedKeys) {
     b.addString(s, 16).add(n);
     return b;
   };
-  AggregationData data =
-      build(&agg, {entry(key("bash", 200), {{2}}), entry(key("bash", 100), {{2}}),
-                   entry(key("sh", 1), {{1}})});
+  AggregationData data = build(&agg, {entry(key("bash", 200), {{2}}),
+                                      entry(key("bash", 100), {{2}}), entry(key("sh", 1), {{1}})});
   EXPECT_EQ(printed({data}), "  sh" + pad(48) + "        1" + pad(16) + "1\n" +  //
                                  "  bash" + pad(46) + "      100" + pad(16) + "2\n" + "  bash" +
                                  pad(46) + "      200" + pad(16) + "2\n");

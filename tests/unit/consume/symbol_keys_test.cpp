@@ -63,7 +63,7 @@ TEST(SymbolKeys, UserKeysBecomeTheirFunctionOrMapping) {
 TEST(SymbolKeys, MergedEntriesOfOneCpuFold) {
   ir::Aggregation agg = keysOf({{ir::DataKind::KernelSymbol, 8}});
   agg.func = ir::AggFunc::Count;
-  AggregationData data(&agg, 2);
+  AggregationData data(&agg, 2, true);
   const uint64_t key = 0x1000;
   const size_t i = data.add(reinterpret_cast<const uint8_t*>(&key));
   const int64_t one = 1, two = 2;

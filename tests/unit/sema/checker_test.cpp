@@ -231,11 +231,13 @@ TEST_F(CheckerTest, FoldedUnsignedDivisionConvertsTheOperandsFirst) {
   EXPECT_EQ(valueOf("(-8 + 0u) >> 1"), 2147483644);
 }
 
-TEST_F(CheckerTest, IntArithmeticWrapsAtIntWidth) {
-  EXPECT_EQ(valueOf("2147483647 + 1"), INT32_MIN);
-  EXPECT_EQ(valueOf("0xffffffffu + 1"), 0);
-  EXPECT_EQ(valueOf("0u - 1"), 4294967295LL);
-  EXPECT_EQ(valueOf("65536 * 65536"), 0);
+TEST_F(CheckerTest, IntArithmeticKeeps64BitIntermediatesAsDifDoes) {
+  EXPECT_EQ(valueOf("2147483647 + 1"), 2147483648LL);
+  EXPECT_EQ(valueOf("65536 * 65536"), 4294967296LL);
+  EXPECT_EQ(valueOf("100000 * 100000 / 100000"), 100000);
+  EXPECT_EQ(valueOf("0u - 1"), -1);                        // every bit set, as in DIF
+  EXPECT_EQ(valueOf("(int)(2147483647 + 1)"), INT32_MIN);  // a cast converts
+  EXPECT_EQ(valueOf("(unsigned)(0u - 1)"), 4294967295LL);
 }
 
 TEST_F(CheckerTest, LongArithmeticWrapsAt64Bits) {
@@ -245,7 +247,8 @@ TEST_F(CheckerTest, LongArithmeticWrapsAt64Bits) {
 
 TEST_F(CheckerTest, Shifts) {
   EXPECT_EQ(valueOf("1 << 4"), 16);
-  EXPECT_EQ(valueOf("1 << 31"), INT32_MIN);
+  EXPECT_EQ(valueOf("1 << 31"), 2147483648LL);
+  EXPECT_EQ(valueOf("(1 << 63) - 1"), INT64_MAX);
   EXPECT_EQ(valueOf("1l << 40"), int64_t{1} << 40);
   EXPECT_EQ(valueOf("-16 >> 2"), -4);                 // arithmetic for signed
   EXPECT_EQ(valueOf("0x80000000 >> 4"), 0x08000000);  // logical for unsigned int
@@ -748,8 +751,7 @@ TEST_F(CheckerTest, AggregationsAreNoPrintfOrPrintArguments) {
       << err;
   EXPECT_NE(err.find("\t  argument: aggregation"), std::string::npos) << err;
   err = check("BEGIN { @a = count(); print(@a); }");
-  EXPECT_EQ(err.rfind("[D_PRINT_AGG] line 1: print( ) may not be applied to an aggregation", 0),
-            0u)
+  EXPECT_EQ(err.rfind("[D_PRINT_AGG] line 1: print( ) may not be applied to an aggregation", 0), 0u)
       << err;
 }
 
