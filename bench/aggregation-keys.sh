@@ -3,7 +3,7 @@
 # kernel, merged, sorted and printed when tracing ends. END prints its
 # walltimestamp first; the time from then to dtrace's exit is the snapshot.
 # FUNC picks the aggregating function (count() by default; quantize() values
-# are 127 buckets each, 1 KiB per key).
+# are 127 buckets each, 1 KiB per key; give them AGGSIZE=1g for 1,000,000).
 #   bench/aggregation-keys.sh [path/to/dtrace]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -13,7 +13,7 @@ func=${FUNC:-count()}
 loop=$(mktemp) out=$(mktemp)
 trap 'rm -f "$loop" "$out"' EXIT
 cc -O2 -o "$loop" "$here/getppid_loop.c"
-"$dtrace" -x aggsize=256m -q -c "$loop $keys" -n '
+"$dtrace" -x aggsize=${AGGSIZE:-256m} -q -c "$loop $keys" -n '
   syscall::getppid:entry /pid == $target/ { @[timestamp] = '"$func"'; }
   END { printf("end %d\n", walltimestamp); }' >"$out"
 t1=$(date +%s%N)

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <future>
+#include <vector>
 
 namespace dtrace::consume {
 
@@ -123,6 +125,39 @@ Result<void> readByIteration(const ir::Aggregation& agg, Grouper& grouper, int f
   return {};
 }
 
+// One batch of map entries and the cursor where the next batch starts.
+struct Batch {
+  std::vector<uint8_t> keys;
+  std::vector<int64_t> values;
+  std::vector<uint8_t> next;
+  uint32_t count = 0;
+  int err = 0;  // 0: more to come; ENOENT: the map's end; else the failure
+};
+
+// Reads up to `chunk` entries from `cursor` (null: the map's start), more
+// if one bucket holds more keys than that.
+void readBatch(int mapFd, const uint8_t* cursor, uint32_t chunk, uint32_t mapKeySize,
+               size_t valueWords, Batch& batch) {
+  LIBBPF_OPTS(bpf_map_batch_opts, opts);
+  for (;;) {
+    batch.keys.resize(static_cast<size_t>(chunk) * mapKeySize);
+    batch.values.resize(static_cast<size_t>(chunk) * valueWords);
+    batch.next.resize(mapKeySize);  // hash maps use a bucket cursor: room for any key
+    batch.count = chunk;
+    // libbpf's in_batch is not const, but the kernel only reads it.
+    const int rc =
+        bpf_map_lookup_batch(mapFd, const_cast<uint8_t*>(cursor), batch.next.data(),
+                             batch.keys.data(), batch.values.data(), &batch.count, &opts);
+    batch.err = rc < 0 ? -rc : 0;
+    if (batch.err == ENOSPC && chunk < (1u << 24)) {
+      chunk *= 2;
+      continue;
+    }
+    if (batch.err != 0 && batch.err != ENOENT) batch.count = 0;
+    return;
+  }
+}
+
 }  // namespace
 
 Result<AggregationData> readAggregation(const ir::Aggregation& agg, int mapFd, uint64_t generation,
@@ -134,43 +169,38 @@ Result<AggregationData> readAggregation(const ir::Aggregation& agg, int mapFd, u
   Grouper grouper(data, agg.keySize, generation, symbolKeys);
   const size_t valueWords = agg.valueSize() / 8;
   uint32_t chunk = 4096;
-  std::vector<uint8_t> keys;
-  std::vector<int64_t> values;
-  // Hash maps use a bucket cursor; give it room for any key.
-  std::vector<uint8_t> cursorIn(mapKeySize), cursorOut(mapKeySize);
-  bool first = true;
-  LIBBPF_OPTS(bpf_map_batch_opts, opts);
-  for (;;) {
-    keys.resize(static_cast<size_t>(chunk) * mapKeySize);
-    values.resize(static_cast<size_t>(chunk) * valueWords);
-    uint32_t count = chunk;
-    const int rc = bpf_map_lookup_batch(mapFd, first ? nullptr : cursorIn.data(), cursorOut.data(),
-                                        keys.data(), values.data(), &count, &opts);
-    const int err = rc < 0 ? -rc : 0;
-    if (err != 0 && err != ENOENT) {
-      if (err == ENOSPC && chunk < (1u << 24)) {
-        chunk *= 2;  // one bucket holds more keys than fit: retry larger
-        continue;
-      }
-      if (first && (err == EINVAL || err == ENOTSUP || err == EOPNOTSUPP)) {
-        auto r = readByIteration(agg, grouper, mapFd, mapKeySize);
-        if (!r) return r.error();
-        return data;
-      }
-      return mapError(agg, "batch lookup", err);
-    }
-    for (uint32_t i = 0; i < count; i++) {
-      grouper.add(keys.data() + static_cast<size_t>(i) * mapKeySize,
-                  reinterpret_cast<const uint8_t*>(values.data() + i * valueWords));
-    }
-    if (err == ENOENT) break;
-    cursorIn.swap(cursorOut);
-    first = false;
+  Batch batches[2];
+  readBatch(mapFd, nullptr, chunk, mapKeySize, valueWords, batches[0]);
+  const int firstErr = batches[0].err;
+  if (firstErr == EINVAL || firstErr == ENOTSUP || firstErr == EOPNOTSUPP) {
+    auto r = readByIteration(agg, grouper, mapFd, mapKeySize);
+    if (!r) return r.error();
+    return data;
+  }
+  // A large map's next batch is read on a thread of its own while this one
+  // groups the last: the kernel's copy and the grouping cost about the same.
+  for (size_t i = 0;; i++) {
+    const Batch& batch = batches[i % 2];
+    if (batch.err != 0 && batch.err != ENOENT) return mapError(agg, "batch lookup", batch.err);
+    const bool more = batch.err == 0;
     // Fewer system calls for large maps, in buffers that stay in the cache.
     if (chunk < (1u << 16) &&
         static_cast<size_t>(chunk) * (mapKeySize + 8 * valueWords) < kBatchBytes) {
       chunk *= 2;
     }
+    std::future<void> reading;
+    if (more) {
+      Batch& into = batches[(i + 1) % 2];
+      reading = std::async(std::launch::async, [&, chunk] {
+        readBatch(mapFd, batch.next.data(), chunk, mapKeySize, valueWords, into);
+      });
+    }
+    for (uint32_t e = 0; e < batch.count; e++) {
+      grouper.add(batch.keys.data() + static_cast<size_t>(e) * mapKeySize,
+                  reinterpret_cast<const uint8_t*>(batch.values.data() + e * valueWords));
+    }
+    if (!more) break;
+    reading.get();
   }
   return data;
 }

@@ -121,6 +121,8 @@ AggregationTable::AggregationTable(std::vector<const MergedAggregation*> columns
   }
   const size_t nrows = keys.size();
   inlineValues_ = ncols == 1 && columns_[0]->aggregation().dataWords() <= kInlineWords;
+  const uint32_t keySize = ncols ? columns_[0]->aggregation().keySize : 0;
+  inlineKeys_ = keySize <= kInlineKeyBytes;
   rows_.resize(nrows);
   for (size_t r = 0; r < nrows; r++) {
     Row& row = rows_[r];
@@ -128,6 +130,7 @@ AggregationTable::AggregationTable(std::vector<const MergedAggregation*> columns
     row.keyPrefix = 0;
     row.number = 0;
     row.index = static_cast<uint32_t>(r);
+    if (inlineKeys_) std::copy_n(keys[r], keySize, row.inlineKey);
     if (inlineValues_) {
       std::copy_n(values_[r], columns_[0]->aggregation().dataWords(), row.inlineValue);
     }
@@ -177,10 +180,10 @@ void AggregationTable::sort(const SortOptions& options) {
   if (columns_.empty()) return;
   const size_t ncols = columns_.size();
   const KeyOrder keys(columns_[0]->aggregation(), options.keyPosition);
-  for (Row& row : rows_) row.keyPrefix = keys.prefix(row.key);
+  for (Row& row : rows_) row.keyPrefix = keys.prefix(keyOf(row));
   auto compareKeys = [&](const Row& a, const Row& b) {
     if (int c = order(a.keyPrefix, b.keyPrefix)) return c;
-    return keys.compare(a.key, b.key);
+    return keys.compare(keyOf(a), keyOf(b));
   };
   // Each way of comparing values gets its own instance of the sort.
   auto sortBy = [&](auto compareValues) {

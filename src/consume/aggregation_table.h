@@ -52,7 +52,7 @@ class AggregationTable {
     return columns_[column]->aggregation();
   }
   // In sorted order after sort().
-  const uint8_t* key(size_t row) const { return rows_[row].key; }
+  const uint8_t* key(size_t row) const { return keyOf(rows_[row]); }
   const int64_t* value(size_t row, size_t column) const {
     const Row& r = rows_[row];
     return columns_.size() == 1 && inlineValues_ ? r.inlineValue
@@ -68,6 +68,8 @@ class AggregationTable {
   // A value of at most this many words travels with its row, so that the
   // rows of a large table sort and print without chasing pointers.
   static constexpr uint32_t kInlineWords = 4;
+  // So does a key of at most this many bytes.
+  static constexpr uint32_t kInlineKeyBytes = 16;
 
   // What one value is ordered by: scalars by their number, distributions
   // by their weighted sum and then the count at zero.
@@ -81,12 +83,15 @@ class AggregationTable {
     int64_t number;      // a table of one aggregation of numbers: what it sorts by
     uint32_t index;      // into values_ and sortValues_, and the snapshot's tuples
     int64_t inlineValue[kInlineWords];
+    alignas(8) uint8_t inlineKey[kInlineKeyBytes];
   };
+  const uint8_t* keyOf(const Row& row) const { return inlineKeys_ ? row.inlineKey : row.key; }
 
   std::vector<const MergedAggregation*> columns_;
   std::vector<std::vector<int64_t>> zeros_;  // per column: a value never set
   std::vector<Row> rows_;
   bool inlineValues_ = false;
+  bool inlineKeys_ = false;
   std::vector<const int64_t*> values_;  // per row index, per column
   std::vector<SortValue> sortValues_;   // per row index, per column, once needed
   void computeSortValues();

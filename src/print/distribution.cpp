@@ -1,5 +1,6 @@
 #include "print/distribution.h"
 
+#include <charconv>
 #include <climits>
 #include <cmath>
 
@@ -115,37 +116,50 @@ std::vector<DistributionRow> llquantizeRows(const ir::AggParams& p, const int64_
   return rows;
 }
 
+// " count\n", the count left-justified in 9 columns.
+void appendCount(std::string& out, long long count) {
+  char digits[24];
+  const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, count);
+  out += ' ';
+  appendLeftJustified(out, std::string_view(digits, static_cast<size_t>(end - digits)), 9);
+  out += '\n';
+}
+
 // "|@@@@      count" after the row's label: the bar is the share of the
 // total the count makes, rounded; negative counts grow left of the line.
-void appendBar(std::string& out, int64_t count, uint64_t normal, long double total,
-               bool positives, bool negatives) {
+// Appended piece by piece: a large table prints millions of these.
+void appendBar(std::string& out, int64_t count, uint64_t normal, long double total, bool positives,
+               bool negatives) {
   const long long shown = static_cast<long long>(count) / static_cast<long long>(normal);
   auto depthOf = [&](int width) {
-    if (total == 0) return 0;
+    if (total == 0) return size_t{0};
     const long double f = std::fabs(static_cast<long double>(count)) * width / total;
-    return static_cast<int>(f + 0.5L);
+    return static_cast<size_t>(f + 0.5L);
   };
-  const std::string ats(kBarWidth, '@'), spaces(kBarWidth, ' ');
+  const size_t width = kBarWidth;
   if (!negatives) {
-    const int depth = positives ? depthOf(kBarWidth) : 0;
-    appendf(out, "|%s%s %-9lld\n", ats.substr(0, depth).c_str(),
-            spaces.substr(0, kBarWidth - depth).c_str(), shown);
+    const size_t depth = positives ? depthOf(kBarWidth) : 0;
+    out += '|';
+    out.append(depth, '@').append(width - depth, ' ');
   } else if (!positives) {
-    const int depth = depthOf(kBarWidth);
-    appendf(out, "%s%s| %-9lld\n", spaces.substr(0, kBarWidth - depth).c_str(),
-            ats.substr(0, depth).c_str(), shown);
+    const size_t depth = depthOf(kBarWidth);
+    out.append(width - depth, ' ').append(depth, '@');
+    out += '|';
   } else {
     // Half-width bars on either side of a centre line.
-    const int half = kBarWidth / 2;
-    const int depth = depthOf(half);
+    const size_t half = width / 2;
+    const size_t depth = depthOf(kBarWidth / 2);
     if (count <= 0) {
-      appendf(out, "%s%s|%*s %-9lld\n", spaces.substr(0, half - depth).c_str(),
-              ats.substr(0, depth).c_str(), half, "", shown);
+      out.append(half - depth, ' ').append(depth, '@');
+      out += '|';
+      out.append(half, ' ');
     } else {
-      appendf(out, "%20s|%s%s %-9lld\n", "", ats.substr(0, depth).c_str(),
-              spaces.substr(0, half - depth).c_str(), shown);
+      out.append(half, ' ');
+      out += '|';
+      out.append(depth, '@').append(half - depth, ' ');
     }
   }
+  appendCount(out, shown);
 }
 
 }  // namespace
@@ -174,9 +188,11 @@ void appendDistribution(std::string& out, const ir::Aggregation& agg, const int6
     negatives |= row.count < 0;
     total += std::fabs(static_cast<long double>(row.count));
   }
-  appendf(out, "\n%16s %41s %-9s\n", "value", "------------- Distribution -------------", "count");
+  out += "\n           value  ------------- Distribution ------------- count    \n";
   for (const DistributionRow& row : rows) {
-    appendf(out, "%16s ", row.label.c_str());
+    out.append(row.label.size() < 16 ? 16 - row.label.size() : 0, ' ');
+    out += row.label;
+    out += ' ';
     appendBar(out, row.count, normal, total, positives, negatives);
   }
 }
