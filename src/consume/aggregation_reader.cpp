@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <future>
+#include <system_error>
 #include <vector>
 
 namespace dtrace::consume {
@@ -191,16 +192,21 @@ Result<AggregationData> readAggregation(const ir::Aggregation& agg, int mapFd, u
     std::future<void> reading;
     if (more) {
       Batch& into = batches[(i + 1) % 2];
-      reading = std::async(std::launch::async, [&, chunk] {
+      auto readNext = [&, chunk] {
         readBatch(mapFd, batch.next.data(), chunk, mapKeySize, valueWords, into);
-      });
+      };
+      try {
+        reading = std::async(std::launch::async, readNext);
+      } catch (const std::system_error&) {
+        readNext();  // no thread to spare: read it here, first
+      }
     }
     for (uint32_t e = 0; e < batch.count; e++) {
       grouper.add(batch.keys.data() + static_cast<size_t>(e) * mapKeySize,
                   reinterpret_cast<const uint8_t*>(batch.values.data() + e * valueWords));
     }
     if (!more) break;
-    reading.get();
+    if (reading.valid()) reading.get();
   }
   return data;
 }
