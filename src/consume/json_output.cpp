@@ -2,8 +2,6 @@
 
 #include <time.h>
 
-#include <cstdio>
-
 #include "print/distribution.h"
 #include "print/printf.h"
 
@@ -35,21 +33,15 @@ void writeValueMember(print::JsonWriter& w, const ir::Aggregation& agg, const in
   }
 }
 
-std::string hex(uint64_t value) {
-  char text[24];
-  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
-  return text;
-}
-
 // A stack frame as FreeBSD writes it, with the address: its parts only
 // where a symbol names it.
 void writeFrame(print::JsonWriter& w, const print::NamedAddress& frame) {
   w.beginObject().key("symbol").string(frame.text());
   if (!frame.object.empty()) w.key("module").string(frame.object);
   if (!frame.function.empty()) {
-    w.key("name").string(frame.function).key("offset").string(hex(frame.offset));
+    w.key("name").string(frame.function).key("offset").string(print::hexText(frame.offset));
   }
-  w.key("address").string(hex(frame.address));
+  w.key("address").string(print::hexText(frame.address));
   w.endObject();
 }
 
@@ -77,9 +69,9 @@ void writeCodeAddress(print::JsonWriter& w, const ir::Field& f, const uint8_t* d
   const bool module = f.kind == ir::DataKind::KernelModule || f.kind == ir::DataKind::UserModule;
   if (!module && !named.function.empty()) {
     w.key("object").string(named.object).key("name").string(named.function);
-    if (f.kind == ir::DataKind::UserAddress) w.key("offset").string(hex(named.offset));
+    if (f.kind == ir::DataKind::UserAddress) w.key("offset").string(print::hexText(named.offset));
   }
-  if (f.kind == ir::DataKind::UserAddress) w.key("address").string(hex(named.address));
+  if (f.kind == ir::DataKind::UserAddress) w.key("address").string(print::hexText(named.address));
   w.endObject();
 }
 

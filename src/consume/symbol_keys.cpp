@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "print/printf.h"
 #include "sym/kernel_symbols.h"
 
 namespace dtrace::consume {
@@ -13,11 +14,7 @@ bool isMergingKind(ir::DataKind k) {
          k == ir::DataKind::UserSymbol || k == ir::DataKind::UserModule;
 }
 
-uint64_t load(const uint8_t* p) {
-  uint64_t v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
+uint64_t load(const uint8_t* p) { return print::readUnsigned(p, 8); }
 
 void store(uint8_t* p, uint64_t v) { std::memcpy(p, &v, sizeof v); }
 

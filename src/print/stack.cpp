@@ -1,33 +1,30 @@
 #include "print/stack.h"
 
 #include <cinttypes>
-#include <cstring>
+#include <cstdio>
 
 #include "print/appendf.h"
+#include "print/printf.h"
 #include "sym/kernel_symbols.h"
 
 namespace dtrace::print {
 
 namespace {
 
-std::string hex(uint64_t value) {
+uint64_t word(const uint8_t* p) { return readUnsigned(p, 8); }
+
+}  // namespace
+
+std::string hexText(uint64_t value) {
   char text[24];
   std::snprintf(text, sizeof text, "0x%" PRIx64, value);
   return text;
 }
 
-uint64_t word(const uint8_t* p) {
-  uint64_t v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-}  // namespace
-
 std::string NamedAddress::text() const {
   const std::string prefix = object.empty() ? "" : object + "`";
-  if (function.empty()) return prefix + hex(address);
-  return prefix + function + (offset ? "+" + hex(offset) : "");
+  if (function.empty()) return prefix + hexText(address);
+  return prefix + function + (offset ? "+" + hexText(offset) : "");
 }
 
 std::string NamedAddress::symbolText() const {
@@ -89,7 +86,7 @@ std::string symbolFieldText(const ir::Field& field, const NamedAddress& named) {
   switch (field.kind) {
     case ir::DataKind::KernelModule:
     case ir::DataKind::UserModule:
-      return named.object.empty() ? hex(named.address) : named.object;
+      return named.object.empty() ? hexText(named.address) : named.object;
     case ir::DataKind::UserAddress:
       return named.text();
     default:  // sym(), func(), usym(), ufunc()

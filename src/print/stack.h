@@ -21,6 +21,9 @@ struct SymbolContext {
   int targetPid = 0;                 // $target: whose address space %A names
 };
 
+// "0x1f": addresses and offsets as DTrace prints them.
+std::string hexText(uint64_t value);
+
 // A program counter and what names it.
 struct NamedAddress {
   uint64_t address = 0;

@@ -60,15 +60,17 @@ PerfMap PerfMap::parse(std::string text) {
   return map;
 }
 
+std::string PerfMap::path(int pid) { return "/tmp/perf-" + std::to_string(pid) + ".map"; }
+
 PerfMap PerfMap::read(int pid) {
-  const std::string path = "/tmp/perf-" + std::to_string(pid) + ".map";
-  struct stat file, process;
-  if (stat(path.c_str(), &file) != 0 || !S_ISREG(file.st_mode)) return {};
+  const std::string file = path(pid);
+  struct stat st, process;
+  if (stat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return {};
   const bool owned =
-      file.st_uid == 0 || (stat(("/proc/" + std::to_string(pid)).c_str(), &process) == 0 &&
-                           process.st_uid == file.st_uid);
+      st.st_uid == 0 || (stat(("/proc/" + std::to_string(pid)).c_str(), &process) == 0 &&
+                         process.st_uid == st.st_uid);
   if (!owned) return {};
-  std::ifstream in(path);
+  std::ifstream in(file);
   std::ostringstream text;
   text << in.rdbuf();
   return parse(std::move(text).str());

@@ -26,6 +26,8 @@ class PerfMap {
   // /tmp/perf-PID.map, if it exists and belongs to root or to the process's
   // owner (anyone may write to /tmp); empty otherwise.
   static PerfMap read(int pid);
+  // Where the process's JIT writes its map: /tmp/perf-PID.map.
+  static std::string path(int pid);
 
   std::optional<JitSymbol> containing(uint64_t address) const;
   bool empty() const { return entries_.empty(); }

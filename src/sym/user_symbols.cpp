@@ -17,8 +17,8 @@ std::shared_ptr<const ObjectFile> UserSymbols::object(const Mapping& mapping) {
 const PerfMap& UserSymbols::perfMap(int pid) {
   JitSymbols& jit = perfMaps_[pid];
   struct stat st;
-  const std::string path = "/tmp/perf-" + std::to_string(pid) + ".map";
-  const int64_t size = stat(path.c_str(), &st) == 0 ? static_cast<int64_t>(st.st_size) : -1;
+  const int64_t size =
+      stat(PerfMap::path(pid).c_str(), &st) == 0 ? static_cast<int64_t>(st.st_size) : -1;
   if (size != jit.fileSize) {
     jit.map = size >= 0 ? PerfMap::read(pid) : PerfMap{};
     jit.fileSize = size;
