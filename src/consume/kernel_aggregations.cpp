@@ -3,6 +3,8 @@
 
 #include <atomic>
 #include <cstring>
+#include <string_view>
+#include <unordered_set>
 
 #include "consume/aggregation_reader.h"
 #include "consume/aggregation_source.h"
@@ -44,6 +46,11 @@ void KernelAggregations::removeMerged(const ir::Aggregation& agg,
                                       const std::vector<const uint8_t*>& keys) {
   const int fd = mapFds_.at(agg.id);
   const size_t mapKeySize = agg.keySize + ir::kAggregationCpuSlot;
+  auto tuple = [&agg](const uint8_t* key) {
+    return std::string_view(reinterpret_cast<const char*>(key), agg.keySize);
+  };
+  std::unordered_set<std::string_view> removed;
+  for (const uint8_t* key : keys) removed.insert(tuple(key));
   std::vector<uint8_t> prev(mapKeySize), next(mapKeySize), normalized(mapKeySize);
   std::vector<std::vector<uint8_t>> doomed;
   bool first = true;
@@ -51,9 +58,7 @@ void KernelAggregations::removeMerged(const ir::Aggregation& agg,
     first = false;
     normalized = next;
     symbolKeys_->normalize(agg, normalized.data());
-    for (const uint8_t* key : keys) {
-      if (std::memcmp(normalized.data(), key, agg.keySize) == 0) doomed.push_back(next);
-    }
+    if (removed.contains(tuple(normalized.data()))) doomed.push_back(next);
     prev.swap(next);
   }
   for (const std::vector<uint8_t>& key : doomed) (void)bpf_map_delete_elem(fd, key.data());

@@ -4,6 +4,7 @@
 #include <netdb.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 
@@ -197,8 +198,7 @@ Result<void> appendConversion(std::string& out, const PrintfConversion& c, const
       // width also indents them (DTrace's pfprint_stack).
       ir::Field stack = *f;
       stack.offset = 0;
-      appendStack(out, stack, p, names, c.left || width < 0 ? (width < 0 ? -width : width) : 0,
-                  stem + "s");
+      appendStack(out, stack, p, names, c.left || width < 0 ? std::abs(width) : 0, stem + "s");
       break;
     }
     case PrintfRender::Time:
