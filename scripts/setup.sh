@@ -11,12 +11,25 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 export DEBIAN_FRONTEND=noninteractive
+# bookworm-backports carries libbpf 1.4 and the kernel 6.12 UAPI headers:
+# the multi-uprobe link (BPF_TRACE_UPROBE_MULTI) that attaches thousands of
+# pid probes at once is not in Debian 12's libbpf 1.1 or its headers.
+if ! grep -rqs bookworm-backports /etc/apt/sources.list /etc/apt/sources.list.d/; then
+  echo "deb http://deb.debian.org/debian bookworm-backports main" \
+    >/etc/apt/sources.list.d/bookworm-backports.list
+fi
 apt-get update -qq
+apt-get install -y -qq --no-install-recommends -t bookworm-backports \
+  libbpf-dev linux-libc-dev >/dev/null
 # chromium, python3-pil and fonts-dejavu-core: the browser test of flame
 # graphs (tests/browser/) renders them and checks the screenshot.
+# libcapstone-dev: instruction boundaries for pid offset and return probes.
+# gcc, python3 and systemtap-sdt-dev: the USDT tests build C programs with
+# probes and trace the probes Debian's python3 ships.
 apt-get install -y -qq --no-install-recommends \
-  g++ cmake ninja-build pkg-config cpp \
-  libbpf-dev libelf-dev libdw-dev zlib1g-dev libgtest-dev \
+  g++ gcc cmake ninja-build pkg-config cpp make \
+  libbpf-dev libelf-dev libdw-dev zlib1g-dev libgtest-dev libcapstone-dev \
+  python3 systemtap-sdt-dev \
   chromium python3-pil fonts-dejavu-core jq gawk >/dev/null
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
