@@ -16,6 +16,7 @@
 #include "driver/session.h"
 #include "options.h"
 #include "parse/parser.h"
+#include "proc/target.h"
 #include "providers/listing.h"
 
 namespace {
@@ -135,6 +136,22 @@ int listProbes(driver::Session& session, const std::vector<driver::SourceUnit>& 
   std::fputs(providers::formatProbeList(probes, verbose).c_str(), stdout);
   return 0;
 }
+
+// The processes of -c are held before they exec; a provider that reads a
+// process's objects (pid, USDT) has it run to its entry point first.
+class TargetHook final : public providers::ProcessHook {
+ public:
+  explicit TargetHook(std::vector<proc::Target>& targets) : targets_(targets) {}
+  Result<void> prepare(int pid) override {
+    for (proc::Target& t : targets_) {
+      if (t.pid() == pid) return t.holdAtEntry();
+    }
+    return {};
+  }
+
+ private:
+  std::vector<proc::Target>& targets_;
+};
 
 }  // namespace
 
@@ -273,6 +290,8 @@ int main(int argc, char** argv) {
 
   const sema::MacroTable listMacros = macros;
   driver::Session session(std::move(config), options);
+  TargetHook targetHook(targets);
+  session.catalog().setProcessHook(&targetHook);
   if (cl.list) return listProbes(session, units, cl.verbose, listMacros);
   if (units.empty()) {
     std::fputs(cli::usageText(argv[0]).c_str(), stderr);

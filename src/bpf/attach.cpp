@@ -13,6 +13,8 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <system_error>
+#include <thread>
 
 #include "bpf/errors.h"
 
@@ -179,11 +181,11 @@ Result<Link> attachRawTracepoint(int progFd, const std::string& name) {
   return Link(Fd(), Fd(fd));
 }
 
-Result<Link> attachUprobe(int progFd, const std::string& binaryPath, uint64_t fileOffset,
-                          bool isReturn, int pid, uint64_t refCtrOffset) {
+Result<Link> attachUprobe(int progFd, const std::string& binaryPath, const UprobeSite& site,
+                          bool isReturn, int pid) {
   const UprobePmu& pmu = uprobePmu();
   if (pmu.type < 0) return makeError(pmu.error);
-  if (refCtrOffset != 0 && pmu.refCtrShift < 0) {
+  if (site.refCtrOffset != 0 && pmu.refCtrShift < 0) {
     return makeError("this kernel cannot maintain USDT semaphores (no uprobe ref_ctr_offset)");
   }
   perf_event_attr attr{};
@@ -192,19 +194,102 @@ Result<Link> attachUprobe(int progFd, const std::string& binaryPath, uint64_t fi
   attr.sample_period = 1;
   attr.wakeup_events = 1;
   attr.config1 = reinterpret_cast<uint64_t>(binaryPath.c_str());  // uprobe_path
-  attr.config2 = fileOffset;                                      // probe_offset
+  attr.config2 = site.fileOffset;                                 // probe_offset
   if (isReturn) attr.config |= 1ULL << pmu.retprobeBit;
-  if (refCtrOffset != 0) attr.config |= refCtrOffset << pmu.refCtrShift;
+  if (site.refCtrOffset != 0) attr.config |= site.refCtrOffset << pmu.refCtrShift;
+  auto failed = [&](const std::string& what, int err) {
+    char offset[32];
+    snprintf(offset, sizeof offset, "0x%llx", static_cast<unsigned long long>(site.fileOffset));
+    return attachError(std::string(isReturn ? "uretprobe" : "uprobe") + " at " + binaryPath + ":" +
+                           offset + ": " + what,
+                       err);
+  };
   // All processes: pid -1 on CPU 0, which (as for tracepoints) still fires
   // on every CPU. One process: that pid on any CPU.
-  Result<Link> link = attachPerfEvent(progFd, attr, pid, pid < 0 ? 0 : -1);
-  if (!link) {
-    char offset[32];
-    snprintf(offset, sizeof offset, "0x%llx", static_cast<unsigned long long>(fileOffset));
-    return makeError(std::string(isReturn ? "uretprobe" : "uprobe") + " at " + binaryPath + ":" +
-                     offset + ": " + link.error().message);
+  Fd event(perfEventOpen(attr, pid, pid < 0 ? 0 : -1));
+  if (!event) return failed("failed to open perf event", errno);
+  // A BPF link (rather than PERF_EVENT_IOC_SET_BPF) carries the cookie.
+  LIBBPF_OPTS(bpf_link_create_opts, opts);
+  opts.perf_event.bpf_cookie = site.cookie;
+  Fd link(bpf_link_create(progFd, event.get(), BPF_PERF_EVENT, &opts));
+  if (!link) return failed("failed to attach BPF program", errno);
+  return Link(std::move(event), std::move(link));
+}
+
+bool uprobeMultiSupported() {
+  static const bool supported = [] {
+    // A program verified for multi-uprobe links loads only where they
+    // exist; a link on a path that is no regular file then fails with
+    // EBADF rather than EINVAL.
+    const bpf_insn insns[] = {
+        {BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0},
+        {BPF_JMP | BPF_EXIT, 0, 0, 0, 0},
+    };
+    LIBBPF_OPTS(bpf_prog_load_opts, load);
+    load.expected_attach_type = BPF_TRACE_UPROBE_MULTI;
+    Fd prog(bpf_prog_load(BPF_PROG_TYPE_KPROBE, "dt_probe", "GPL", insns, 2, &load));
+    if (!prog) return false;
+    const unsigned long offset = 0;
+    LIBBPF_OPTS(bpf_link_create_opts, opts);
+    opts.uprobe_multi.path = "/";
+    opts.uprobe_multi.offsets = &offset;
+    opts.uprobe_multi.cnt = 1;
+    Fd link(bpf_link_create(prog.get(), 0, BPF_TRACE_UPROBE_MULTI, &opts));
+    return !link && errno == EBADF;
+  }();
+  return supported;
+}
+
+Result<Link> attachUprobeMulti(int progFd, const std::string& binaryPath,
+                               std::span<const UprobeSite> sites, bool isReturn, int pid) {
+  std::vector<unsigned long> offsets, refCtrOffsets;
+  std::vector<__u64> cookies;
+  bool anyRefCtr = false;
+  for (const UprobeSite& s : sites) {
+    offsets.push_back(s.fileOffset);
+    refCtrOffsets.push_back(s.refCtrOffset);
+    cookies.push_back(s.cookie);
+    anyRefCtr = anyRefCtr || s.refCtrOffset != 0;
   }
-  return link;
+  LIBBPF_OPTS(bpf_link_create_opts, opts);
+  opts.uprobe_multi.path = binaryPath.c_str();
+  opts.uprobe_multi.offsets = offsets.data();
+  opts.uprobe_multi.ref_ctr_offsets = anyRefCtr ? refCtrOffsets.data() : nullptr;
+  opts.uprobe_multi.cookies = cookies.data();
+  opts.uprobe_multi.cnt = static_cast<uint32_t>(sites.size());
+  opts.uprobe_multi.flags = isReturn ? BPF_F_UPROBE_MULTI_RETURN : 0;
+  opts.uprobe_multi.pid = pid < 0 ? 0 : pid;
+  Fd link(bpf_link_create(progFd, 0, BPF_TRACE_UPROBE_MULTI, &opts));
+  if (!link) {
+    return attachError(std::string(isReturn ? "uretprobes" : "uprobes") + " in " + binaryPath +
+                           " (" + std::to_string(sites.size()) + " sites)",
+                       errno);
+  }
+  return Link(Fd(), std::move(link));
+}
+
+void detachAll(std::vector<Link>& links) {
+  // Each detach may wait for a grace period of its own; a few threads let
+  // those waits overlap. Links that detach at once are not worth a thread.
+  constexpr size_t kThreads = 8;
+  if (links.size() < 2) {
+    links.clear();
+    return;
+  }
+  std::vector<std::thread> threads;
+  const size_t per = (links.size() + kThreads - 1) / kThreads;
+  for (size_t first = 0; first < links.size(); first += per) {
+    const size_t last = std::min(links.size(), first + per);
+    try {
+      threads.emplace_back([&links, first, last] {
+        for (size_t i = first; i < last; i++) links[i].detach();
+      });
+    } catch (const std::system_error&) {
+      for (size_t i = first; i < last; i++) links[i].detach();
+    }
+  }
+  for (std::thread& t : threads) t.join();
+  links.clear();
 }
 
 }  // namespace dtrace::bpf

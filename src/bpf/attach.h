@@ -6,7 +6,9 @@
 #include <linux/perf_event.h>
 
 #include <cstdint>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "bpf/fd.h"
 #include "util/result.h"
@@ -61,11 +63,32 @@ Result<Link> attachRawTracepoint(int progFd, const std::string& name);
 // enables the event.
 Result<Link> attachPerfEvent(int progFd, const perf_event_attr& attr, int pid, int cpu);
 
-// Attaches a BPF_PROG_TYPE_KPROBE program to a uprobe (or uretprobe) at
-// fileOffset in binaryPath, for one process or all (pid -1). A non-zero
-// refCtrOffset is the file offset of a USDT semaphore the kernel should
-// increment while the probe is attached.
-Result<Link> attachUprobe(int progFd, const std::string& binaryPath, uint64_t fileOffset,
-                          bool isReturn, int pid = -1, uint64_t refCtrOffset = 0);
+// One place in an object where a uprobe goes, and the cookie the program
+// reads there (bpf_get_attach_cookie).
+struct UprobeSite {
+  uint64_t fileOffset = 0;
+  uint64_t refCtrOffset = 0;  // file offset of a USDT semaphore the kernel maintains, or 0
+  uint64_t cookie = 0;
+};
+
+// Attaches a BPF_PROG_TYPE_KPROBE program to a uprobe (or uretprobe) at one
+// site of binaryPath, for one process or all (pid -1), through a perf event.
+Result<Link> attachUprobe(int progFd, const std::string& binaryPath, const UprobeSite& site,
+                          bool isReturn, int pid = -1);
+
+// Whether the kernel offers multi-uprobe links (BPF_TRACE_UPROBE_MULTI,
+// Linux 6.6), which attach thousands of sites in one call and detach them
+// in one grace period. Probed once.
+bool uprobeMultiSupported();
+
+// Attaches a program loaded for BPF_TRACE_UPROBE_MULTI to every site of one
+// object in one link, for one process or all (pid -1).
+Result<Link> attachUprobeMulti(int progFd, const std::string& binaryPath,
+                               std::span<const UprobeSite> sites, bool isReturn, int pid = -1);
+
+// Detaches every link, those that wait for the kernel's grace periods
+// (uprobes: tens of milliseconds each) side by side rather than one after
+// another.
+void detachAll(std::vector<Link>& links);
 
 }  // namespace dtrace::bpf

@@ -41,13 +41,14 @@ struct Attempt {
   std::string log;
 };
 
-Attempt tryLoad(bpf_prog_type type, const std::string& kernelName, std::span<const Insn> insns,
+Attempt tryLoad(ProgramKind kind, const std::string& kernelName, std::span<const Insn> insns,
                 const SubprogramBtf& subprograms, uint32_t logLevel) {
   size_t logSize = logLevel == 0 ? 0 : kInitialLogSize;
   for (;;) {
     std::vector<char> log(logSize);
     LIBBPF_OPTS(bpf_prog_load_opts, opts);
-    opts.kern_version = type == BPF_PROG_TYPE_KPROBE ? runningKernelVersion() : 0;
+    opts.kern_version = kind.type == BPF_PROG_TYPE_KPROBE ? runningKernelVersion() : 0;
+    if (kind.hasAttach) opts.expected_attach_type = kind.expectedAttach;
     opts.log_level = logLevel;
     opts.log_size = static_cast<uint32_t>(logSize);
     opts.log_buf = logSize ? log.data() : nullptr;
@@ -58,7 +59,7 @@ Attempt tryLoad(bpf_prog_type type, const std::string& kernelName, std::span<con
       opts.func_info_rec_size = sizeof(bpf_func_info);
     }
     Attempt attempt;
-    attempt.fd = bpf_prog_load(type, kernelName.c_str(), "GPL", insns.data(), insns.size(), &opts);
+    attempt.fd = bpf_prog_load(kind.type, kernelName.c_str(), "GPL", insns.data(), insns.size(), &opts);
     attempt.err = attempt.fd < 0 ? errno : 0;
     if (logSize) attempt.log.assign(log.data(), strnlen(log.data(), log.size()));
     // A full buffer truncates the log (and the kernel then reports ENOSPC).
@@ -90,16 +91,16 @@ std::string lastLines(const std::string& text, size_t count) {
 
 }  // namespace
 
-Result<Program> Program::load(bpf_prog_type type, const std::string& name,
+Result<Program> Program::load(ProgramKind kind, const std::string& name,
                               std::span<const Insn> insns, std::string* verifierLog, bool verbose) {
   const std::string kernelName = kernelObjectName(name);
   // Level 2 logs every instruction of every path: huge, but what -S users
   // debugging the verifier want. Failures are retried at level 1.
   auto subprograms = describeSubprograms(insns);
   if (!subprograms) return subprograms.error();
-  Attempt attempt = tryLoad(type, kernelName, insns, *subprograms, verbose ? 2 : 0);
+  Attempt attempt = tryLoad(kind, kernelName, insns, *subprograms, verbose ? 2 : 0);
   if (attempt.fd < 0 && (!verbose || attempt.log.empty())) {
-    Attempt retry = tryLoad(type, kernelName, insns, *subprograms, 1);
+    Attempt retry = tryLoad(kind, kernelName, insns, *subprograms, 1);
     if (retry.fd >= 0) {
       // Loaded on the second try (e.g. a transient EAGAIN): keep it.
       attempt = std::move(retry);

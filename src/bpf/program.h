@@ -14,6 +14,16 @@
 
 namespace dtrace::bpf {
 
+// What kind of program to load: its type and, for the program types that
+// need one (a multi-uprobe link's program), the attach type it is verified for.
+struct ProgramKind {
+  ProgramKind(bpf_prog_type t) : type(t) {}  // NOLINT: a type alone is a kind
+  ProgramKind(bpf_prog_type t, bpf_attach_type a) : type(t), expectedAttach(a), hasAttach(true) {}
+  bpf_prog_type type;
+  bpf_attach_type expectedAttach{};
+  bool hasAttach = false;
+};
+
 class Program {
  public:
   // Loads the instructions with license "GPL". On failure the load is
@@ -23,7 +33,7 @@ class Program {
   // "failed to load program for syscall::read:entry: " + message.
   // With `verbose`, the log is captured even on success. The full log goes
   // to *verifierLog when it is not null.
-  static Result<Program> load(bpf_prog_type type, const std::string& name,
+  static Result<Program> load(ProgramKind kind, const std::string& name,
                               std::span<const Insn> insns, std::string* verifierLog = nullptr,
                               bool verbose = false);
 

@@ -78,9 +78,20 @@ void ProgramEmitter::builtin(const sema::Variable& v) {
       return;
     }
     case Builtin::Epid:
+      if (identityAtRunTime()) {
+        loadProbeEntry();
+        as_.emit(ldx(Size::W, R6, R8,
+                     static_cast<int16_t>(ProbeTableEntry(0).epidOffset(clausePosition_))));
+        return;
+      }
       constant(epid_);
       return;
     case Builtin::Id:
+      if (identityAtRunTime()) {
+        loadProbeEntry();
+        as_.emit(ldx(Size::W, R6, R8, ProbeTableEntry::idOffset()));
+        return;
+      }
       constant(probe_->id);
       return;
     case Builtin::Ipl:
@@ -165,6 +176,41 @@ void ProgramEmitter::probeArg(int index) {
       as_.emit(ldx(Size::DW, R6, R10, slot));
       popSlot();
       return;  // the whole register, as DTrace's argN; args[n] takes the C type
+    }
+    case Kind::SiteValue:
+      as_.emit(ldx(Size::DW, R6, R10, kCookieSlot));
+      as_.emit(alu64(BPF_RSH, R6, 32));
+      return;
+    case Kind::Constant:
+      constant(a.constant);
+      return;
+    case Kind::UserMemory: {
+      // r3 = the address: a register, plus a scaled index register, plus
+      // a displacement.
+      if (a.offset >= 0) {
+        as_.emit(ldx(Size::DW, R3, R1, a.offset));
+      } else {
+        as_.emit(mov64(R3, 0));
+      }
+      if (a.indexOffset >= 0) {
+        as_.emit(ldx(Size::DW, R2, R1, a.indexOffset));
+        if (a.scale > 1) as_.emit(alu64(BPF_MUL, R2, a.scale));
+        as_.emit(alu64(BPF_ADD, R3, R2));
+      }
+      if (a.constant != 0) {
+        constant(a.constant, R2);
+        as_.emit(alu64(BPF_ADD, R3, R2));
+      }
+      int16_t slot = pushSlot();
+      as_.emit(st(Size::DW, R10, slot, 0));
+      as_.emit(mov64(R1, R10));
+      as_.emit(alu64(BPF_ADD, R1, slot));
+      as_.emit(mov64(R2, a.size));
+      as_.emit(call(BPF_FUNC_probe_read_user));
+      as_.emit(ldx(sizeOf(a.size), R6, R10, slot));
+      popSlot();
+      if (a.isSigned && a.size < 8) normalize(R6, types_.integer(a.size, true));
+      return;
     }
     case Kind::None:
       break;

@@ -713,13 +713,9 @@ void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_
         literalInto(probe_->provider, base, offset, size);
         return;
       case Builtin::Probemod:
-        literalInto(probe_->module, base, offset, size);
-        return;
       case Builtin::Probefunc:
-        literalInto(probe_->function, base, offset, size);
-        return;
       case Builtin::Probename:
-        literalInto(probe_->name, base, offset, size);
+        probeFieldInto(v->builtin, base, offset, size);
         return;
       default:
         if (builtinString(*v, base, offset, size)) return;
@@ -760,6 +756,25 @@ void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_
     return;
   }
   fail("string expression is not supported yet");
+}
+
+// probemod, probefunc and probename: constants, or in a shared program the
+// fired probe's, from its probe-table entry.
+void ProgramEmitter::probeFieldInto(sema::Builtin field, Reg base, int32_t offset, uint32_t size) {
+  const bool module = field == sema::Builtin::Probemod, function = field == sema::Builtin::Probefunc;
+  if (!identityAtRunTime()) {
+    literalInto(module ? probe_->module : function ? probe_->function : probe_->name, base, offset,
+                size);
+    return;
+  }
+  const ProbeTableEntry entry(clauseCount_);
+  const uint32_t at = module ? entry.moduleOffset() : function ? entry.functionOffset()
+                                                               : entry.nameOffset();
+  const uint32_t length = module     ? ProbeTableEntry::kModuleSize
+                          : function ? ProbeTableEntry::kFunctionSize
+                                     : ProbeTableEntry::kNameSize;
+  loadProbeEntry();
+  copyString(R8, static_cast<int32_t>(at), length, base, offset, size);
 }
 
 void ProgramEmitter::literalInto(const std::string& text, Reg base, int32_t offset, uint32_t size) {

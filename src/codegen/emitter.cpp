@@ -41,13 +41,30 @@ void ProgramEmitter::popSlot() { slots_--; }
 
 Result<std::vector<Insn>> ProgramEmitter::emit(const std::vector<EnabledClause>& clauses) {
   Label done = as_.newLabel();
+  clauseCount_ = static_cast<uint32_t>(clauses.size());
   prologue();
   as_.jumpIf(BPF_JEQ, R0, 0, done);
   as_.emit(mov64(R9, R0));
+  if (maps_.probeTable >= 0) {
+    // A shared program: which of its probes fired is in the attach cookie.
+    as_.emit(ldx(Size::DW, R1, R10, kCtxSlot));
+    as_.emit(call(BPF_FUNC_get_attach_cookie));
+    as_.emit(stx(Size::DW, R10, kCookieSlot, R0));
+    as_.emit(stx(Size::W, R10, kProbeKeySlot, R0));
+    as_.emit(ldMapFd(R1, maps_.probeTable));
+    as_.emit(mov64(R2, R10));
+    as_.emit(alu64(BPF_ADD, R2, kProbeKeySlot));
+    as_.emit(call(BPF_FUNC_map_lookup_elem));
+    as_.jumpIf(BPF_JEQ, R0, 0, done);
+    as_.emit(stx(Size::DW, R10, kProbeEntrySlot, R0));
+  }
   as_.emit(mov64(R6, 0));  // spilled around nested evaluations, sometimes before it is set
   // strtok(NULL, ...) goes on only within one probe firing, as in DTrace.
   if (layout_.allocaSize) as_.emit(st(Size::B, R9, static_cast<int16_t>(layout_.strtokOffset), 0));
-  for (const auto& ec : clauses) clause(ec);
+  for (const auto& ec : clauses) {
+    clause(ec);
+    clausePosition_++;
+  }
   as_.bind(done);
   as_.emit(mov64(R0, 0));
   as_.emit(exit());
@@ -89,7 +106,7 @@ void ProgramEmitter::clause(const EnabledClause& ec) {
   }
   const int32_t rec = static_cast<int32_t>(layout_.recordOffset);
   if (clause_->recordsData) {
-    as_.emit(st(Size::W, R9, static_cast<int16_t>(rec), static_cast<int32_t>(epid_)));
+    storeEpid(R9, static_cast<int16_t>(rec));
     as_.emit(call(BPF_FUNC_get_smp_processor_id));
     as_.emit(stx(Size::W, R9, static_cast<int16_t>(rec + 4), R0));
     if (clause_->hasActionMask) {
@@ -115,6 +132,19 @@ void ProgramEmitter::emitRecord() {
   bumpCounter(offsetof(Counters, bufferDrops));
   as_.bind(sent);
 }
+
+void ProgramEmitter::storeEpid(Reg base, int16_t offset) {
+  if (!identityAtRunTime()) {
+    as_.emit(st(Size::W, base, offset, static_cast<int32_t>(epid_)));
+    return;
+  }
+  const ProbeTableEntry entry(0);
+  as_.emit(ldx(Size::DW, R1, R10, kProbeEntrySlot));
+  as_.emit(ldx(Size::W, R1, R1, static_cast<int16_t>(entry.epidOffset(clausePosition_))));
+  as_.emit(stx(Size::W, base, offset, R1));
+}
+
+void ProgramEmitter::loadProbeEntry() { as_.emit(ldx(Size::DW, R8, R10, kProbeEntrySlot)); }
 
 void ProgramEmitter::bumpCounter(uint32_t counterOffset) {
   Label skip = as_.newLabel();
@@ -179,8 +209,7 @@ void ProgramEmitter::faultHandler() {
   as_.emit(st(Size::W, R9, f, 0));
   as_.emit(call(BPF_FUNC_get_smp_processor_id));
   as_.emit(stx(Size::W, R9, static_cast<int16_t>(f + 4), R0));
-  as_.emit(st(Size::W, R9, static_cast<int16_t>(body + offsetof(ir::FaultRecord, epid)),
-              static_cast<int32_t>(epid_)));
+  storeEpid(R9, static_cast<int16_t>(body + offsetof(ir::FaultRecord, epid)));
   as_.emit(ldx(Size::W, R1, R10, kFaultKindSlot));
   as_.emit(stx(Size::W, R9, static_cast<int16_t>(body + offsetof(ir::FaultRecord, fault)), R1));
   as_.emit(ldx(Size::DW, R1, R10, kFaultAddrSlot));

@@ -20,6 +20,7 @@
 #include "codegen/layout.h"
 #include "providers/probe.h"
 #include "providers/tracepoint_machinery.h"
+#include "sema/symbols.h"
 #include "sema/types.h"
 #include "util/result.h"
 
@@ -53,6 +54,11 @@ inline constexpr int16_t kFaultActionSlot = -20;  // u32
 inline constexpr int16_t kFaultKindSlot = -24;    // u32
 inline constexpr int16_t kFaultAddrSlot = -32;    // u64
 inline constexpr int16_t kFaultPcSlot = -36;      // u32
+// Shared programs (Provider::sharesPrograms): the probe-table key (u32),
+// the attach cookie, and the fired probe's probe-table entry.
+inline constexpr int16_t kProbeKeySlot = -40;
+inline constexpr int16_t kCookieSlot = -48;
+inline constexpr int16_t kProbeEntrySlot = -56;
 inline constexpr int kFirstSpillSlot = -64;
 
 struct MapFds {
@@ -63,6 +69,23 @@ struct MapFds {
   std::vector<int> aggregations;  // by aggregation id
   int aggregationZero = -1;       // one zeroed value, as large as any aggregation's
   std::vector<int> dynamics;      // by dynamic variable id
+  int probeTable = -1;            // a shared program's probe table (ProbeTableEntry values)
+};
+
+// A program shared by a group of probes tells them apart by the low 32
+// bits of its attach cookie, the key of the group's probe table: an array
+// whose entries hold each probe's ID, the EPID of each of the program's
+// clauses for it, and its module, function and name.
+struct ProbeTableEntry {
+  static constexpr uint32_t kModuleSize = 64, kFunctionSize = 128, kNameSize = 64;
+  explicit ProbeTableEntry(uint32_t clauseCount) : clauses(clauseCount) {}
+  uint32_t clauses;
+  static constexpr uint32_t idOffset() { return 0; }
+  uint32_t epidOffset(uint32_t clause) const { return 4 + 4 * clause; }
+  uint32_t moduleOffset() const { return (4 + 4 * clauses + 7) / 8 * 8; }
+  uint32_t functionOffset() const { return moduleOffset() + kModuleSize; }
+  uint32_t nameOffset() const { return functionOffset() + kFunctionSize; }
+  uint32_t size() const { return nameOffset() + kNameSize; }
 };
 
 struct EnabledClause {
@@ -117,6 +140,13 @@ class ProgramEmitter {
   void storeField(const ast::Expr& value, const ir::Field& field, bpf::Reg base,
                   int32_t baseOffset);
   void emitRecord();
+  // The clause's EPID stored as a u32 at base+offset (clobbers r1).
+  void storeEpid(bpf::Reg base, int16_t offset);
+  // Whether this clause learns its probe's identity at run time (a shared
+  // program's clause; never the inline ERROR clauses).
+  bool identityAtRunTime() const { return maps_.probeTable >= 0 && !inErrorClause_; }
+  // r8 = the fired probe's probe-table entry.
+  void loadProbeEntry();
   void faultHandler();
   void runErrorClauses();  // inline, after a fault record is sent
   void bumpCounter(uint32_t counterOffset);
@@ -163,6 +193,7 @@ class ProgramEmitter {
   void convertOperand(bpf::Reg r, const sema::Type* from, const sema::Type* to);
   void stringInto(const ast::Expr& e, bpf::Reg base, int32_t offset, uint32_t size);
   void literalInto(const std::string& text, bpf::Reg base, int32_t offset, uint32_t size);
+  void probeFieldInto(sema::Builtin field, bpf::Reg base, int32_t offset, uint32_t size);
   void copyString(bpf::Reg src, int32_t srcOffset, uint32_t srcSize, bpf::Reg base, int32_t offset,
                   uint32_t size);
   void divideByZeroCheck(bpf::Reg divisor);
@@ -298,6 +329,8 @@ class ProgramEmitter {
   // Current clause.
   const ClauseLayout* clause_ = nullptr;
   uint32_t epid_ = 0;
+  uint32_t clausePosition_ = 0;  // of the clause being emitted, in this program
+  uint32_t clauseCount_ = 0;     // clauses in this program
   int actionIndex_ = 0;  // 1-based number of the statement being generated, 0 in the predicate
   bpf::Label nextClause_{}, fault_{};
   bool faultUsed_ = false;

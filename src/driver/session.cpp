@@ -14,6 +14,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <tuple>
 
 #include "bpf/disasm.h"
 #include "bpf/ringbuf.h"
@@ -37,6 +38,7 @@ struct Session::Maps {
   std::optional<bpf::Map> globals, scratch, counters, ringbuf, aggregationZero;
   std::vector<bpf::Map> aggregations;
   std::vector<bpf::Map> dynamics;
+  std::vector<bpf::Map> probeTables;  // one per shared program
   uint64_t* globalsValue = nullptr;  // mmapped: the state is only touched through atomic_ref
 };
 
@@ -355,7 +357,9 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
       }
       auto probes = catalog_.match(spec);
       if (!probes) {
-        return makeError(compileError(unit, {"D_PDESC_INVAL", spec.loc, probes.error().message}));
+        const std::string& tag = probes.error().tag;
+        return makeError(compileError(
+            unit, {tag.empty() ? "D_PDESC_INVAL" : tag, spec.loc, probes.error().message}));
       }
       if (probes->empty() && !config_.allowZeroMatches) {
         return makeError(compileError(
@@ -573,15 +577,61 @@ Result<void> Session::load() {
     if (auto r = catalog_.describeArgs(*e.probe); !r) return r;
     errorEnabling_ = &e;
   }
+  // Probes of a provider that shares programs, read alike and running the
+  // same clauses, get one program between them (thousands of pid probes
+  // would otherwise take as many programs to load).
+  using GroupKey = std::tuple<const providers::Provider*, std::string, std::vector<size_t>>;
+  std::map<GroupKey, std::vector<ProbeEnabling*>> groups;
   for (ProbeEnabling& e : enablings_) {
     if (&e == errorEnabling_) continue;
-    if (auto r = loadProbe(e); !r) return r;
+    ProbeEnabling* one[] = {&e};
+    const providers::Provider* owner = e.probe->owner;
+    if (!owner || !owner->sharesPrograms()) {
+      if (auto r = loadProgram(one); !r) return r;
+      continue;
+    }
+    std::vector<size_t> clauseIndexes;
+    for (const auto& [clauseIndex, epid] : e.clauses) clauseIndexes.push_back(clauseIndex);
+    groups[{owner, e.probe->argumentsKey, std::move(clauseIndexes)}].push_back(&e);
+  }
+  for (auto& [key, group] : groups) {
+    if (auto r = loadProgram(group); !r) return r;
   }
   return {};
 }
 
-Result<void> Session::loadProbe(ProbeEnabling& enabling) {
+Result<int> Session::createProbeTable(std::span<ProbeEnabling* const> group) {
+  const codegen::ProbeTableEntry layout(static_cast<uint32_t>(group.front()->clauses.size()));
+  auto table = bpf::Map::create(BPF_MAP_TYPE_ARRAY, "dt_probes", 4, layout.size(),
+                                static_cast<uint32_t>(group.size()));
+  if (!table) return makeError("cannot create probe table: " + table.error().message);
+  std::vector<uint8_t> entry(layout.size());
+  auto put = [&](uint32_t at, const std::string& text, uint32_t size) {
+    const size_t n = std::min<size_t>(text.size(), size - 1);
+    std::memcpy(entry.data() + at, text.data(), n);
+  };
+  for (uint32_t i = 0; i < group.size(); i++) {
+    std::fill(entry.begin(), entry.end(), 0);
+    const providers::Probe& p = *group[i]->probe;
+    std::memcpy(entry.data() + codegen::ProbeTableEntry::idOffset(), &p.id, 4);
+    for (uint32_t k = 0; k < group[i]->clauses.size(); k++) {
+      std::memcpy(entry.data() + layout.epidOffset(k), &group[i]->clauses[k].second, 4);
+    }
+    put(layout.moduleOffset(), p.module, codegen::ProbeTableEntry::kModuleSize);
+    put(layout.functionOffset(), p.function, codegen::ProbeTableEntry::kFunctionSize);
+    put(layout.nameOffset(), p.name, codegen::ProbeTableEntry::kNameSize);
+    if (auto r = table->update(&i, entry.data()); !r) {
+      return makeError("cannot fill probe table: " + r.error().message);
+    }
+  }
+  maps_->probeTables.push_back(std::move(*table));
+  return maps_->probeTables.back().fd();
+}
+
+Result<void> Session::loadProgram(std::span<ProbeEnabling* const> group) {
+  ProbeEnabling& enabling = *group.front();
   const providers::Probe& probe = *enabling.probe;
+  const bool shared = probe.owner && probe.owner->sharesPrograms();
   // BEGIN, END and ERROR run in the consumer's own thread: their programs
   // are run directly (BPF_PROG_RUN), in order with everything else.
   bool firedByConsumer = probe.attachKind == providers::AttachKind::Consumer;
@@ -600,6 +650,11 @@ Result<void> Session::loadProbe(ProbeEnabling& enabling) {
   for (const auto& m : maps_->aggregations) fds.aggregations.push_back(m.fd());
   if (maps_->aggregationZero) fds.aggregationZero = maps_->aggregationZero->fd();
   for (const auto& m : maps_->dynamics) fds.dynamics.push_back(m.fd());
+  if (shared) {
+    Result<int> table = createProbeTable(group);
+    if (!table) return table.error();
+    fds.probeTable = *table;
+  }
 
   auto enabledClauses = [this](const ProbeEnabling& e) {
     std::vector<codegen::EnabledClause> clauses;
@@ -625,8 +680,9 @@ Result<void> Session::loadProbe(ProbeEnabling& enabling) {
                  insns->size(), bpf::disassemble(*insns).c_str());
   }
   std::string log;
-  auto program = bpf::Program::load(probeView.progType, "dt_" + std::to_string(probe.id), *insns,
-                                    &log, config_.showProgram);
+  auto program = bpf::Program::load(shared ? probe.owner->programKind(probe) : probeView.progType,
+                                    "dt_" + std::to_string(probe.id), *insns, &log,
+                                    config_.showProgram);
   if (!program) {
     return makeError("failed to enable " + description + ": " + program.error().message);
   }
@@ -638,7 +694,10 @@ Result<void> Session::loadProbe(ProbeEnabling& enabling) {
     if (probe.name == "END") endProgram_ = &loadedProgram;
     return {};
   }
-  auto links = catalog_.attach(probe, loadedProgram.fd());
+  std::vector<const providers::Probe*> probes;
+  for (const ProbeEnabling* e : group) probes.push_back(e->probe);
+  auto links = shared ? probe.owner->attachGroup(probes, loadedProgram.fd())
+                      : catalog_.attach(probe, loadedProgram.fd());
   if (!links) return makeError("failed to enable " + description + ": " + links.error().message);
   for (auto& l : *links) links_.push_back(std::move(l));
   return {};
@@ -792,7 +851,7 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   if (endProgram_) (void)endProgram_->run(noArgs);
   (void)ring->consume();
   state.store(static_cast<uint64_t>(Activity::Stopped));
-  links_.clear();  // detach before the (possibly long) aggregation printing
+  bpf::detachAll(links_);  // before the (possibly long) aggregation printing
   reportCounters(consumer);
 
   symbols.refresh();  // mappings made up to the end, for the keys about to print

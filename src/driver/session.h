@@ -8,6 +8,7 @@
 #include <deque>
 #include <memory>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -86,7 +87,12 @@ class Session {
 
   sema::TypeTable& types();
   Result<void> createMaps();
-  Result<void> loadProbe(ProbeEnabling& enabling);
+  // Loads one program for the probes of `group` (one probe, or several of
+  // a provider that shares programs, all running the same clauses) and
+  // attaches it to them.
+  Result<void> loadProgram(std::span<ProbeEnabling* const> group);
+  // A shared program's probe table (codegen::ProbeTableEntry values).
+  Result<int> createProbeTable(std::span<ProbeEnabling* const> group);
   // The error as dtrace prints it after "dtrace: "; `file` is the file a
   // `#line` marker named, `region` the part of a -n clause.
   std::string compileError(const SourceUnit& unit, const Diagnostic& d,

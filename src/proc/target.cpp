@@ -2,8 +2,11 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <elf.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/user.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,6 +14,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <utility>
 
 namespace dtrace::proc {
@@ -84,6 +88,34 @@ std::vector<std::string> splitCommand(const std::string& command) {
   return words;
 }
 
+// What the waiting child reads: exec, or exec under ptrace.
+constexpr char kExec = 1, kTraceExec = 2;
+
+// The program's entry point (AT_ENTRY), from /proc/PID/auxv.
+uint64_t entryPoint(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/auxv", std::ios::binary);
+  uint64_t pair[2];
+  while (in.read(reinterpret_cast<char*>(pair), sizeof pair)) {
+    if (pair[0] == AT_ENTRY) return pair[1];
+    if (pair[0] == AT_NULL) break;
+  }
+  return 0;
+}
+
+// Waits for the traced child to stop with SIGTRAP, passing on any other
+// signal it stops with. False if it exited instead.
+bool waitForTrap(pid_t pid, int& status) {
+  for (;;) {
+    if (::waitpid(pid, &status, 0) < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    if (!WIFSTOPPED(status)) return false;
+    if (WSTOPSIG(status) == SIGTRAP) return true;
+    ::ptrace(PTRACE_CONT, pid, nullptr, reinterpret_cast<void*>(uintptr_t(WSTOPSIG(status))));
+  }
+}
+
 // Runs in the forked child: only async-signal-safe calls.
 [[noreturn]] void childWaitThenExec(int goRead, int execErrWrite, char* const* argv) {
   sigset_t none;
@@ -97,6 +129,8 @@ std::vector<std::string> splitCommand(const std::string& command) {
     n = ::read(goRead, &go, 1);
   } while (n < 0 && errno == EINTR);
   if (n != 1) ::_exit(127);  // dtrace went away before enabling: run nothing
+  // kTraceExec: stop after the exec, for dtrace to hold at the entry point.
+  if (go == kTraceExec && ::ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) != 0) ::_exit(127);
 
   ::execvp(argv[0], argv);
   int error = errno;
@@ -182,6 +216,7 @@ Target& Target::operator=(Target&& other) noexcept {
   execErrFd_ = std::exchange(other.execErrFd_, -1);
   created_ = std::exchange(other.created_, false);
   started_ = other.started_;
+  held_ = std::exchange(other.held_, false);
   exited_ = other.exited_;
   statusKnown_ = other.statusKnown_;
   waitStatus_ = other.waitStatus_;
@@ -193,7 +228,7 @@ Target::~Target() { close(); }
 
 void Target::close() {
   if (created_ && pid_ > 0 && !exited_) {
-    if (!started_) {
+    if (!started_ && !held_) {
       closeFd(goFd_);  // the child sees EOF and exits without exec'ing
       int status = 0;
       while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
@@ -211,10 +246,68 @@ void Target::close() {
 Result<void> Target::start() {
   if (!created_ || started_) return {};
   started_ = true;
-  char go = 1;
+  if (held_) {
+    if (::ptrace(PTRACE_DETACH, pid_, nullptr, nullptr) != 0) {
+      return Error{"failed to release " + argv_[0] + ": " + strerror(errno)};
+    }
+    return {};
+  }
+  return releaseChild(kExec);
+}
+
+Result<void> Target::holdAtEntry() {
+  if (!created_ || started_ || held_) return {};
+  if (auto r = releaseChild(kTraceExec); !r) {
+    started_ = true;
+    return r;
+  }
+  auto failed = [&](const std::string& why) -> Result<void> {
+    kill();
+    started_ = true;
+    return Error{"failed to control " + argv_[0] + ": " + why};
+  };
+  int status = 0;
+  if (!waitForTrap(pid_, status)) return failed("it exited before starting");
+  held_ = true;
+  // If dtrace dies, the held process must not run untraced.
+  ::ptrace(PTRACE_SETOPTIONS, pid_, nullptr, reinterpret_cast<void*>(PTRACE_O_EXITKILL));
+  // The dynamic linker maps the libraries before it jumps to the entry
+  // point: a breakpoint there stops the program just before its own code.
+  const uint64_t entry = entryPoint(pid_);
+  if (entry == 0) return failed("no entry point in its auxiliary vector");
+  errno = 0;
+  const long word = ::ptrace(PTRACE_PEEKTEXT, pid_, reinterpret_cast<void*>(entry), nullptr);
+  if (errno != 0) return failed(std::string("cannot read its code: ") + strerror(errno));
+  const long trap = (word & ~0xffL) | 0xcc;
+  if (::ptrace(PTRACE_POKETEXT, pid_, reinterpret_cast<void*>(entry),
+               reinterpret_cast<void*>(trap)) != 0 ||
+      ::ptrace(PTRACE_CONT, pid_, nullptr, nullptr) != 0) {
+    return failed(std::string("cannot stop it at its entry point: ") + strerror(errno));
+  }
+  if (!waitForTrap(pid_, status)) {
+    exited_ = true;
+    statusKnown_ = true;
+    waitStatus_ = status;
+    started_ = true;
+    return Error{"failed to control " + argv_[0] + ": it exited before reaching its entry point"};
+  }
+  user_regs_struct regs{};
+  if (::ptrace(PTRACE_POKETEXT, pid_, reinterpret_cast<void*>(entry),
+               reinterpret_cast<void*>(word)) != 0 ||
+      ::ptrace(PTRACE_GETREGS, pid_, nullptr, &regs) != 0) {
+    return failed(std::string("cannot restore its entry point: ") + strerror(errno));
+  }
+  regs.rip = entry;  // back onto the instruction the breakpoint replaced
+  if (::ptrace(PTRACE_SETREGS, pid_, nullptr, &regs) != 0) {
+    return failed(std::string("cannot restore its entry point: ") + strerror(errno));
+  }
+  return {};
+}
+
+Result<void> Target::releaseChild(char how) {
   ssize_t n;
   do {
-    n = ::write(goFd_, &go, 1);
+    n = ::write(goFd_, &how, 1);
   } while (n < 0 && errno == EINTR);
   closeFd(goFd_);
 

@@ -40,6 +40,12 @@ class Target {
   // ("failed to execute ./x: cannot execute file"); no-op for grab().
   Result<void> start();
 
+  // For a spawned child not yet started: lets it exec, under ptrace, and
+  // holds it at its entry point, its shared libraries mapped and no
+  // instruction of the program run, so that probes on its code can be
+  // placed before start() releases it. No-op otherwise.
+  Result<void> holdAtEntry();
+
   // A pidfd: poll it for POLLIN, which it reports once the process exits.
   int exitFd() const { return pidfd_; }
   // Non-blocking: has the process exited? Reaps a spawned child.
@@ -58,6 +64,9 @@ class Target {
  private:
   Target() = default;
   void close();
+  // Tells the waiting child to exec (or to exec under ptrace) and reports
+  // whether the exec failed.
+  Result<void> releaseChild(char how);
 
   pid_t pid_ = -1;
   int pidfd_ = -1;
@@ -65,6 +74,7 @@ class Target {
   int execErrFd_ = -1;  // read end: EOF when the exec succeeded, else errno
   bool created_ = false;
   bool started_ = false;
+  bool held_ = false;  // exec'd under ptrace, stopped at its entry point
   bool exited_ = false;
   bool statusKnown_ = false;
   int waitStatus_ = 0;

@@ -5,6 +5,7 @@
 #include "providers/dtrace_provider.h"
 #include "providers/fbt_provider.h"
 #include "providers/glob.h"
+#include "providers/pid_provider.h"
 #include "providers/profile_provider.h"
 #include "providers/syscall_provider.h"
 
@@ -15,12 +16,21 @@ ProbeCatalog::ProbeCatalog() {
   addProvider(makeProfileProvider());
   addProvider(makeSyscallProvider());
   addProvider(makeFbtProvider());
+  addFamily(makePidProviderFamily());
 }
 
 ProbeCatalog::~ProbeCatalog() = default;
 
 void ProbeCatalog::addProvider(std::unique_ptr<Provider> provider) {
-  entries_.push_back(Entry{std::move(provider), false, {}});
+  entries_.push_back(Entry{std::move(provider), false, {}, false});
+}
+
+void ProbeCatalog::addDynamicProvider(std::unique_ptr<Provider> provider) {
+  entries_.push_back(Entry{std::move(provider), false, {}, true});
+}
+
+void ProbeCatalog::addFamily(std::unique_ptr<ProviderFamily> family) {
+  families_.push_back(std::move(family));
 }
 
 Provider* ProbeCatalog::provider(std::string_view name) const {
@@ -42,6 +52,18 @@ ProbeCatalog::Entry* ProbeCatalog::entryFor(const Provider& provider) {
 // to need: BEGIN is always 1, and `dtrace -l -P syscall` shows the same IDs
 // as `dtrace -l`. Providers after the one asked for stay unread.
 void ProbeCatalog::ensureEnumerated(Entry& entry) {
+  if (entry.dynamic) {
+    // Made on demand, its probes come after those of every standard
+    // provider, as a process's probes follow the kernel's in DTrace.
+    for (Entry& e : entries_) {
+      if (!e.enumerated) {
+        e.enumerated = true;
+        e.provider->enumerate(*this);
+      }
+      if (&e == &entry) return;
+    }
+    return;
+  }
   for (Entry& e : entries_) {
     if (!e.enumerated) {
       e.enumerated = true;  // first, so that a provider may call find() while enumerating
@@ -85,6 +107,9 @@ const Probe* ProbeCatalog::find(std::string_view provider, std::string_view modu
 }
 
 Result<std::vector<const Probe*>> ProbeCatalog::match(const ast::ProbeSpec& spec) {
+  for (auto& family : families_) {
+    if (auto r = family->provide(*this, spec); !r) return r.error();
+  }
   std::vector<const Probe*> out;
   for (Entry& e : entries_) {
     Provider& prov = *e.provider;
@@ -93,7 +118,7 @@ Result<std::vector<const Probe*>> ProbeCatalog::match(const ast::ProbeSpec& spec
     Result<const Probe*> made = prov.create(*this, spec);
     if (!made) return made.error();
     for (const Probe* p : e.probes) {
-      if (fieldMatches(p->module, spec.module) && fieldMatches(p->function, spec.function) &&
+      if (prov.moduleMatches(*p, spec.module) && fieldMatches(p->function, spec.function) &&
           fieldMatches(p->name, spec.name)) {
         out.push_back(p);
       }

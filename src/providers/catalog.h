@@ -30,6 +30,14 @@ class ProbeCatalog {
   ProbeCatalog& operator=(const ProbeCatalog&) = delete;
 
   void addProvider(std::unique_ptr<Provider> provider);
+  // A provider made on demand (a family's): its probes are numbered as it
+  // makes them, without first listing the providers before it.
+  void addDynamicProvider(std::unique_ptr<Provider> provider);
+  void addFamily(std::unique_ptr<ProviderFamily> family);
+  // Who holds the processes that user-space providers read (-c targets);
+  // null when no process is held.
+  void setProcessHook(ProcessHook* hook) { processHook_ = hook; }
+  ProcessHook* processHook() const { return processHook_; }
   Provider* provider(std::string_view name) const;
 
   // Every probe matching all four fields of `spec` (globs allowed, empty
@@ -66,11 +74,14 @@ class ProbeCatalog {
     std::unique_ptr<Provider> provider;
     bool enumerated = false;
     std::vector<Probe*> probes;
+    bool dynamic = false;
   };
   Entry* entryFor(const Provider& provider);
   void ensureEnumerated(Entry& entry);
 
   std::vector<Entry> entries_;
+  std::vector<std::unique_ptr<ProviderFamily>> families_;
+  ProcessHook* processHook_ = nullptr;
   std::deque<Probe> probes_;  // index = id - 1; deque keeps addresses stable
 };
 

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "bpf/attach.h"
+
 namespace dtrace::providers {
 
 class Provider;
@@ -26,10 +28,19 @@ struct ArgSource {
     SyscallArg,     // syscall entry: ctx[0] is the caller's saved `struct pt_regs *`; read
                     // (bpf_probe_read_kernel) the low `size` bytes of the register at that
                     // offset, sign-extending if isSigned
+    UserMemory,     // uprobes (ctx is the user's pt_regs): `size` bytes of user memory at the register at ctx+offset (none
+                    // when offset < 0) + the register at ctx+indexOffset times scale (none
+                    // when indexOffset < 0) + constant
+    Constant,       // USDT: `constant`
+    SiteValue,      // uprobes: the per-site value the attachment carries (a pid return
+                    // probe's arg0: the offset of the return instruction in its function)
   } kind = Kind::None;
   int16_t offset = 0;
   uint8_t size = 8;
   bool isSigned = false;
+  int16_t indexOffset = -1;
+  uint8_t scale = 1;
+  int64_t constant = 0;
   std::string typeName;  // native C type for args[N] and `dtrace -lv`, e.g. "char *", "size_t"
 };
 
@@ -58,6 +69,19 @@ struct Probe {
   int syscallNumber = -1;
   uint64_t periodNs = 0;
   bool perCpu = false;
+  // uprobe-based probes (pid, USDT): the object the sites are in, as a
+  // path the kernel can open; the process traced (-1: every process that
+  // maps the object); the sites. The sites' cookies hold the per-site value
+  // (SiteValue) in their high 32 bits; the low 32 are the probe's index in
+  // the group of probes its program serves.
+  std::string objectPath;
+  std::string mappedPath;     // the object's path as the process maps it
+  bool inExecutable = false;  // the object is the process's executable ("a.out")
+  int targetPid = -1;
+  std::vector<bpf::UprobeSite> sites;
+  // Probes of one provider with equal keys read their arguments alike, so
+  // that one program can serve them all (Provider::sharesPrograms).
+  std::string argumentsKey;
 };
 
 }  // namespace dtrace::providers

@@ -1,5 +1,7 @@
 #include "providers/provider.h"
 
+#include "providers/glob.h"
+
 #include <algorithm>
 
 namespace dtrace::providers {
@@ -47,6 +49,21 @@ const char* dependencyClassName(DependencyClass c) {
 Attribute minAttribute(const Attribute& a, const Attribute& b) {
   return Attribute{std::min(a.name, b.name), std::min(a.data, b.data),
                    std::min(a.dependency, b.dependency)};
+}
+
+bool Provider::moduleMatches(const Probe& probe, std::string_view pattern) const {
+  return fieldMatches(probe.module, pattern);
+}
+
+Result<std::vector<bpf::Link>> Provider::attachGroup(std::span<const Probe* const> group,
+                                                    int progFd) {
+  std::vector<bpf::Link> links;
+  for (const Probe* probe : group) {
+    auto attached = attach(*probe, progFd);
+    if (!attached) return attached.error();
+    for (bpf::Link& l : *attached) links.push_back(std::move(l));
+  }
+  return links;
 }
 
 }  // namespace dtrace::providers

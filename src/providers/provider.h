@@ -3,10 +3,12 @@
 // arguments, and attaches a loaded BPF program to one probe.
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
 #include "bpf/attach.h"
+#include "bpf/program.h"
 #include "parse/ast.h"
 #include "providers/probe.h"
 #include "util/result.h"
@@ -56,6 +58,10 @@ class Provider {
   // `spec.provider` has already been matched against name().
   virtual bool mightMatch(const ast::ProbeSpec& /*spec*/) const { return true; }
 
+  // Whether a description's module field matches the probe (providers with
+  // other names for a module, such as a.out for an executable, say so).
+  virtual bool moduleMatches(const Probe& probe, std::string_view pattern) const;
+
   // Adds every probe this provider lists to the catalog.
   virtual void enumerate(ProbeCatalog& catalog) = 0;
 
@@ -77,6 +83,39 @@ class Provider {
   // destroyed. Empty for probes that the consumer fires itself (BEGIN, END,
   // ERROR: see dtrace_provider.h).
   virtual Result<std::vector<bpf::Link>> attach(const Probe& probe, int progFd) = 0;
+
+  // Whether probes of this provider with equal Probe::argumentsKey that
+  // run the same clauses may share one program, which tells them apart at
+  // run time by the low 32 bits of the attach cookie: the probe's index in
+  // the group (see Probe::sites).
+  virtual bool sharesPrograms() const { return false; }
+  // How such a shared program is loaded.
+  virtual bpf::ProgramKind programKind(const Probe& probe) const { return probe.progType; }
+  // Attaches one shared program to every probe of a group, probe i's sites
+  // with cookie i (and their per-site value in the high 32 bits).
+  virtual Result<std::vector<bpf::Link>> attachGroup(std::span<const Probe* const> group,
+                                                     int progFd);
+};
+
+// A family of providers made on demand from the names that descriptions
+// use, such as pid1234 (the pid provider of process 1234) or the USDT
+// providers a process's objects declare.
+class ProviderFamily {
+ public:
+  virtual ~ProviderFamily() = default;
+  // Adds to the catalog the providers of the family that `spec`'s provider
+  // field could name (none when it names none). An Error when the name
+  // is the family's but unusable (pid0), with the D compiler's tag.
+  virtual Result<void> provide(ProbeCatalog& catalog, const ast::ProbeSpec& spec) = 0;
+};
+
+// How providers of user processes reach a process: one that dtrace
+// created (-c) is held before it runs; this makes its address space ready
+// to read (the process run to its entry point, its libraries mapped).
+class ProcessHook {
+ public:
+  virtual ~ProcessHook() = default;
+  virtual Result<void> prepare(int pid) = 0;
 };
 
 }  // namespace dtrace::providers

@@ -61,6 +61,8 @@ std::shared_ptr<const ObjectFile> ObjectFile::load(const std::string& path) {
   GElf_Addr bias = 0;
   Elf* elf = dwfl_module_getelf(module, &bias);
   if (!elf) return object;
+  GElf_Ehdr header;
+  object->shared_ = gelf_getehdr(elf, &header) && header.e_type == ET_DYN;
   size_t headers = 0;
   if (elf_getphdrnum(elf, &headers) == 0) {
     for (size_t i = 0; i < headers; i++) {
@@ -100,11 +102,53 @@ void ObjectFile::addSymbols(Dwfl_Module* module) {
     return a.address != b.address ? a.address < b.address : preferred(a, b);
   });
   for (const Candidate& c : candidates) {
-    if (!functions_.empty() && functions_.back().address == c.address) continue;
-    functions_.push_back({c.address, c.size, static_cast<uint32_t>(names_.size()),
-                          static_cast<uint32_t>(c.name.size())});
+    const bool alias = !functions_.empty() && functions_.back().address == c.address;
+    (alias ? aliases_ : functions_)
+        .push_back({c.address, alias ? functions_.back().size : c.size,
+                    static_cast<uint32_t>(names_.size()), static_cast<uint32_t>(c.name.size())});
     names_.append(c.name);
   }
+}
+
+FunctionSymbol ObjectFile::symbol(size_t index) const {
+  const Function& f = functions_[index];
+  uint64_t size = f.size;
+  if (size == 0 && index + 1 < functions_.size()) size = functions_[index + 1].address - f.address;
+  return {std::string_view(names_).substr(f.nameOffset, f.nameLength), f.address, size};
+}
+
+std::vector<FunctionSymbol> ObjectFile::functions() const {
+  std::vector<FunctionSymbol> out;
+  out.reserve(functions_.size());
+  for (size_t i = 0; i < functions_.size(); i++) out.push_back(symbol(i));
+  return out;
+}
+
+std::optional<FunctionSymbol> ObjectFile::function(std::string_view name) const {
+  auto named = [&](const Function& f) {
+    return std::string_view(names_).substr(f.nameOffset, f.nameLength) == name;
+  };
+  for (size_t i = 0; i < functions_.size(); i++) {
+    if (named(functions_[i])) return symbol(i);
+  }
+  for (const Function& a : aliases_) {
+    if (!named(a)) continue;
+    auto it = std::lower_bound(functions_.begin(), functions_.end(), a.address,
+                               [](const Function& f, uint64_t at) { return f.address < at; });
+    FunctionSymbol s = symbol(static_cast<size_t>(it - functions_.begin()));
+    s.name = std::string_view(names_).substr(a.nameOffset, a.nameLength);
+    return s;
+  }
+  return std::nullopt;
+}
+
+std::optional<uint64_t> ObjectFile::fileOffset(uint64_t address) const {
+  for (const Segment& s : segments_) {
+    if (address >= s.address && address - s.address < s.fileSize) {
+      return address - s.address + s.offset;
+    }
+  }
+  return std::nullopt;
 }
 
 // A mapping maps the file from `offset` on at `start`; the PT_LOAD segment

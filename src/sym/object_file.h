@@ -22,6 +22,7 @@ namespace dtrace::sym {
 struct FunctionSymbol {
   std::string_view name;
   uint64_t address = 0;  // in the object's virtual addresses
+  uint64_t size = 0;     // bytes; for an unsized symbol, up to the next function
 };
 
 class ObjectFile {
@@ -36,6 +37,17 @@ class ObjectFile {
   // The function containing a virtual address of the object.
   std::optional<FunctionSymbol> containing(uint64_t fileAddress) const;
   size_t functionCount() const { return functions_.size(); }
+  // Every function, one name per address (the name a person would use), in
+  // address order.
+  std::vector<FunctionSymbol> functions() const;
+  // The function with exactly this name, an alias included ("__libc_malloc"
+  // as well as "malloc").
+  std::optional<FunctionSymbol> function(std::string_view name) const;
+  // Where the byte at a virtual address of the object lies in the file.
+  std::optional<uint64_t> fileOffset(uint64_t address) const;
+  // A shared object (or position-independent executable) rather than an
+  // executable loaded at fixed addresses.
+  bool isShared() const { return shared_; }
 
  private:
   struct Function {
@@ -48,9 +60,12 @@ class ObjectFile {
     uint64_t offset, address, fileSize;
   };
   void addSymbols(Dwfl_Module* module);
+  FunctionSymbol symbol(size_t index) const;
 
   std::string names_;                // every kept name, back to back
   std::vector<Function> functions_;  // by address, one per address
+  std::vector<Function> aliases_;    // the other names of those addresses
+  bool shared_ = false;
   std::vector<Segment> segments_;    // PT_LOAD program headers
 };
 

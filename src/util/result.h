@@ -9,7 +9,11 @@
 namespace dtrace {
 
 struct Error {
+  Error() = default;
+  Error(std::string text, std::string errorTag = {})  // NOLINT: a message is an error
+      : message(std::move(text)), tag(std::move(errorTag)) {}
   std::string message;
+  std::string tag;  // a D compiler error tag (D_PROC_FUNC ...) when one applies
 };
 
 template <class T>
@@ -44,6 +48,9 @@ class [[nodiscard]] Result<void> {
   bool ok_ = true;
 };
 
-inline Error makeError(std::string message) { return Error{std::move(message)}; }
+inline Error makeError(std::string message) { return Error{std::move(message), {}}; }
+inline Error makeTaggedError(std::string tag, std::string message) {
+  return Error{std::move(message), std::move(tag)};
+}
 
 }  // namespace dtrace

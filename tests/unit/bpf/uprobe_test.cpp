@@ -84,9 +84,9 @@ TEST(UprobeTest, EntryAndReturnProbesFire) {
   const uint32_t key = 0;
   uint64_t count = 0, returned = 0;
   {
-    auto entryLink = attachUprobe(entry->fd(), where.path, where.offset, false, -1);
+    auto entryLink = attachUprobe(entry->fd(), where.path, {where.offset}, false, -1);
     ASSERT_TRUE(entryLink.ok()) << entryLink.error().message;
-    auto returnLink = attachUprobe(ret->fd(), where.path, where.offset, true, getpid());
+    auto returnLink = attachUprobe(ret->fd(), where.path, {where.offset}, true, getpid());
     ASSERT_TRUE(returnLink.ok()) << returnLink.error().message;
     for (int i = 0; i < 5; ++i) target(i);
     ASSERT_TRUE(counter->lookup(&key, &count));
@@ -103,7 +103,7 @@ TEST(UprobeTest, EntryAndReturnProbesFire) {
 
 TEST(UprobeTest, MissingBinaryIsAnError) {
   if (geteuid() != 0) GTEST_SKIP() << "needs root";
-  auto link = attachUprobe(-1, "/no/such/binary", 0x1000, false, -1);
+  auto link = attachUprobe(-1, "/no/such/binary", {0x1000}, false, -1);
   ASSERT_FALSE(link.ok());
   EXPECT_NE(link.error().message.find("/no/such/binary"), std::string::npos);
 }

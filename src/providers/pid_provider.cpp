@@ -1,0 +1,287 @@
+#include "providers/pid_provider.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <map>
+
+#include "providers/catalog.h"
+#include "providers/glob.h"
+#include "providers/uprobe_provider.h"
+#include "sym/function_code.h"
+#include "sym/object_file.h"
+#include "sym/process_maps.h"
+
+namespace dtrace::providers {
+
+namespace {
+
+std::string hex(uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof text, "%llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+struct ProcessObject {
+  MappedObject mapping;
+  bool executable = false;
+};
+
+class PidProvider final : public UprobeProvider {
+ public:
+  PidProvider(int pid) : name_("pid" + std::to_string(pid)), pid_(pid) {}
+
+  const std::string& name() const override { return name_; }
+
+  ProviderAttributes attributes() const override {
+    const Attribute evolving{Stability::Evolving, Stability::Evolving, DependencyClass::Isa};
+    const Attribute priv{Stability::Private, Stability::Private, DependencyClass::Unknown};
+    return {evolving, priv, priv, evolving, priv};
+  }
+
+  void enumerate(ProbeCatalog&) override {}  // probes exist once a description names them
+
+  Result<const Probe*> create(ProbeCatalog& catalog, const ast::ProbeSpec& spec) override;
+
+  Result<void> describeArgs(Probe& probe) override {
+    probe.args.clear();
+    if (probe.name == "return") {
+      ArgSource offset;
+      offset.kind = ArgSource::Kind::SiteValue;
+      ArgSource value;
+      value.kind = ArgSource::Kind::CtxField;
+      value.offset = kUserReturnRegister;
+      probe.args = {offset, value};
+      return {};
+    }
+    // The x86-64 calling convention: six registers, then the stack above
+    // the return address. An offset probe sees the registers as they are.
+    for (int16_t reg : kUserArgRegisters) {
+      ArgSource a;
+      a.kind = ArgSource::Kind::CtxField;
+      a.offset = reg;
+      probe.args.push_back(a);
+    }
+    for (int n = 6; n < kMaxArgs; n++) {
+      ArgSource a;
+      a.kind = ArgSource::Kind::UserMemory;
+      a.offset = kUserStackPointer;
+      a.constant = 8 * (n - 5);
+      probe.args.push_back(a);
+    }
+    return {};
+  }
+
+ private:
+  static constexpr int kMaxArgs = 10;
+
+  std::vector<ProcessObject> objects() const;
+  Result<void> probesInObject(ProbeCatalog& catalog, const ast::ProbeSpec& spec,
+                              const ProcessObject& object, std::vector<const Probe*>& made);
+  Result<void> probesInFunction(ProbeCatalog& catalog, const ast::ProbeSpec& spec,
+                                const ProcessObject& object, const sym::ObjectFile& file,
+                                const sym::FunctionSymbol& function);
+  void addProbe(ProbeCatalog& catalog, const ProcessObject& object, std::string_view function,
+                const std::string& name, std::vector<bpf::UprobeSite> sites,
+                const char* argumentsKey);
+
+  std::string name_;
+  int pid_;
+  std::map<std::string, std::shared_ptr<const sym::ObjectFile>> files_;
+};
+
+std::vector<ProcessObject> PidProvider::objects() const {
+  char exe[4096] = {};
+  const std::string link = "/proc/" + std::to_string(pid_) + "/exe";
+  const ssize_t n = readlink(link.c_str(), exe, sizeof exe - 1);
+  std::string executable = n > 0 ? std::string(exe, static_cast<size_t>(n)) : "";
+  constexpr std::string_view kDeleted = " (deleted)";
+  if (executable.ends_with(kDeleted)) executable.resize(executable.size() - kDeleted.size());
+  std::vector<ProcessObject> out;
+  for (const sym::Mapping& m : sym::readExecutableMappings(pid_)) {
+    if (!m.isFile()) continue;
+    bool seen = false;
+    for (const ProcessObject& o : out) seen = seen || o.mapping.path == m.path;
+    if (!seen) out.push_back({{m.path, m.start, m.end}, m.path == executable});
+  }
+  return out;
+}
+
+Result<const Probe*> PidProvider::create(ProbeCatalog& catalog, const ast::ProbeSpec& spec) {
+  if (kill(pid_, 0) != 0 && errno == ESRCH) {
+    return makeTaggedError("D_PROC_GRAB", "failed to grab process " + std::to_string(pid_));
+  }
+  if (ProcessHook* hook = catalog.processHook()) {
+    if (auto r = hook->prepare(pid_); !r) return r.error();
+  }
+  std::vector<const Probe*> made;
+  for (const ProcessObject& object : objects()) {
+    if (!objectMatches(spec.module, object.mapping.path, object.executable)) continue;
+    if (auto r = probesInObject(catalog, spec, object, made); !r) return r.error();
+  }
+  return static_cast<const Probe*>(nullptr);
+}
+
+Result<void> PidProvider::probesInObject(ProbeCatalog& catalog, const ast::ProbeSpec& spec,
+                                         const ProcessObject& object,
+                                         std::vector<const Probe*>&) {
+  std::shared_ptr<const sym::ObjectFile>& file = files_[object.mapping.path];
+  if (!file) file = sym::ObjectFile::load(uprobePath(pid_, object.mapping));
+  const std::string_view function =
+      spec.function.empty() ? std::string_view("*") : std::string_view(spec.function);
+  if (function == "-") {
+    if (!object.executable) {
+      if (spec.module.empty()) return {};
+      return makeTaggedError("D_PROC_LIB", "only the a.out module is valid with the '-' function");
+    }
+    if (isGlob(spec.name)) {
+      return makeTaggedError("D_PROC_NAME",
+                             "only individual addresses may be specified with the '-' function");
+    }
+    uint64_t address = 0;
+    auto [end, ec] = std::from_chars(spec.name.data(), spec.name.data() + spec.name.size(),
+                                     address, 16);
+    std::optional<uint64_t> offset = file->fileOffset(address);
+    if (ec != std::errc() || end != spec.name.data() + spec.name.size() || !offset) {
+      return makeTaggedError("D_PROC_NAME", "'" + spec.name + "' is an invalid probe name");
+    }
+    addProbe(catalog, object, "-", spec.name, {{*offset, 0, 0}}, "pid-offset");
+    return {};
+  }
+  if (!isGlob(function)) {
+    std::optional<sym::FunctionSymbol> f = file->function(function);
+    if (!f) {
+      if (!spec.module.empty() && !isGlob(spec.module)) {
+        return makeTaggedError("D_PROC_FUNC", "failed to lookup '" + std::string(function) +
+                                                  "' in module '" + spec.module + "'");
+      }
+      return {};
+    }
+    if (f->size == 0) return {};
+    return probesInFunction(catalog, spec, object, *file, *f);
+  }
+  for (const sym::FunctionSymbol& f : file->functions()) {
+    // As DTrace does, _init and _fini are traced only when named.
+    if (f.size == 0 || f.name == "_init" || f.name == "_fini" || !gmatch(f.name, function)) {
+      continue;
+    }
+    if (auto r = probesInFunction(catalog, spec, object, *file, f); !r) return r;
+  }
+  return {};
+}
+
+Result<void> PidProvider::probesInFunction(ProbeCatalog& catalog, const ast::ProbeSpec& spec,
+                                           const ProcessObject& object,
+                                           const sym::ObjectFile& file,
+                                           const sym::FunctionSymbol& function) {
+  const std::string_view name =
+      spec.name.empty() ? std::string_view("*") : std::string_view(spec.name);
+  std::optional<uint64_t> start = file.fileOffset(function.address);
+  if (!start) return {};
+  const bool wantsReturn = gmatch("return", name), wantsEntry = gmatch("entry", name);
+  std::optional<sym::FunctionCode> code;
+  auto decode = [&]() -> Result<void> {
+    if (code) return {};
+    auto decoded =
+        sym::decodeFunction(uprobePath(pid_, object.mapping), *start, function.address,
+                            function.size);
+    if (!decoded) return decoded.error();
+    code = std::move(*decoded);
+    return {};
+  };
+  if (wantsReturn) {
+    if (auto r = decode(); !r) return r;
+    std::vector<bpf::UprobeSite> sites;
+    for (uint32_t at : code->returns) sites.push_back({*start + at, 0, uint64_t{at} << 32});
+    if (!sites.empty()) addProbe(catalog, object, function.name, "return", sites, "pid-return");
+  }
+  if (wantsEntry) addProbe(catalog, object, function.name, "entry", {{*start, 0, 0}}, "pid-entry");
+  if (!isGlob(name) && !wantsReturn && !wantsEntry) {
+    uint64_t offset = 0;
+    auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), offset, 16);
+    if (ec != std::errc() || end != name.data() + name.size()) {
+      return makeTaggedError("D_PROC_NAME", "'" + std::string(name) + "' is an invalid probe name");
+    }
+    if (offset >= function.size) {
+      return makeTaggedError("D_PROC_OFF", "offset 0x" + hex(offset) + " outside of function '" +
+                                               std::string(function.name) + "'");
+    }
+    if (auto r = decode(); !r) return r;
+    if (!std::binary_search(code->instructions.begin(), code->instructions.end(), offset)) {
+      return makeTaggedError("D_PROC_ALIGN", "offset 0x" + hex(offset) +
+                                                 " is not aligned on an instruction");
+    }
+    addProbe(catalog, object, function.name, hex(offset), {{*start + offset, 0, 0}},
+             "pid-entry");
+    return {};
+  }
+  if (isGlob(name)) {
+    if (auto r = decode(); !r) return r;
+    for (uint32_t at : code->instructions) {
+      const std::string offsetName = hex(at);
+      if (gmatch(offsetName, name)) {
+        addProbe(catalog, object, function.name, offsetName, {{*start + at, 0, 0}}, "pid-entry");
+      }
+    }
+  }
+  return {};
+}
+
+void PidProvider::addProbe(ProbeCatalog& catalog, const ProcessObject& object,
+                           std::string_view function, const std::string& name,
+                           std::vector<bpf::UprobeSite> sites, const char* argumentsKey) {
+  const std::string module(sym::baseName(object.mapping.path));
+  if (catalog.find(name_, module, function, name)) return;
+  Probe& p = catalog.addProbe(*this, module, std::string(function), name, BPF_PROG_TYPE_KPROBE,
+                              AttachKind::Uprobe);
+  p.objectPath = uprobePath(pid_, object.mapping);
+  p.mappedPath = object.mapping.path;
+  p.inExecutable = object.executable;
+  p.targetPid = pid_;
+  p.sites = std::move(sites);
+  p.argumentsKey = argumentsKey;
+}
+
+class PidProviderFamily final : public ProviderFamily {
+ public:
+  Result<void> provide(ProbeCatalog& catalog, const ast::ProbeSpec& spec) override {
+    if (!spec.provider.starts_with("pid") || isGlob(spec.provider)) return {};
+    const int pid = providerProcessId(spec.provider);
+    if (pid == 0 || spec.provider.find_first_not_of("0123456789", 3) != std::string::npos) {
+      return {};
+    }
+    if (pid < 0) {
+      return makeTaggedError("D_PROC_BADPID",
+                             "'" + spec.provider + "' does not contain a valid pid");
+    }
+    if (pid == getpid()) {
+      return makeTaggedError("D_PROC_DYN", "process " + std::to_string(pid) + " is dtrace itself");
+    }
+    if (!catalog.provider(spec.provider)) {
+      catalog.addDynamicProvider(std::make_unique<PidProvider>(pid));
+    }
+    return {};
+  }
+};
+
+}  // namespace
+
+int providerProcessId(std::string_view provider) {
+  size_t digits = provider.size();
+  while (digits > 0 && provider[digits - 1] >= '0' && provider[digits - 1] <= '9') digits--;
+  if (digits == provider.size() || digits == 0) return 0;
+  int pid = 0;
+  auto [end, ec] = std::from_chars(provider.data() + digits, provider.data() + provider.size(), pid);
+  if (ec != std::errc() || pid <= 0) return -1;
+  return pid;
+}
+
+std::unique_ptr<ProviderFamily> makePidProviderFamily() {
+  return std::make_unique<PidProviderFamily>();
+}
+
+}  // namespace dtrace::providers

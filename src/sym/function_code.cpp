@@ -1,0 +1,77 @@
+#include "sym/function_code.h"
+
+#include <capstone/capstone.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+
+namespace dtrace::sym {
+
+namespace {
+
+struct CapstoneHandle {
+  csh handle = 0;
+  bool open = false;
+  CapstoneHandle() {
+    open = cs_open(CS_ARCH_X86, CS_MODE_64, &handle) == CS_ERR_OK;
+    if (open) cs_option(handle, CS_OPT_DETAIL, CS_OPT_ON);
+  }
+  ~CapstoneHandle() {
+    if (open) cs_close(&handle);
+  }
+};
+
+// A jump whose immediate target lies outside [start, end): a tail call.
+bool leavesFunction(const cs_insn& insn, uint64_t start, uint64_t end) {
+  if (insn.id != X86_INS_JMP || insn.detail == nullptr) return false;
+  const cs_x86& x86 = insn.detail->x86;
+  if (x86.op_count != 1 || x86.operands[0].type != X86_OP_IMM) return false;
+  const uint64_t target = static_cast<uint64_t>(x86.operands[0].imm);
+  return target < start || target >= end;
+}
+
+}  // namespace
+
+FunctionCode decodeFunctionBytes(const uint8_t* code, size_t size, uint64_t address) {
+  FunctionCode out;
+  CapstoneHandle cs;
+  if (!cs.open) {
+    out.truncated = true;
+    return out;
+  }
+  std::unique_ptr<cs_insn, void (*)(cs_insn*)> insn(cs_malloc(cs.handle),
+                                                    [](cs_insn* i) { cs_free(i, 1); });
+  const uint8_t* bytes = code;
+  size_t left = size;
+  uint64_t at = address;
+  while (left > 0) {
+    const uint64_t offset = at - address;
+    if (!cs_disasm_iter(cs.handle, &bytes, &left, &at, insn.get())) {
+      out.truncated = true;
+      break;
+    }
+    out.instructions.push_back(static_cast<uint32_t>(offset));
+    if (insn->id == X86_INS_RET || leavesFunction(*insn, address, address + size)) {
+      out.returns.push_back(static_cast<uint32_t>(offset));
+    }
+  }
+  return out;
+}
+
+Result<FunctionCode> decodeFunction(const std::string& path, uint64_t fileOffset,
+                                    uint64_t address, uint64_t size) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return makeError("cannot open " + path + ": " + std::strerror(errno));
+  std::vector<uint8_t> code(size);
+  const ssize_t got = pread(fd, code.data(), size, static_cast<off_t>(fileOffset));
+  const int err = errno;
+  close(fd);
+  if (got < 0) return makeError("cannot read " + path + ": " + std::strerror(err));
+  code.resize(static_cast<size_t>(got));
+  return decodeFunctionBytes(code.data(), code.size(), address);
+}
+
+}  // namespace dtrace::sym

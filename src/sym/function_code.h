@@ -1,0 +1,35 @@
+// The machine code of one function, decoded by Capstone: the instruction
+// boundaries where a pid offset probe may go, and the instructions where
+// the function returns (its return probes), as DTrace's pid provider
+// places them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "util/result.h"
+
+namespace dtrace::sym {
+
+struct FunctionCode {
+  // The offset from the function's start of every instruction, in order.
+  std::vector<uint32_t> instructions;
+  // The offsets of the instructions that leave the function for its
+  // caller: every `ret`, and every jump whose target lies outside the
+  // function (a tail call returns on the callee's behalf).
+  std::vector<uint32_t> returns;
+  // Decoding stopped before the function's end (bytes no instruction
+  // starts with: data, or padding the decoder does not know).
+  bool truncated = false;
+};
+
+// Decodes the `size` bytes at `fileOffset` of the x86-64 object at `path`,
+// where the function starts at virtual address `address`.
+Result<FunctionCode> decodeFunction(const std::string& path, uint64_t fileOffset,
+                                    uint64_t address, uint64_t size);
+
+// The same, for bytes already read.
+FunctionCode decodeFunctionBytes(const uint8_t* code, size_t size, uint64_t address);
+
+}  // namespace dtrace::sym
