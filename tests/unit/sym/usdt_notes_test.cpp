@@ -340,6 +340,64 @@ TEST(UsdtNotes, Elf32PicExecutable) { checkFreestanding("-m32", 4); }
 TEST(UsdtNotes, Elf32Executable) { checkFreestanding("-m32 -fno-pic -no-pie", 4); }
 TEST(UsdtNotes, NonPieExecutable) { checkFreestanding("-fno-pic -no-pie", 8); }
 
+// Two source files with a static `count` each: a probe in a static
+// function names its own file's (the one after the STT_FILE symbol its
+// function follows); one in a global function cannot be told and says so.
+TEST(UsdtNotes, SameNamedStatics) {
+  TempDir dir;
+  for (const char* file : {"a", "b"}) {
+    std::ofstream(dir.path() + "/" + file + ".c")
+        << "#include <sys/sdt.h>\n"
+        << "static long count = " << (file[0] == 'a' ? 1 : 2) << ";\n"
+        << "__attribute__((noinline)) static void local_" << file << "(void) {\n"
+        << "  DTRACE_PROBE1(statics, local_" << file << ", count);\n"
+        << "}\n"
+        << "void global_" << file << "(void) {\n"
+        << "  local_" << file << "();\n"
+        << "  DTRACE_PROBE1(statics, global_" << file << ", count);\n"
+        << "  count++;\n"
+        << "}\n";
+  }
+  std::ofstream(dir.path() + "/main.c") << "void global_a(void); void global_b(void);\n"
+                                        << "int main(void) { global_a(); global_b(); return 0; }\n";
+  const std::string path = dir.path() + "/statics";
+  const std::string command = "cd '" + dir.path() + "' && gcc -O2 a.c b.c main.c -o statics";
+  ASSERT_EQ(std::system(command.c_str()), 0);
+  auto read = readUsdtSites(path);
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  const auto probes = byProbe(*read);
+  std::map<std::string, uint64_t> counts;  // by file
+  for (const char* file : {"a", "b"}) {
+    const UsdtSite local = only(probes, std::string("statics:local_") + file);
+    EXPECT_EQ(local.argError, "") << file;
+    ASSERT_EQ(local.args.size(), 1u) << file;
+    EXPECT_TRUE(local.args[0].objectAddress);
+    counts[file] = local.args[0].displacement;
+
+    const UsdtSite global = only(probes, std::string("statics:global_") + file);
+    if (global.argError.empty()) {
+      // The compiler kept the value in a register: nothing to resolve.
+      ASSERT_EQ(global.args.size(), 1u);
+      EXPECT_FALSE(global.args[0].objectAddress) << global.args[0].text;
+    } else {
+      EXPECT_NE(global.argError.find("count"), std::string::npos) << global.argError;
+    }
+  }
+  EXPECT_NE(counts["a"], counts["b"]);
+  // Which is which: the initial values (1 in a.c, 2 in b.c), as objdump
+  // dumps the first byte at each address (" ADDRESS 01 ...").
+  for (const auto& [file, address] : counts) {
+    const std::string dump =
+        run("objdump -s -j .data --start-address=" + std::to_string(address) +
+            " --stop-address=" + std::to_string(address + 1) + " '" + path + "'");
+    char hex[32];
+    std::snprintf(hex, sizeof hex, " %lx ", static_cast<unsigned long>(address));
+    const size_t line = dump.find(hex);
+    ASSERT_NE(line, std::string::npos) << dump;
+    EXPECT_EQ(dump.substr(line + std::strlen(hex), 2), file == "a" ? "01" : "02") << dump;
+  }
+}
+
 TEST(UsdtNotes, Python) {
   const std::string path = "/usr/bin/python3.11";
   if (!fs::exists(path)) GTEST_SKIP() << path << " is not installed";
