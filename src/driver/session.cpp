@@ -700,6 +700,9 @@ Result<void> Session::loadProgram(std::span<ProbeEnabling* const> group) {
                       : catalog_.attach(probe, loadedProgram.fd());
   if (!links) return makeError("failed to enable " + description + ": " + links.error().message);
   for (auto& l : *links) links_.push_back(std::move(l));
+  for (const std::string& w : probe.owner->takeWarnings()) {
+    std::fprintf(stderr, "dtrace: %s: %s\n", description.c_str(), w.c_str());
+  }
   return {};
 }
 

@@ -112,6 +112,9 @@ std::vector<ProcessObject> PidProvider::objects() const {
 }
 
 Result<const Probe*> PidProvider::create(ProbeCatalog& catalog, const ast::ProbeSpec& spec) {
+  // Probes are made for descriptions that name this provider; others
+  // (":::END", "pid*:::") match only the probes made already.
+  if (spec.provider != name_) return static_cast<const Probe*>(nullptr);
   if (kill(pid_, 0) != 0 && errno == ESRCH) {
     return makeTaggedError("D_PROC_GRAB", "failed to grab process " + std::to_string(pid_));
   }
@@ -193,13 +196,35 @@ Result<void> PidProvider::probesInFunction(ProbeCatalog& catalog, const ast::Pro
     code = std::move(*decoded);
     return {};
   };
+  // A probe whose instruction the kernel cannot trap (lock-prefixed, AVX)
+  // does not exist here; named alone, it is an error.
+  const bool named = !spec.function.empty() && !isGlob(spec.function) && !isGlob(name);
+  auto untrappable = [&](const char* kind) {
+    return makeTaggedError("D_PROC_CREATEFAIL",
+                           std::string("failed to create ") + kind + " probe for '" +
+                               std::string(function.name) +
+                               "': uprobes cannot trap its instruction (lock prefix or VEX)");
+  };
+  auto trappableAt = [&](uint32_t at) {
+    const auto it = std::lower_bound(code->instructions.begin(), code->instructions.end(), at);
+    return it != code->instructions.end() && *it == at &&
+           code->trappable[static_cast<size_t>(it - code->instructions.begin())];
+  };
   if (wantsReturn) {
     if (auto r = decode(); !r) return r;
     std::vector<bpf::UprobeSite> sites;
-    for (uint32_t at : code->returns) sites.push_back({*start + at, 0, uint64_t{at} << 32});
+    for (uint32_t at : code->returns) {
+      if (trappableAt(at)) sites.push_back({*start + at, 0, uint64_t{at} << 32});
+    }
     if (!sites.empty()) addProbe(catalog, object, function.name, "return", sites, "pid-return");
   }
-  if (wantsEntry) addProbe(catalog, object, function.name, "entry", {{*start, 0, 0}}, "pid-entry");
+  if (wantsEntry) {
+    if (sym::uprobeCanTrapAt(uprobePath(pid_, object.mapping), *start)) {
+      addProbe(catalog, object, function.name, "entry", {{*start, 0, 0}}, "pid-entry");
+    } else if (named) {
+      return untrappable("entry");
+    }
+  }
   if (!isGlob(name) && !wantsReturn && !wantsEntry) {
     uint64_t offset = 0;
     auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), offset, 16);
@@ -215,6 +240,7 @@ Result<void> PidProvider::probesInFunction(ProbeCatalog& catalog, const ast::Pro
       return makeTaggedError("D_PROC_ALIGN", "offset 0x" + hex(offset) +
                                                  " is not aligned on an instruction");
     }
+    if (!trappableAt(static_cast<uint32_t>(offset))) return untrappable("offset");
     addProbe(catalog, object, function.name, hex(offset), {{*start + offset, 0, 0}},
              "pid-entry");
     return {};
@@ -223,7 +249,7 @@ Result<void> PidProvider::probesInFunction(ProbeCatalog& catalog, const ast::Pro
     if (auto r = decode(); !r) return r;
     for (uint32_t at : code->instructions) {
       const std::string offsetName = hex(at);
-      if (gmatch(offsetName, name)) {
+      if (trappableAt(at) && gmatch(offsetName, name)) {
         addProbe(catalog, object, function.name, offsetName, {{*start + at, 0, 0}}, "pid-entry");
       }
     }

@@ -95,6 +95,9 @@ class Provider {
   // with cookie i (and their per-site value in the high 32 bits).
   virtual Result<std::vector<bpf::Link>> attachGroup(std::span<const Probe* const> group,
                                                      int progFd);
+  // What attaching did not do but did not fail for (sites the kernel would
+  // not instrument), for dtrace to report; cleared as taken.
+  virtual std::vector<std::string> takeWarnings() { return {}; }
 };
 
 // A family of providers made on demand from the names that descriptions

@@ -46,22 +46,45 @@ Result<std::vector<bpf::Link>> UprobeProvider::attachGroup(std::span<const Probe
     }
   }
   std::vector<bpf::Link> links;
-  const bool multi = bpf::uprobeMultiSupported();
+  size_t attached = 0, refused = 0;
+  std::string firstRefusal;
   for (const auto& [object, sites] : byObject) {
     const auto& [path, pid] = object;
-    if (multi) {
-      Result<bpf::Link> link = bpf::attachUprobeMulti(progFd, path, sites, false, pid);
-      if (!link) return link.error();
-      links.push_back(std::move(*link));
-      continue;
-    }
-    for (const bpf::UprobeSite& site : sites) {
-      Result<bpf::Link> link = bpf::attachUprobe(progFd, path, site, false, pid);
-      if (!link) return link.error();
-      links.push_back(std::move(*link));
-    }
+    attachSites(progFd, path, pid, sites, links, attached, refused, firstRefusal);
+  }
+  if (attached == 0 && refused > 0) return makeError(firstRefusal);
+  if (refused > 0) {
+    warnings_.push_back(std::to_string(refused) + " probe site" + (refused == 1 ? "" : "s") +
+                        " could not be instrumented (" + firstRefusal + ")");
   }
   return links;
+}
+
+// The kernel refuses a uprobe on some instructions, and a multi-uprobe
+// link fails as a whole: the sites are halved until the refused ones are
+// found, and the others attached.
+void UprobeProvider::attachSites(int progFd, const std::string& path, int pid,
+                                 std::span<const bpf::UprobeSite> sites,
+                                 std::vector<bpf::Link>& links, size_t& attached, size_t& refused,
+                                 std::string& firstRefusal) {
+  if (sites.empty()) return;
+  Result<bpf::Link> link =
+      bpf::uprobeMultiSupported()
+          ? bpf::attachUprobeMulti(progFd, path, sites, false, pid)
+          : (sites.size() == 1 ? bpf::attachUprobe(progFd, path, sites.front(), false, pid)
+                               : Result<bpf::Link>(makeError("")));
+  if (link) {
+    links.push_back(std::move(*link));
+    attached += sites.size();
+    return;
+  }
+  if (sites.size() == 1) {
+    if (refused++ == 0) firstRefusal = link.error().message;
+    return;
+  }
+  const size_t half = sites.size() / 2;
+  attachSites(progFd, path, pid, sites.first(half), links, attached, refused, firstRefusal);
+  attachSites(progFd, path, pid, sites.subspan(half), links, attached, refused, firstRefusal);
 }
 
 std::string uprobePath(int pid, const MappedObject& object) {

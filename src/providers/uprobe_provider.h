@@ -19,6 +19,14 @@ class UprobeProvider : public Provider {
   Result<std::vector<bpf::Link>> attach(const Probe& probe, int progFd) override;
   Result<std::vector<bpf::Link>> attachGroup(std::span<const Probe* const> group,
                                              int progFd) override;
+  std::vector<std::string> takeWarnings() override { return std::move(warnings_); }
+
+ private:
+  void attachSites(int progFd, const std::string& path, int pid,
+                   std::span<const bpf::UprobeSite> sites, std::vector<bpf::Link>& links,
+                   size_t& attached, size_t& refused, std::string& firstRefusal);
+
+  std::vector<std::string> warnings_;
 };
 
 // The pt_regs offsets of the x86-64 registers that carry a function's

@@ -35,6 +35,30 @@ bool leavesFunction(const cs_insn& insn, uint64_t start, uint64_t end) {
 
 }  // namespace
 
+bool uprobeCanTrap(const uint8_t* code, size_t size) {
+  size_t i = 0;
+  for (; i < size; i++) {
+    const uint8_t b = code[i];
+    if (b == 0xf0) return false;  // LOCK
+    const bool legacyPrefix = b == 0x66 || b == 0x67 || b == 0xf2 || b == 0xf3 || b == 0x2e ||
+                              b == 0x3e || b == 0x26 || b == 0x36 || b == 0x64 || b == 0x65;
+    const bool rex = b >= 0x40 && b <= 0x4f;
+    if (!legacyPrefix && !rex) break;
+  }
+  if (i == size) return false;
+  const uint8_t opcode = code[i];
+  return opcode != 0xc4 && opcode != 0xc5 && opcode != 0x62;  // VEX, EVEX
+}
+
+bool uprobeCanTrapAt(const std::string& path, uint64_t fileOffset) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  uint8_t code[16];
+  const ssize_t got = pread(fd, code, sizeof code, static_cast<off_t>(fileOffset));
+  close(fd);
+  return got > 0 && uprobeCanTrap(code, static_cast<size_t>(got));
+}
+
 FunctionCode decodeFunctionBytes(const uint8_t* code, size_t size, uint64_t address) {
   FunctionCode out;
   CapstoneHandle cs;
@@ -54,6 +78,7 @@ FunctionCode decodeFunctionBytes(const uint8_t* code, size_t size, uint64_t addr
       break;
     }
     out.instructions.push_back(static_cast<uint32_t>(offset));
+    out.trappable.push_back(uprobeCanTrap(code + offset, size - offset));
     if (insn->id == X86_INS_RET || leavesFunction(*insn, address, address + size)) {
       out.returns.push_back(static_cast<uint32_t>(offset));
     }

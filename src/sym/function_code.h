@@ -13,8 +13,10 @@
 namespace dtrace::sym {
 
 struct FunctionCode {
-  // The offset from the function's start of every instruction, in order.
+  // The offset from the function's start of every instruction, in order,
+  // and whether a uprobe can be placed on it (uprobeCanTrap).
   std::vector<uint32_t> instructions;
+  std::vector<bool> trappable;
   // The offsets of the instructions that leave the function for its
   // caller: every `ret`, and every jump whose target lies outside the
   // function (a tail call returns on the callee's behalf).
@@ -23,6 +25,15 @@ struct FunctionCode {
   // starts with: data, or padding the decoder does not know).
   bool truncated = false;
 };
+
+// Whether Linux can place a uprobe on the x86-64 instruction at `code`:
+// the kernel refuses LOCK-prefixed instructions and VEX- and EVEX-encoded
+// ones (AVX), among the opcodes it cannot single-step out of line.
+bool uprobeCanTrap(const uint8_t* code, size_t size);
+
+// Reads the first bytes of the code at `fileOffset` of `path` and answers
+// uprobeCanTrap for them; false when they cannot be read.
+bool uprobeCanTrapAt(const std::string& path, uint64_t fileOffset);
 
 // Decodes the `size` bytes at `fileOffset` of the x86-64 object at `path`,
 // where the function starts at virtual address `address`.
