@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <optional>
 
@@ -13,6 +12,7 @@
 #include "probegen/header_writer.h"
 #include "probegen/input_objects.h"
 #include "probegen/object_writer.h"
+#include "probegen/output_file.h"
 #include "probegen/probe_naming.h"
 #include "sema/checker.h"
 
@@ -43,21 +43,19 @@ bool hasContent(const ast::Program& program) {
   });
 }
 
-// Writes `text` through a temporary file renamed into place.
-Result<void> writeTextFile(const std::string& path, const std::string& text) {
-  const std::string temporary = path + ".tmp" + std::to_string(getpid());
-  FILE* f = std::fopen(temporary.c_str(), "w");
-  if (!f) {
-    return makeError("failed to open header file '" + path + "': " + std::strerror(errno));
-  }
-  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  ok = std::fclose(f) == 0 && ok;
-  if (!ok || std::rename(temporary.c_str(), path.c_str()) != 0) {
-    const std::string reason = std::strerror(errno);
-    std::remove(temporary.c_str());
-    return makeError("failed to create header file " + path + ": " + reason);
-  }
-  return {};
+// The header, written as illumos words its failures.
+Result<void> writeHeaderFile(const std::string& path, const std::string& text) {
+  return writeOutputFile(
+      path, {"failed to open header file '" + path + "'", "failed to create header file " + path},
+      [&](int fd) -> Result<void> {
+        for (size_t done = 0; done < text.size();) {
+          const ssize_t n = write(fd, text.data() + done, text.size() - done);
+          if (n < 0 && errno == EINTR) continue;
+          if (n <= 0) return makeError(std::strerror(errno));
+          done += static_cast<size_t>(n);
+        }
+        return {};
+      });
 }
 
 // Without -32/-64, dtrace takes the data model from the objects, and
@@ -156,7 +154,7 @@ Result<void> generateHeader(const std::vector<ProgramText>& programs, const std:
                             const GenerateOptions& options) {
   auto providers = compileProviders(programs, options);
   if (!providers) return providers.error();
-  return writeTextFile(outputPath, headerText(*providers, outputPath));
+  return writeHeaderFile(outputPath, headerText(*providers, outputPath));
 }
 
 Result<void> generateObject(const std::vector<ProgramText>& programs, const std::string& outputPath,

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "probegen/output_file.h"
 #include "probegen/probe_naming.h"
 #include "sym/provider_section.h"
 
@@ -172,22 +173,8 @@ Result<void> writeProviderObject(const std::string& path,
                                  const std::vector<ProviderDefinition>& providers,
                                  const ElfTarget& target, std::string_view source) {
   if (elf_version(EV_CURRENT) == EV_NONE) return makeError("libelf is out of date");
-  // A temporary next to the output, with the permissions cc gives objects.
-  const std::string temporary = path + ".tmp" + std::to_string(getpid());
-  const int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0) {
-    return makeError("failed to create temporary file " + temporary + ": " + std::strerror(errno));
-  }
-  Result<void> written = writeElf(fd, providers, target, source);
-  if (close(fd) != 0 && written) written = makeError(std::strerror(errno));
-  if (written && rename(temporary.c_str(), path.c_str()) != 0) {
-    written = makeError(std::strerror(errno));
-  }
-  if (!written) {
-    unlink(temporary.c_str());
-    return makeError("failed to write " + path + ": " + written.error().message);
-  }
-  return {};
+  return writeOutputFile(path, {"failed to open " + path, "failed to write " + path},
+                         [&](int fd) { return writeElf(fd, providers, target, source); });
 }
 
 }  // namespace dtrace::probegen

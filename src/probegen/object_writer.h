@@ -17,8 +17,7 @@
 
 namespace dtrace::probegen {
 
-// Writes the object to `path` (through a temporary file renamed into
-// place, so a failure leaves no partial object). `source` names the
+// Writes the object to `path` (output_file.h). `source` names the
 // object's STT_FILE symbol.
 Result<void> writeProviderObject(const std::string& path,
                                  const std::vector<ProviderDefinition>& providers,
