@@ -1,8 +1,8 @@
 # gdb finds the probes by their notes and reads each argument where the
 # note says it is, at -O0 and -O2; setting a breakpoint on a probe raises
 # its semaphore, so the program sees it enabled.
-. ./common.sh
-cp "$USDT/myapp.d" "$USDT/app.c" .
+. ./gen-common.sh
+cp "$USDT/gen-myapp.d" myapp.d; cp "$USDT/gen-app.c" app.c
 $DTRACE -h -s myapp.d || exit 1
 $DTRACE -G -s myapp.d -o semaphores.o || exit 1  # objects are optional
 for opt in -O0 -O2; do

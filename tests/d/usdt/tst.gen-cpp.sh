@@ -1,6 +1,6 @@
 # -C runs the provider file through cpp first, with -D, -U and -I: types
 # and even probes can come from macros, as PostgreSQL's probes.d has them.
-. ./common.sh
+. ./gen-common.sh
 mkdir inc
 printf '#define BlockNumber unsigned int\n' > inc/types.h
 cat > prov.d <<'EOS'

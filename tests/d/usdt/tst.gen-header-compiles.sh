@@ -3,8 +3,8 @@
 # 32-bit compile gets 4-byte addresses and pointer sizes in its notes;
 # with _DTRACE_VERSION 0 the macros leave nothing behind, yet every
 # variable they name is used.
-. ./common.sh
-cp "$USDT/myapp.d" .
+. ./gen-common.sh
+cp "$USDT/gen-myapp.d" myapp.d
 $DTRACE -h -s myapp.d || exit 1
 cat > use.c <<'EOS'
 #include "myapp.h"

@@ -1,7 +1,7 @@
 # Shared by the tests of dtrace -h and -G (sourced, not a test itself).
 # Each test works in a temporary directory; $USDT is this directory, with
-# the fixtures: myapp.d (a provider with one probe of each kind of
-# argument) and app.c (a program firing them).
+# the fixtures: gen-myapp.d (a provider with one probe of each kind of
+# argument), gen-app.c (a program firing them) and gen-enable-probe.c.
 USDT=$(pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

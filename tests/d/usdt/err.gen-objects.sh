@@ -2,7 +2,7 @@
 # machine, agreeing with -32/-64, whose probes of this script's providers
 # the script declares; each refusal in libdtrace's words, after
 # "failed to link script".
-. ./common.sh
+. ./gen-common.sh
 printf 'provider myapp { probe done(); };\n' > myapp.d
 $DTRACE -h -s myapp.d || exit 0
 printf '#include "myapp.h"\nint main(void) { MYAPP_DONE(); return 0; }\n' > main.c

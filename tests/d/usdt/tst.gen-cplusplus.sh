@@ -2,7 +2,7 @@
 # units both emit. The linker keeps one copy of each, and the notes of the
 # copies it drops go with them (the note is in the code's section group):
 # one note per site that survives, each at a nop of the program.
-. ./common.sh
+. ./gen-common.sh
 cat > shop.d <<'EOS'
 provider shop {
 	probe order__placed(const char *, unsigned int);

@@ -2,7 +2,7 @@
 # --with-dtrace, unchanged: their sed renames of the macros, -C, objects
 # after -s, and configure's question whether probes need -G (asked with a
 # script that declares no provider).
-. ./common.sh
+. ./gen-common.sh
 DTRACEFLAGS=""
 # PostgreSQL: src/backend/utils/Makefile and src/backend/Makefile.
 cat > probes.d <<'EOS'

@@ -1,8 +1,8 @@
 # dtrace -G's object links into position-independent and fixed-address
 # executables, static ones, and shared libraries (whose semaphores stay
 # their own: hidden); in each the notes give the semaphore's address.
-. ./common.sh
-cp "$USDT/myapp.d" "$USDT/app.c" .
+. ./gen-common.sh
+cp "$USDT/gen-myapp.d" myapp.d; cp "$USDT/gen-app.c" app.c
 $DTRACE -h -s myapp.d || exit 1
 gcc -O2 -fPIC -Wall -Werror -c app.c -o app.o || exit 1
 $DTRACE -G -s myapp.d app.o || exit 1

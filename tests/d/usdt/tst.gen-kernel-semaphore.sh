@@ -3,9 +3,9 @@
 # semaphore as reference counter, as bpftrace and dtrace's USDT provider
 # do. That works only if -G put the semaphore in file-backed memory at the
 # address the note gives. Untraced, the program sees 0 again.
-. ./common.sh
-cp "$USDT/myapp.d" "$USDT/app.c" .
-gcc -Wall -Werror "$USDT/enable_probe.c" -o enable_probe || exit 1
+. ./gen-common.sh
+cp "$USDT/gen-myapp.d" myapp.d; cp "$USDT/gen-app.c" app.c
+gcc -Wall -Werror "$USDT/gen-enable-probe.c" -o enable_probe || exit 1
 $DTRACE -h -s myapp.d || exit 1
 gcc -O2 -c app.c -o app.o || exit 1
 $DTRACE -G -s myapp.d app.o || exit 1

@@ -1,6 +1,6 @@
 # Provider definitions dtrace -h and -G refuse, with the line and, with
 # -x errtags, the tag.
-. ./common.sh
+. ./gen-common.sh
 check() { printf "$1" > bad.d; $DTRACE -x errtags -h -s bad.d -o bad.h; }
 check 'provider p {\n\tprobe x(int, struct s);\n};\n'
 check 'provider p { probe x(float); };\n'

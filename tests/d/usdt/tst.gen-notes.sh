@@ -2,8 +2,8 @@
 # each probe as declared, with argument sizes from the declared types, the
 # shared _.stapsdt.base, and the semaphore -G defined; untraced, the
 # is-enabled test is 0; .dtrace_providers carries the argument types.
-. ./common.sh
-cp "$USDT/myapp.d" "$USDT/app.c" .
+. ./gen-common.sh
+cp "$USDT/gen-myapp.d" myapp.d; cp "$USDT/gen-app.c" app.c
 $DTRACE -h -s myapp.d -o myapp.h || exit 1
 gcc -O2 -Wall -Wextra -Werror -c app.c -o app.o || exit 1
 $DTRACE -G -s myapp.d -o probes.o app.o || exit 1

@@ -1,6 +1,6 @@
 # dtrace -h and -G need a program, and -h an output file when it cannot
 # name one after a single script.
-. ./common.sh
+. ./gen-common.sh
 printf 'provider p { probe x(); };\n' > p.d
 printf 'provider q { probe y(); };\n' > q.d
 cp p.d p.txt

@@ -2,9 +2,9 @@
 # script's base name with .d made .h or .o, in the current directory; -G
 # of several scripts without -o writes one object each. -s may come before
 # or after the mode, objects anywhere among the options.
-. ./common.sh
+. ./gen-common.sh
 mkdir src out
-cp "$USDT/myapp.d" src/
+cp "$USDT/gen-myapp.d" src/myapp.d
 printf 'provider other { probe tick(int); };\n' > src/other.d
 $DTRACE -h -s src/myapp.d && ls
 rm -f myapp.h
