@@ -1,6 +1,5 @@
 #include "probegen/generate.h"
 
-#include <elf.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,7 +12,6 @@
 #include "probegen/input_objects.h"
 #include "probegen/object_writer.h"
 #include "probegen/output_file.h"
-#include "probegen/probe_naming.h"
 #include "sema/checker.h"
 
 namespace dtrace::probegen {
@@ -56,59 +54,6 @@ Result<void> writeHeaderFile(const std::string& path, const std::string& text) {
         }
         return {};
       });
-}
-
-// Without -32/-64, dtrace takes the data model from the objects, and
-// refuses a set that has both.
-bool mixesClasses(const std::vector<InputObject>& inputs, int dataModel) {
-  return dataModel == 0 && std::any_of(inputs.begin(), inputs.end(), [&](const auto& input) {
-           return input.target.elfClass != inputs.front().target.elfClass;
-         });
-}
-
-// The ELF target of the output: the objects', which must agree with each
-// other and with -32/-64, or the data model's on x86.
-Result<ElfTarget> outputTarget(const std::vector<InputObject>& inputs, int dataModel,
-                               const std::string& linkError) {
-  ElfTarget target;
-  if (dataModel == 32) target = {ELFCLASS32, ELFDATA2LSB, EM_386};
-  if (dataModel == 64) target = {ELFCLASS64, ELFDATA2LSB, EM_X86_64};
-  if (inputs.empty()) {
-    if (target.elfClass == 0) target = {ELFCLASS64, ELFDATA2LSB, EM_X86_64};
-    return target;
-  }
-  const ElfTarget& first = inputs.front().target;
-  for (const InputObject& input : inputs) {
-    if (dataModel != 0 && input.target.elfClass != target.elfClass) {
-      return makeError(linkError + "incorrect ELF class for object file: " + input.path);
-    }
-    if (input.target.machine != first.machine || input.target.dataEncoding != first.dataEncoding) {
-      return makeError(linkError + "incorrect ELF machine type for object file: " + input.path);
-    }
-  }
-  return first;
-}
-
-// A probe site of one of these providers that no definition declares:
-// the header the object was compiled with is not this program's.
-Result<void> checkNotedProbes(const std::vector<InputObject>& inputs,
-                              const std::vector<ProviderDefinition>& providers,
-                              const std::string& linkError) {
-  for (const InputObject& input : inputs) {
-    for (const NotedProbe& noted : input.probes) {
-      auto provider = std::find_if(providers.begin(), providers.end(),
-                                   [&](const auto& p) { return p.name == noted.provider; });
-      if (provider == providers.end()) continue;  // another library's probes
-      const bool declared =
-          std::any_of(provider->probes.begin(), provider->probes.end(),
-                      [&](const auto& probe) { return probe.name == noted.name; });
-      if (!declared) {
-        return makeError(linkError + "no such probe " + dtraceProbeName(noted.name) + " in " +
-                         input.path);
-      }
-    }
-  }
-  return {};
 }
 
 std::string linkErrorPrefix(const std::vector<ProgramText>& programs) {
@@ -177,9 +122,11 @@ Result<void> generateObject(const std::vector<ProgramText>& programs, const std:
   auto providers = compileProviders(programs, options);
   if (!providers) return providers.error();
   if (unreadable) return *unreadable;
-  auto target = outputTarget(inputs, dataModel, linkError);
-  if (!target) return target.error();
-  if (auto r = checkNotedProbes(inputs, *providers, linkError); !r) return r;
+  auto target = outputTarget(inputs, dataModel);
+  if (!target) return makeError(linkError + target.error().message);
+  if (auto r = checkNotedProbes(inputs, *providers); !r) {
+    return makeError(linkError + r.error().message);
+  }
   std::string source = programs.empty() ? "" : programs.front().name;
   if (size_t slash = source.rfind('/'); slash != std::string::npos) source.erase(0, slash + 1);
   if (auto r = writeProviderObject(outputPath, *providers, *target, source); !r) {

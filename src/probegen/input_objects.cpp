@@ -5,9 +5,12 @@
 #include <libelf.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string_view>
+
+#include "probegen/probe_naming.h"
 
 namespace dtrace::probegen {
 
@@ -84,6 +87,50 @@ Result<InputObject> readInputObject(const std::string& path) {
     if (name && kNoteSection == name) readNotes(scn, addressSize, object.probes);
   }
   return finish(std::move(object));
+}
+
+bool mixesClasses(const std::vector<InputObject>& inputs, int dataModel) {
+  return dataModel == 0 && std::any_of(inputs.begin(), inputs.end(), [&](const auto& input) {
+           return input.target.elfClass != inputs.front().target.elfClass;
+         });
+}
+
+Result<ElfTarget> outputTarget(const std::vector<InputObject>& inputs, int dataModel) {
+  ElfTarget target;
+  if (dataModel == 32) target = {ELFCLASS32, ELFDATA2LSB, EM_386};
+  if (dataModel == 64) target = {ELFCLASS64, ELFDATA2LSB, EM_X86_64};
+  if (inputs.empty()) {
+    if (target.elfClass == 0) target = {ELFCLASS64, ELFDATA2LSB, EM_X86_64};
+    return target;
+  }
+  const ElfTarget& first = inputs.front().target;
+  for (const InputObject& input : inputs) {
+    if (dataModel != 0 && input.target.elfClass != target.elfClass) {
+      return makeError("incorrect ELF class for object file: " + input.path);
+    }
+    if (input.target.machine != first.machine || input.target.dataEncoding != first.dataEncoding) {
+      return makeError("incorrect ELF machine type for object file: " + input.path);
+    }
+  }
+  return first;
+}
+
+Result<void> checkNotedProbes(const std::vector<InputObject>& inputs,
+                              const std::vector<ProviderDefinition>& providers) {
+  for (const InputObject& input : inputs) {
+    for (const NotedProbe& noted : input.probes) {
+      auto provider = std::find_if(providers.begin(), providers.end(),
+                                   [&](const auto& p) { return p.name == noted.provider; });
+      if (provider == providers.end()) continue;  // another library's probes
+      const bool declared =
+          std::any_of(provider->probes.begin(), provider->probes.end(),
+                      [&](const auto& probe) { return probe.name == noted.name; });
+      if (!declared) {
+        return makeError("no such probe " + dtraceProbeName(noted.name) + " in " + input.path);
+      }
+    }
+  }
+  return {};
 }
 
 }  // namespace dtrace::probegen

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "probegen/provider_model.h"
 #include "util/result.h"
 
 namespace dtrace::probegen {
@@ -38,5 +39,22 @@ struct InputObject {
 // x.o", "archives are not permitted; use the contents of the archive
 // instead: libx.a", or when it is an ELF file but not a relocatable object.
 Result<InputObject> readInputObject(const std::string& path);
+
+// Without -32/-64 (`dataModel` 0), dtrace takes the data model from the
+// objects, and refuses a set that has both classes: true for such a set.
+bool mixesClasses(const std::vector<InputObject>& inputs, int dataModel);
+
+// The ELF target of dtrace -G's object: the objects', which must agree
+// with each other and with -32/-64 (32 or 64), or without objects the
+// data model's on x86 (x86-64 by default). Fails with "incorrect ELF
+// class for object file: x.o" or "incorrect ELF machine type ...".
+Result<ElfTarget> outputTarget(const std::vector<InputObject>& inputs, int dataModel);
+
+// Refuses a probe site of one of `providers` that their definitions do
+// not declare ("no such probe query-start in x.o"): the object was built
+// with another version of the header. Other providers' sites are not
+// dtrace's business.
+Result<void> checkNotedProbes(const std::vector<InputObject>& inputs,
+                              const std::vector<ProviderDefinition>& providers);
 
 }  // namespace dtrace::probegen
