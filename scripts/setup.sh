@@ -25,11 +25,12 @@ apt-get install -y -qq --no-install-recommends -t bookworm-backports \
 # graphs (tests/browser/) renders them and checks the screenshot.
 # libcapstone-dev: instruction boundaries for pid offset and return probes.
 # gcc, python3 and systemtap-sdt-dev: the USDT tests build C programs with
-# probes and trace the probes Debian's python3 ships.
+# probes and trace the probes Debian's python3 ships. gdb: the tests of
+# dtrace -h and -G check that a debugger reads the probes' arguments.
 apt-get install -y -qq --no-install-recommends \
   g++ gcc cmake ninja-build pkg-config cpp make \
   libbpf-dev libelf-dev libdw-dev zlib1g-dev libgtest-dev libcapstone-dev \
-  python3 systemtap-sdt-dev \
+  python3 systemtap-sdt-dev gdb \
   chromium python3-pil fonts-dejavu-core jq gawk >/dev/null
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null

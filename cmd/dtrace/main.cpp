@@ -14,6 +14,7 @@
 
 #include "bpf/attach.h"
 #include "driver/session.h"
+#include "generate_mode.h"
 #include "options.h"
 #include "parse/parser.h"
 #include "proc/target.h"
@@ -166,15 +167,11 @@ int main(int argc, char** argv) {
     std::printf("dtrace: Sun D 1.13 (dtrace for Linux 0.1)\n");
     return 0;
   }
-  // Refused rather than ignored: running the program instead of writing
-  // the requested file would look like success.
-  if (cl.generateObject)
-    return fail("USDT object generation (-G) is not supported on Linux", kExitUsage);
-  if (cl.generateHeader)
-    return fail("USDT header generation (-h) is not supported on Linux", kExitUsage);
+  const bool generating = cl.generateHeader || cl.generateObject;
   // libdtrace would compile ILP32 programs, but every kernel type it then
   // looks up is LP64 (EDT_DATAMODEL); x86-64 Linux has no 32-bit kernel.
-  if (cl.dataModel == 32) {
+  // -h and -G trace nothing: -32 chooses the object they write.
+  if (cl.dataModel == 32 && !generating) {
     return fail(
         "failed to initialize dtrace: Module and program data models do not match "
         "(-32: the kernel is 64-bit)");
@@ -231,6 +228,9 @@ int main(int argc, char** argv) {
       unit.text = std::move(*out);
     }
   }
+
+  // -h and -G write a file from the provider definitions; nothing is traced.
+  if (generating) return runProbeGeneration(cl, units, options);
 
   driver::SessionConfig config;
   config.quiet = cl.quiet;

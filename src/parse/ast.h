@@ -302,7 +302,34 @@ struct Pragma {
   SourceLoc loc;
 };
 
-using TopLevel = std::variant<ProbeClause, Declaration, InlineDecl, TranslatorDecl, Pragma>;
+// One probe of a provider definition: `probe query__start(char *, int);`,
+// optionally with the types args[] gives it, `: (string, int)`. The name
+// stays as written (DTrace's probe name turns each "__" into "-").
+struct ProviderProbeDecl {
+  std::string name;
+  std::vector<std::shared_ptr<ParamDecl>> nativeArgs;
+  bool nativeVarargs = false;
+  bool hasTranslated = false;  // a `: ( ... )` list follows, possibly empty
+  std::vector<std::shared_ptr<ParamDecl>> translatedArgs;
+  bool translatedVarargs = false;
+  SourceLoc loc;
+
+  // Annotations set by sema (Checker::checkProviders): the type of each
+  // argument, in the order of nativeArgs and translatedArgs.
+  std::vector<const sema::Type*> nativeTypes{};
+  std::vector<const sema::Type*> translatedTypes{};
+};
+
+// `provider name { probe ...; ... };`: the user-space probes a program
+// declares for dtrace -h and -G. Tracing programs accept and ignore it.
+struct ProviderDecl {
+  std::string name;
+  std::vector<ProviderProbeDecl> probes;
+  SourceLoc loc;
+};
+
+using TopLevel =
+    std::variant<ProbeClause, Declaration, InlineDecl, TranslatorDecl, Pragma, ProviderDecl>;
 
 struct Program {
   std::vector<TopLevel> items;

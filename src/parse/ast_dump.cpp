@@ -63,6 +63,19 @@ void appendWord(std::string& out, const std::string& w) {
   out += w;
 }
 
+// " (param ...) (param ...) ...", each parameter with its declarator.
+std::string dumpParams(const std::vector<std::shared_ptr<ParamDecl>>& params, bool varargs) {
+  std::string out;
+  for (const auto& p : params) {
+    out += " (param " + dumpDeclSpec(p->spec);
+    std::string d = dumpDeclarator(p->declarator);
+    if (d != "(decl)") out += " " + d;
+    out += ")";
+  }
+  if (varargs) out += " ...";
+  return out;
+}
+
 std::string dumpSteps(const std::vector<DeclaratorStep>& steps) {
   std::string out;
   for (const DeclaratorStep& s : steps) {
@@ -84,15 +97,7 @@ std::string dumpSteps(const std::vector<DeclaratorStep>& steps) {
         step += "]";
         break;
       case DeclaratorStep::Kind::Function:
-        step = "(fn";
-        for (const auto& p : s.params) {
-          step += " (param " + dumpDeclSpec(p->spec);
-          std::string d = dumpDeclarator(p->declarator);
-          if (d != "(decl)") step += " " + d;
-          step += ")";
-        }
-        if (s.varargs) step += " ...";
-        step += ")";
+        step = "(fn" + dumpParams(s.params, s.varargs) + ")";
         break;
     }
     appendWord(out, step);
@@ -251,6 +256,17 @@ std::string dumpTopLevel(const TopLevel& item) {
     std::string out = "(translator " + dumpTypeName(*x->output) + " " + dumpTypeName(*x->input) +
                       " " + x->inputName;
     for (const auto& m : x->members) out += " (" + m.name + " " + dumpExpr(*m.value) + ")";
+    return out + ")";
+  }
+  if (const auto* pv = std::get_if<ProviderDecl>(&item)) {
+    std::string out = "(provider " + pv->name;
+    for (const ProviderProbeDecl& probe : pv->probes) {
+      out += " (probe " + probe.name + dumpParams(probe.nativeArgs, probe.nativeVarargs);
+      if (probe.hasTranslated) {
+        out += " :" + dumpParams(probe.translatedArgs, probe.translatedVarargs);
+      }
+      out += ")";
+    }
     return out + ")";
   }
   const auto& p = std::get<Pragma>(item);

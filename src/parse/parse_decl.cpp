@@ -98,29 +98,42 @@ bool Parser::parseTranslator() {
 }
 
 // provider name { probe name(args) [: (args)]; ... };
-// Checked for syntax only: the AST has no node for provider definitions yet.
 bool Parser::parseProvider() {
+  ast::ProviderDecl provider;
+  provider.loc = tok().loc;
   advance();
   setMode(LexMode::Expr);
   if (tok().kind != TokKind::Ident) return syntaxError();
+  provider.name = tok().text;
   advance();
   if (!expect("{")) return false;
   while (!atPunct("}")) {
     if (!atKeyword("probe")) return syntaxError();
+    ast::ProviderProbeDecl probe;
+    probe.loc = tok().loc;
     advance();
     if (tok().kind != TokKind::Ident) return syntaxError();
+    probe.name = tok().text;
     advance();
-    ast::DeclaratorStep args;
+    ast::DeclaratorStep native;
     if (!atPunct("(")) return syntaxError();
-    if (!parseFunctionSuffix(args)) return false;
+    if (!parseFunctionSuffix(native)) return false;
+    probe.nativeArgs = std::move(native.params);
+    probe.nativeVarargs = native.varargs;
     if (accept(":")) {
-      ast::DeclaratorStep mapped;
+      ast::DeclaratorStep translated;
       if (!atPunct("(")) return syntaxError();
-      if (!parseFunctionSuffix(mapped)) return false;
+      if (!parseFunctionSuffix(translated)) return false;
+      probe.hasTranslated = true;
+      probe.translatedArgs = std::move(translated.params);
+      probe.translatedVarargs = translated.varargs;
     }
     if (!expect(";")) return false;
+    provider.probes.push_back(std::move(probe));
   }
-  return expect("}") && expect(";");
+  if (!expect("}") || !expect(";")) return false;
+  result_.program.items.emplace_back(std::move(provider));
+  return true;
 }
 
 bool Parser::parseDeclSpecs(ast::DeclSpec& spec, SpecContext ctx) {

@@ -69,11 +69,23 @@ class Checker {
 
   void setStackOptions(const StackOptions& options) { stackOptions_ = options; }
 
+  // dtrace -h and -G: checks the program's declarations (the typedefs,
+  // structs and enums a provider definition may name) and every provider
+  // definition, giving each probe argument its type (the nativeTypes and
+  // translatedTypes of ast::ProviderProbeDecl). Probe clauses, inlines and
+  // translators are left alone. False when a diagnostic was reported.
+  bool checkProviders(ast::Program& program);
+
  private:
   bool checkClause(ast::ProbeClause& clause);
   bool checkActions(ast::ProbeClause& clause);
   bool checkPredicate(ast::ProbeClause& clause);
   bool checkDeclaration(ast::Declaration& decl);
+  // check_providers.cpp: provider definitions.
+  bool checkProvider(ast::ProviderDecl& provider);
+  bool probePrototype(const std::string& probe, const char* kind,
+                      const std::vector<std::shared_ptr<ast::ParamDecl>>& params, bool varargs,
+                      SourceLoc loc, std::vector<const Type*>& types);
   bool checkStatements(std::vector<ast::StmtPtr>& stmts);
   bool checkStatement(ast::Stmt& stmt);
   bool checkAction(ast::Expr& call);
@@ -227,9 +239,9 @@ class Checker {
   SymbolTable& symbols_;
   const MacroTable& macros_;
   Diagnostics& diags_;
-  const char* region_ = nullptr;  // the part of a clause being checked
+  const char* region_ = nullptr;             // the part of a clause being checked
   const ast::Expr* nestedAction_ = nullptr;  // the first action used as a value
-  std::set<std::string> externs_;              // names declared extern
+  std::set<std::string> externs_;            // names declared extern
   StackOptions stackOptions_;
 };
 

@@ -181,7 +181,51 @@ TEST(ParseDecl, Translator) {
 TEST(ParseDecl, ProviderDefinitionsParse) {
   EXPECT_EQ(dump("provider myapp {\n probe start(int, char *);\n probe done();\n"
                  " probe mapped(int a) : (long);\n};\nBEGIN { }"),
+            "(provider myapp (probe start (param int) (param char (decl *))) (probe done)"
+            " (probe mapped (param int (decl a)) : (param long)))\n"
             "(clause (probes \"BEGIN\") (body))\n");
+}
+
+TEST(ParseDecl, ProviderDefinitionKeepsNamesTypesAndPlaces) {
+  auto r = parse(
+      "#pragma D attributes Evolving/Evolving/Common provider myapp provider\n"
+      "provider myapp {\n"
+      "\tprobe d__ash(uintptr_t, char *name) : (uintptr_t, string name);\n"
+      "\tprobe plain(void);\n"
+      "\tprobe empty() : ();\n"
+      "};\n");
+  ASSERT_TRUE(r.diags.empty()) << formatDiagnostic(r.diags.first(), true, true);
+  ASSERT_EQ(r.program.items.size(), 2u);
+  EXPECT_EQ(std::get<ast::Pragma>(r.program.items[0]).words.at(0), "attributes");
+  const auto& provider = std::get<ast::ProviderDecl>(r.program.items[1]);
+  EXPECT_EQ(provider.name, "myapp");
+  EXPECT_EQ(provider.loc.line, 2u);
+  ASSERT_EQ(provider.probes.size(), 3u);
+  const auto& dash = provider.probes[0];
+  EXPECT_EQ(dash.name, "d__ash");  // as written: the "-" of d-ash is DTrace's spelling
+  EXPECT_EQ(dash.loc.line, 3u);
+  ASSERT_EQ(dash.nativeArgs.size(), 2u);
+  EXPECT_EQ(dash.nativeArgs[0]->spec.typedefName, "uintptr_t");
+  EXPECT_EQ(dash.nativeArgs[1]->declarator.name, "name");
+  EXPECT_TRUE(dash.hasTranslated);
+  ASSERT_EQ(dash.translatedArgs.size(), 2u);
+  EXPECT_EQ(dash.translatedArgs[1]->spec.basicWords.at(0), "string");
+  const auto& plain = provider.probes[1];
+  EXPECT_FALSE(plain.hasTranslated);
+  ASSERT_EQ(plain.nativeArgs.size(), 1u);  // (void): sema makes it no arguments
+  EXPECT_EQ(plain.nativeArgs[0]->spec.basicWords.at(0), "void");
+  EXPECT_TRUE(provider.probes[2].hasTranslated);
+  EXPECT_TRUE(provider.probes[2].translatedArgs.empty());
+}
+
+TEST(ParseDecl, ProviderDefinitionErrors) {
+  EXPECT_EQ(firstError("provider p { probe x; };"), "[D_SYNTAX] line 1: syntax error near \";\"");
+  EXPECT_EQ(firstError("provider p { x(); };"), "[D_SYNTAX] line 1: syntax error near \"x\"");
+  EXPECT_EQ(firstError("provider p { probe x() : int; };"),
+            "[D_SYNTAX] line 1: syntax error near \"int\"");
+  EXPECT_EQ(firstError("provider p { probe x() }"),
+            "[D_SYNTAX] line 1: syntax error near \"}\"");
+  EXPECT_EQ(firstError("provider { };"), "[D_SYNTAX] line 1: syntax error near \"{\"");
 }
 
 TEST(ParseDecl, Errors) {

@@ -1,0 +1,164 @@
+#include "probegen/header_writer.h"
+
+#include "probegen/probe_naming.h"
+
+namespace dtrace::probegen {
+
+namespace {
+
+// Assembler text shared by every probe, defined once per translation unit
+// whichever generated headers it includes. The labels are numeric local
+// labels: a site may be expanded any number of times.
+constexpr std::string_view kNoteHelpers = R"(#ifndef	__dtrace_sdt_note_head
+/* A note's addresses are as wide as the program's pointers, as is a long. */
+#if defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 4
+#define	__dtrace_sdt_addr	".4byte"
+#define	__dtrace_sdt_word	"4"
+#else
+#define	__dtrace_sdt_addr	".8byte"
+#define	__dtrace_sdt_word	"8"
+#endif
+/*
+ * The probe site, a nop, then its note up to the semaphore's address,
+ * whose symbol follows. The note goes in the section group of the code
+ * around it, so that it is dropped with that code (C++ inline functions).
+ */
+#define	__dtrace_sdt_note_head \
+	"990:\tnop\n" \
+	"\t.pushsection .note.stapsdt,\"?\",\"note\"\n" \
+	"\t.balign 4\n" \
+	"\t.4byte 992f-991f, 994f-993f, 3\n" \
+	"991:\t.asciz \"stapsdt\"\n" \
+	"992:\t.balign 4\n" \
+	"993:\t" __dtrace_sdt_addr " 990b\n" \
+	"\t" __dtrace_sdt_addr " _.stapsdt.base\n" \
+	"\t" __dtrace_sdt_addr " "
+/*
+ * The end of the note (after the provider, probe and argument strings),
+ * and the one byte _.stapsdt.base that all notes of a program share.
+ */
+#define	__dtrace_sdt_note_tail \
+	"994:\t.balign 4\n" \
+	"\t.popsection\n" \
+	"\t.ifndef _.stapsdt.base\n" \
+	"\t.pushsection .stapsdt.base,\"aG\",\"progbits\",.stapsdt.base,comdat\n" \
+	"\t.weak _.stapsdt.base\n" \
+	"\t.hidden _.stapsdt.base\n" \
+	"_.stapsdt.base:\n" \
+	"\t.space 1\n" \
+	"\t.size _.stapsdt.base, 1\n" \
+	"\t.popsection\n" \
+	"\t.endif\n"
+/*
+ * Each argument is converted to its declared type with a C cast, which
+ * C++ built with -Wold-style-cast would refuse.
+ */
+#ifdef	__cplusplus
+#define	__dtrace_sdt_casts_begin \
+	_Pragma("GCC diagnostic push") \
+	_Pragma("GCC diagnostic ignored \"-Wold-style-cast\"")
+#define	__dtrace_sdt_casts_end	_Pragma("GCC diagnostic pop")
+#else
+#define	__dtrace_sdt_casts_begin
+#define	__dtrace_sdt_casts_end
+#endif
+#endif	/* __dtrace_sdt_note_head */
+)";
+
+std::string argumentList(size_t count) {
+  std::string out;
+  for (size_t i = 0; i < count; i++) out += (i ? ", arg" : "arg") + std::to_string(i);
+  return out;
+}
+
+// Without probes the arguments are still named, unevaluated, so that a
+// variable computed only for a probe is not unused.
+std::string unevaluatedUses(size_t count) {
+  std::string out;
+  for (size_t i = 0; i < count; i++) out += "(void)sizeof(arg" + std::to_string(i) + "); ";
+  return out;
+}
+
+// The C source of the argument-string directive, sizes from the declared
+// types: "\t.asciz \"" __dtrace_sdt_word "@%0 -4@%1\"\n" for (char *, int).
+std::string argumentDirective(const ProbeDefinition& probe) {
+  std::string out = R"("\t.asciz \")";
+  for (size_t i = 0; i < probe.nativeArgs.size(); i++) {
+    const ArgumentType& arg = probe.nativeArgs[i];
+    if (i) out += ' ';
+    if (arg.isSigned) out += '-';
+    out += arg.wordSized ? R"(" __dtrace_sdt_word ")" : std::to_string(arg.size);
+    out += "@%" + std::to_string(i);
+  }
+  return out + R"(\"\n")";
+}
+
+// The asm operands: each argument converted to its declared type, in a
+// register, in memory or as a constant, wherever the compiler has it
+// (__extension__: C89 with -pedantic has no long long).
+std::string operands(const ProbeDefinition& probe) {
+  std::string out;
+  for (size_t i = 0; i < probe.nativeArgs.size(); i++) {
+    out += i ? ", " : " ";
+    out +=
+        "\"nor\" (__extension__ (" + probe.nativeArgs[i].cType + ")(arg" + std::to_string(i) + "))";
+  }
+  return out;
+}
+
+void appendProbeMacros(std::string& out, const std::string& provider,
+                       const ProbeDefinition& probe) {
+  const std::string semaphore = semaphoreName(provider, probe.name);
+  out += "#define\t" + probeMacroName(provider, probe.name) + "(" +
+         argumentList(probe.nativeArgs.size()) + ") \\\n";
+  out += "do { \\\n";
+  out += "\t__dtrace_sdt_casts_begin \\\n";
+  out += "\t__asm__ __volatile__(__dtrace_sdt_note_head \\\n";
+  out += "\t    \"" + semaphore + "\\n\" \\\n";
+  out += "\t    \"\\t.asciz \\\"" + provider + "\\\"\\n\" \\\n";
+  out += "\t    \"\\t.asciz \\\"" + probe.name + "\\\"\\n\" \\\n";
+  out += "\t    " + argumentDirective(probe) + " \\\n";
+  out += "\t    __dtrace_sdt_note_tail \\\n";
+  out += "\t    : :" + operands(probe) + "); \\\n";
+  out += "\t__dtrace_sdt_casts_end \\\n";
+  out += "} while (0)\n";
+  out += "#define\t" + enabledMacroName(provider, probe.name) + "() \\\n";
+  out += "\t__builtin_expect(" + semaphore + ", 0)\n";
+}
+
+}  // namespace
+
+std::string headerText(const std::vector<ProviderDefinition>& providers,
+                       std::string_view outputPath) {
+  const std::string guard = includeGuard(outputPath);
+  std::string out = "/*\n * Generated by dtrace(1M).\n */\n\n";
+  out += "#ifndef\t" + guard + "\n#define\t" + guard + "\n\n";
+  out += "#ifdef\t__cplusplus\nextern \"C\" {\n#endif\n\n";
+  out += "#if !defined(_DTRACE_VERSION) || _DTRACE_VERSION\n\n";
+  out += kNoteHelpers;
+  for (const ProviderDefinition& provider : providers) {
+    out += "\n/* provider " + provider.name + " */\n\n";
+    for (const ProbeDefinition& probe : provider.probes)
+      appendProbeMacros(out, provider.name, probe);
+    out += "\n";
+    for (const ProbeDefinition& probe : provider.probes) {
+      out += "extern volatile unsigned short " + semaphoreName(provider.name, probe.name) +
+             " __attribute__((visibility(\"hidden\")));\n";
+    }
+  }
+  out += "\n#else\n\n";
+  for (const ProviderDefinition& provider : providers) {
+    for (const ProbeDefinition& probe : provider.probes) {
+      out += "#define\t" + probeMacroName(provider.name, probe.name) + "(" +
+             argumentList(probe.nativeArgs.size()) + ") \\\n";
+      out += "\tdo { " + unevaluatedUses(probe.nativeArgs.size()) + "} while (0)\n";
+      out += "#define\t" + enabledMacroName(provider.name, probe.name) + "() (0)\n";
+    }
+  }
+  out += "\n#endif\n\n";
+  out += "#ifdef\t__cplusplus\n}\n#endif\n\n";
+  out += "#endif\t/* " + guard + " */\n";
+  return out;
+}
+
+}  // namespace dtrace::probegen
