@@ -6,6 +6,7 @@
 #include "providers/fbt_provider.h"
 #include "providers/glob.h"
 #include "providers/pid_provider.h"
+#include "providers/usdt_provider.h"
 #include "providers/profile_provider.h"
 #include "providers/syscall_provider.h"
 
@@ -17,6 +18,7 @@ ProbeCatalog::ProbeCatalog() {
   addProvider(makeSyscallProvider());
   addProvider(makeFbtProvider());
   addFamily(makePidProviderFamily());
+  addFamily(makeUsdtProviderFamily());
 }
 
 ProbeCatalog::~ProbeCatalog() = default;

@@ -114,7 +114,9 @@ std::vector<ProcessObject> PidProvider::objects() const {
 Result<const Probe*> PidProvider::create(ProbeCatalog& catalog, const ast::ProbeSpec& spec) {
   // Probes are made for descriptions that name this provider; others
   // (":::END", "pid*:::") match only the probes made already.
-  if (spec.provider != name_) return static_cast<const Probe*>(nullptr);
+  if (providerProcessId(spec.provider) != pid_ || !gmatch(name_, spec.provider)) {
+    return static_cast<const Probe*>(nullptr);
+  }
   if (kill(pid_, 0) != 0 && errno == ESRCH) {
     return makeTaggedError("D_PROC_GRAB", "failed to grab process " + std::to_string(pid_));
   }
@@ -203,7 +205,7 @@ Result<void> PidProvider::probesInFunction(ProbeCatalog& catalog, const ast::Pro
     return makeTaggedError("D_PROC_CREATEFAIL",
                            std::string("failed to create ") + kind + " probe for '" +
                                std::string(function.name) +
-                               "': uprobes cannot trap its instruction (lock prefix or VEX)");
+                               "': uprobes cannot trap its instruction");
   };
   auto trappableAt = [&](uint32_t at) {
     const auto it = std::lower_bound(code->instructions.begin(), code->instructions.end(), at);
@@ -275,19 +277,20 @@ void PidProvider::addProbe(ProbeCatalog& catalog, const ProcessObject& object,
 class PidProviderFamily final : public ProviderFamily {
  public:
   Result<void> provide(ProbeCatalog& catalog, const ast::ProbeSpec& spec) override {
-    if (!spec.provider.starts_with("pid") || isGlob(spec.provider)) return {};
+    // A name ending in a process ID (pid123, p*d123) may name that
+    // process's pid provider.
     const int pid = providerProcessId(spec.provider);
-    if (pid == 0 || spec.provider.find_first_not_of("0123456789", 3) != std::string::npos) {
-      return {};
-    }
+    if (pid == 0) return {};
+    if (pid > 0 && !gmatch("pid" + std::to_string(pid), spec.provider)) return {};
     if (pid < 0) {
+      if (!spec.provider.starts_with("pid")) return {};
       return makeTaggedError("D_PROC_BADPID",
                              "'" + spec.provider + "' does not contain a valid pid");
     }
     if (pid == getpid()) {
       return makeTaggedError("D_PROC_DYN", "process " + std::to_string(pid) + " is dtrace itself");
     }
-    if (!catalog.provider(spec.provider)) {
+    if (!catalog.provider("pid" + std::to_string(pid))) {
       catalog.addDynamicProvider(std::make_unique<PidProvider>(pid));
     }
     return {};

@@ -16,8 +16,11 @@ bool objectMatches(std::string_view pattern, std::string_view path, bool executa
   if (pattern == "a.out") return executable;
   const std::string_view base = sym::baseName(path);
   if (gmatch(base, pattern) || gmatch(path, pattern)) return true;
-  const size_t so = base.find(".so");
-  return so != std::string_view::npos && gmatch(base.substr(0, so), pattern);
+  // "libc" and "libc.so" name libc.so.6: the name up to any of its dots.
+  for (size_t dot = base.find('.'); dot != std::string_view::npos; dot = base.find('.', dot + 1)) {
+    if (gmatch(base.substr(0, dot), pattern)) return true;
+  }
+  return false;
 }
 
 bool UprobeProvider::moduleMatches(const Probe& probe, std::string_view pattern) const {

@@ -4,7 +4,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <iterator>
 #include <cstring>
 #include <memory>
 
@@ -46,8 +48,13 @@ bool uprobeCanTrap(const uint8_t* code, size_t size) {
     if (!legacyPrefix && !rex) break;
   }
   if (i == size) return false;
-  const uint8_t opcode = code[i];
-  return opcode != 0xc4 && opcode != 0xc5 && opcode != 0x62;  // VEX, EVEX
+  // One-byte opcodes the kernel's table refuses: invalid in 64-bit mode,
+  // port I/O, software interrupts, hlt, cli/sti, and the VEX/EVEX escapes.
+  static constexpr uint8_t kRefused[] = {
+      0x06, 0x07, 0x0e, 0x16, 0x17, 0x1e, 0x1f, 0x27, 0x2f, 0x37, 0x3f, 0x60, 0x61, 0x62,
+      0x6c, 0x6d, 0x6e, 0x6f, 0x82, 0x9a, 0xc4, 0xc5, 0xcc, 0xcd, 0xce, 0xd4, 0xd5, 0xd6,
+      0xe4, 0xe5, 0xe6, 0xe7, 0xea, 0xec, 0xed, 0xee, 0xef, 0xf1, 0xf4, 0xfa, 0xfb};
+  return std::find(std::begin(kRefused), std::end(kRefused), code[i]) == std::end(kRefused);
 }
 
 bool uprobeCanTrapAt(const std::string& path, uint64_t fileOffset) {

@@ -27,8 +27,10 @@ struct FunctionCode {
 };
 
 // Whether Linux can place a uprobe on the x86-64 instruction at `code`:
-// the kernel refuses LOCK-prefixed instructions and VEX- and EVEX-encoded
-// ones (AVX), among the opcodes it cannot single-step out of line.
+// the kernel refuses LOCK-prefixed instructions, VEX- and EVEX-encoded ones
+// (AVX), hlt, port I/O and software interrupts, among the opcodes it
+// cannot single-step out of line. (Refusals this misses are still found
+// when attaching.)
 bool uprobeCanTrap(const uint8_t* code, size_t size);
 
 // Reads the first bytes of the code at `fileOffset` of `path` and answers

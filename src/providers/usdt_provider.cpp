@@ -1,0 +1,261 @@
+#include "providers/usdt_provider.h"
+
+#include <dirent.h>
+#include <signal.h>
+
+#include <cerrno>
+#include <map>
+#include <set>
+
+#include "providers/catalog.h"
+#include "providers/glob.h"
+#include "providers/pid_provider.h"
+#include "providers/uprobe_provider.h"
+#include "sym/object_file.h"
+#include "sym/process_maps.h"
+#include "sym/provider_section.h"
+#include "sym/usdt_notes.h"
+
+namespace dtrace::providers {
+
+namespace {
+
+// What one object of a process declares: its USDT sites and provider
+// definitions, read once per object.
+struct ObjectProbes {
+  std::vector<sym::UsdtSite> sites;
+  std::vector<sym::ProviderDefinition> definitions;
+  std::shared_ptr<const sym::ObjectFile> symbols;
+};
+
+// A probe name as DTrace spells it: "function__entry" is function-entry.
+std::string probeName(std::string_view noteName) {
+  std::string out;
+  for (size_t i = 0; i < noteName.size(); i++) {
+    if (noteName.compare(i, 2, "__") == 0) {
+      out += '-';
+      i++;
+    } else {
+      out += noteName[i];
+    }
+  }
+  return out;
+}
+
+std::string sizedTypeName(uint8_t size, bool isSigned) {
+  return std::string(isSigned ? "int" : "uint") + std::to_string(size * 8) + "_t";
+}
+
+struct MappedUsdtObject {
+  MappedObject mapping;
+  bool executable = false;
+  uint64_t bias = 0;  // run-time address minus the object's virtual address
+  const ObjectProbes* probes = nullptr;
+};
+
+class UsdtProvider final : public UprobeProvider {
+ public:
+  UsdtProvider(std::string noteProvider, int pid, std::vector<MappedUsdtObject> objects)
+      : noteProvider_(std::move(noteProvider)),
+        name_(noteProvider_ + std::to_string(pid)),
+        pid_(pid),
+        objects_(std::move(objects)) {}
+
+  const std::string& name() const override { return name_; }
+
+  ProviderAttributes attributes() const override {
+    const Attribute evolving{Stability::Evolving, Stability::Evolving, DependencyClass::Isa};
+    const Attribute priv{Stability::Private, Stability::Private, DependencyClass::Unknown};
+    return {evolving, priv, priv, evolving, evolving};
+  }
+
+  void enumerate(ProbeCatalog& catalog) override {
+    for (const MappedUsdtObject& object : objects_) {
+      for (const sym::UsdtSite& site : object.probes->sites) {
+        if (site.provider != noteProvider_ || site.fileOffset == 0) continue;
+        addSite(catalog, object, site);
+      }
+    }
+  }
+
+  Result<void> describeArgs(Probe& probe) override {
+    auto it = arguments_.find(probe.id);
+    if (it == arguments_.end()) return {};
+    probe.args = it->second;
+    return {};
+  }
+
+ private:
+  void addSite(ProbeCatalog& catalog, const MappedUsdtObject& object, const sym::UsdtSite& site) {
+    const std::string module(sym::baseName(object.mapping.path));
+    std::string function = "-";
+    if (auto f = object.probes->symbols->containing(site.address)) function = std::string(f->name);
+    const std::string name = probeName(site.name);
+    const bpf::UprobeSite where{site.fileOffset, site.semaphoreFileOffset, 0};
+    if (const Probe* existing = catalog.find(name_, module, function, name)) {
+      // Another site of the same probe (the same function, inlined twice,
+      // or called from two places): one more uprobe. Its arguments are
+      // taken to be read as the first site's are.
+      const_cast<Probe*>(existing)->sites.push_back(where);
+      return;
+    }
+    Probe& p =
+        catalog.addProbe(*this, module, function, name, BPF_PROG_TYPE_KPROBE, AttachKind::Uprobe);
+    p.objectPath = uprobePath(pid_, object.mapping);
+    p.mappedPath = object.mapping.path;
+    p.inExecutable = object.executable;
+    p.targetPid = pid_;
+    p.sites.push_back(where);
+    std::vector<ArgSource> args = arguments(object, site);
+    p.argumentsKey = "usdt";
+    for (const ArgSource& a : args) {
+      p.argumentsKey += " " + std::to_string(static_cast<int>(a.kind)) + ":" +
+                        std::to_string(a.offset) + ":" + std::to_string(a.size) + ":" +
+                        std::to_string(a.isSigned) + ":" + std::to_string(a.indexOffset) + ":" +
+                        std::to_string(a.scale) + ":" + std::to_string(a.constant) + ":" +
+                        a.typeName;
+    }
+    arguments_[p.id] = std::move(args);
+  }
+
+  std::vector<ArgSource> arguments(const MappedUsdtObject& object, const sym::UsdtSite& site) {
+    const sym::ProviderProbe* declared = nullptr;
+    for (const sym::ProviderDefinition& d : object.probes->definitions) {
+      if (d.name != noteProvider_) continue;
+      for (const sym::ProviderProbe& probe : d.probes) {
+        if (probe.name == site.name) declared = &probe;
+      }
+    }
+    std::vector<ArgSource> args;
+    for (size_t i = 0; i < site.args.size(); i++) {
+      const sym::UsdtArgument& u = site.args[i];
+      ArgSource a;
+      a.size = u.size;
+      a.isSigned = u.isSigned;
+      switch (u.kind) {
+        case sym::UsdtArgument::Kind::Constant:
+          a.kind = ArgSource::Kind::Constant;
+          a.constant = u.constant + (u.objectAddress ? static_cast<int64_t>(object.bias) : 0);
+          break;
+        case sym::UsdtArgument::Kind::Register:
+          a.kind = ArgSource::Kind::CtxField;
+          a.offset = u.regOffset;
+          break;
+        case sym::UsdtArgument::Kind::Memory:
+          a.kind = ArgSource::Kind::UserMemory;
+          a.offset = u.regOffset;
+          a.indexOffset = u.indexOffset;
+          a.scale = u.scale;
+          a.constant = u.displacement + (u.objectAddress ? static_cast<int64_t>(object.bias) : 0);
+          if (u.ripRelative) {
+            // The instruction pointer at the probe is the probe's own address.
+            a.offset = -1;
+            a.constant = static_cast<int64_t>(site.address + object.bias) + u.displacement;
+          }
+          break;
+      }
+      a.typeName = declared && i < declared->nativeArgs.size() ? declared->nativeArgs[i].type
+                                                                : sizedTypeName(u.size, u.isSigned);
+      args.push_back(std::move(a));
+    }
+    return args;
+  }
+
+  std::string noteProvider_;
+  std::string name_;
+  int pid_;
+  std::vector<MappedUsdtObject> objects_;
+  std::map<uint32_t, std::vector<ArgSource>> arguments_;  // by probe ID
+};
+
+class UsdtProviderFamily final : public ProviderFamily {
+ public:
+  Result<void> provide(ProbeCatalog& catalog, const ast::ProbeSpec& spec) override {
+    const std::string& pattern = spec.provider;
+    if (pattern.empty()) return {};
+    const int pid = providerProcessId(pattern);
+    if (pid > 0) return provideFor(catalog, pattern, pid);
+    // A name without a process ID matches the providers of every process
+    // (python*): only worth a look through /proc for a pattern.
+    if (pid < 0 || !isGlob(pattern) || pattern == "*") return {};
+    for (int each : processes()) {
+      if (auto r = provideFor(catalog, pattern, each); !r) return r;
+    }
+    return {};
+  }
+
+ private:
+  static std::vector<int> processes() {
+    std::vector<int> out;
+    DIR* d = opendir("/proc");
+    if (!d) return out;
+    while (dirent* e = readdir(d)) {
+      char* end = nullptr;
+      const long pid = std::strtol(e->d_name, &end, 10);
+      if (pid > 0 && *end == '\0') out.push_back(static_cast<int>(pid));
+    }
+    closedir(d);
+    return out;
+  }
+
+  Result<void> provideFor(ProbeCatalog& catalog, const std::string& pattern, int pid) {
+    if (pid == getpid()) return {};
+    if (kill(pid, 0) != 0 && errno == ESRCH) return {};
+    if (ProcessHook* hook = catalog.processHook()) {
+      if (auto r = hook->prepare(pid); !r) return r.error();
+    }
+    // Which note providers the process's objects declare, and where.
+    std::map<std::string, std::vector<MappedUsdtObject>> byProvider;
+    const std::string executable = executablePath(pid);
+    std::set<std::string> seen;
+    for (const sym::Mapping& m : sym::readExecutableMappings(pid)) {
+      if (!m.isFile() || !seen.insert(m.path).second) continue;
+      const MappedObject mapping{m.path, m.start, m.end};
+      const ObjectProbes& probes = objectProbes(uprobePath(pid, mapping));
+      if (probes.sites.empty()) continue;
+      MappedUsdtObject object{mapping, m.path == executable, 0, &probes};
+      if (auto at = probes.symbols->fileAddress(m, m.start)) object.bias = m.start - *at;
+      std::set<std::string> providers;
+      for (const sym::UsdtSite& s : probes.sites) providers.insert(s.provider);
+      for (const std::string& p : providers) byProvider[p].push_back(object);
+    }
+    for (auto& [noteProvider, objects] : byProvider) {
+      const std::string name = noteProvider + std::to_string(pid);
+      if (!gmatch(name, pattern) || catalog.provider(name)) continue;
+      catalog.addDynamicProvider(std::make_unique<UsdtProvider>(noteProvider, pid, objects));
+    }
+    return {};
+  }
+
+  static std::string executablePath(int pid) {
+    char exe[4096] = {};
+    const std::string link = "/proc/" + std::to_string(pid) + "/exe";
+    const ssize_t n = readlink(link.c_str(), exe, sizeof exe - 1);
+    std::string path = n > 0 ? std::string(exe, static_cast<size_t>(n)) : "";
+    constexpr std::string_view kDeleted = " (deleted)";
+    if (path.ends_with(kDeleted)) path.resize(path.size() - kDeleted.size());
+    return path;
+  }
+
+  const ObjectProbes& objectProbes(const std::string& path) {
+    auto [it, added] = objects_.try_emplace(path);
+    if (added) {
+      if (auto sites = sym::readUsdtSites(path)) it->second.sites = std::move(*sites);
+      if (!it->second.sites.empty()) {
+        if (auto defs = sym::readProviderSection(path)) it->second.definitions = std::move(*defs);
+        it->second.symbols = sym::ObjectFile::load(path);
+      }
+    }
+    return it->second;
+  }
+
+  std::map<std::string, ObjectProbes> objects_;  // by path
+};
+
+}  // namespace
+
+std::unique_ptr<ProviderFamily> makeUsdtProviderFamily() {
+  return std::make_unique<UsdtProviderFamily>();
+}
+
+}  // namespace dtrace::providers
