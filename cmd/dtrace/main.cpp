@@ -121,6 +121,11 @@ int listProbes(driver::Session& session, const std::vector<driver::SourceUnit>& 
             continue;
           }
           auto matched = catalog.match(spec);
+          // As dtrace(1M), the listing's header comes before a failure to match.
+          if (!matched || matched->empty()) {
+            std::fputs(providers::formatProbeList({}, false).c_str(), stdout);
+            std::fflush(stdout);
+          }
           if (!matched) return fail(matched.error().message);
           if (matched->empty()) {
             return fail("failed to match " + spec.provider + ":" + spec.module + ":" +

@@ -251,6 +251,23 @@ Result<void> Session::loadLibraries(std::string_view script) {
   return {};
 }
 
+Session::ProbeEnabling& Session::addEcb(size_t clauseIndex, const providers::Probe& probe,
+                                        std::map<uint32_t, size_t>& enablingIndex) {
+  auto [it, added] = enablingIndex.emplace(probe.id, enablings_.size());
+  if (added) enablings_.push_back({&probe, {}});
+  ir::Ecb ecb;
+  ecb.epid = static_cast<uint32_t>(ir_.ecbs.size() + 1);
+  ecb.probeId = probe.id;
+  ecb.clauseIndex = static_cast<uint32_t>(clauseIndex);
+  ecb.provider = probe.provider;
+  ecb.module = probe.module;
+  ecb.function = probe.function;
+  ecb.name = probe.name;
+  ir_.ecbs.push_back(ecb);
+  enablings_[it->second].clauses.push_back({clauseIndex, ecb.epid});
+  return enablings_[it->second];
+}
+
 Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
   // `#pragma D option` acts as -x does, before the program is compiled
   // (DTrace sets options while lexing, ahead of the rest of the program).
@@ -409,19 +426,9 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
     size_t clauseIndex = clauses_.size();
     clauses_.push_back(clause);
     for (const Matched& m : matches[clause]) {
+      retainedSpecs_.push_back({clauseIndex, m.spec});
       for (const providers::Probe* probe : m.probes) {
-        auto [it, added] = enablingIndex.emplace(probe->id, enablings_.size());
-        if (added) enablings_.push_back({probe, {}});
-        ir::Ecb ecb;
-        ecb.epid = static_cast<uint32_t>(ir_.ecbs.size() + 1);
-        ecb.probeId = probe->id;
-        ecb.clauseIndex = static_cast<uint32_t>(clauseIndex);
-        ecb.provider = probe->provider;
-        ecb.module = probe->module;
-        ecb.function = probe->function;
-        ecb.name = probe->name;
-        ir_.ecbs.push_back(ecb);
-        enablings_[it->second].clauses.push_back({clauseIndex, ecb.epid});
+        addEcb(clauseIndex, *probe, enablingIndex);
         count++;
       }
     }
@@ -559,12 +566,7 @@ Result<void> Session::load() {
                      ": lower strsize (now " + std::to_string(types().strsize()) +
                      ") or the size of clause-local variables");
   }
-  for (ir::Ecb& ecb : ir_.ecbs) {
-    const codegen::ClauseLayout& cl = layout_.clauses.at(ecb.clauseIndex);
-    ecb.actions = cl.orderedActions;
-    ecb.dataSize = cl.recordsData ? cl.dataSize : 0;
-    ecb.hasActionMask = cl.hasActionMask;
-  }
+  for (ir::Ecb& ecb : ir_.ecbs) completeEcb(ecb);
   ir_.aggregations = layout_.aggregations;
   ir_.formats = layout_.formats;
   ir_.types = layout_.types;
@@ -593,6 +595,51 @@ Result<void> Session::load() {
     std::vector<size_t> clauseIndexes;
     for (const auto& [clauseIndex, epid] : e.clauses) clauseIndexes.push_back(clauseIndex);
     groups[{owner, e.probe->argumentsKey, std::move(clauseIndexes)}].push_back(&e);
+  }
+  for (auto& [key, group] : groups) {
+    if (auto r = loadProgram(group); !r) return r;
+  }
+  return {};
+}
+
+void Session::completeEcb(ir::Ecb& ecb) const {
+  const codegen::ClauseLayout& cl = layout_.clauses.at(ecb.clauseIndex);
+  ecb.actions = cl.orderedActions;
+  ecb.dataSize = cl.recordsData ? cl.dataSize : 0;
+  ecb.hasActionMask = cl.hasActionMask;
+}
+
+// A process mapped new objects (a library it dlopen'd): the descriptions
+// that name its providers may match probes there now, which are enabled
+// as the ones matched at the start were.
+Result<void> Session::extendToProcess(int pid) {
+  std::map<uint32_t, size_t> enablingIndex;
+  for (size_t i = 0; i < enablings_.size(); i++) enablingIndex[enablings_[i].probe->id] = i;
+  const size_t enabledBefore = enablings_.size();
+  std::vector<ProbeEnabling*> added;
+  for (const RetainedSpec& r : retainedSpecs_) {
+    auto probes = catalog_.matchInProcess(r.spec, pid);
+    if (!probes) return probes.error();
+    for (const providers::Probe* probe : *probes) {
+      if (probe->attachKind != providers::AttachKind::Uprobe || probe->targetPid != pid) continue;
+      auto known = enablingIndex.find(probe->id);
+      if (known != enablingIndex.end() && known->second < enabledBefore) continue;
+      ProbeEnabling& e = addEcb(r.clauseIndex, *probe, enablingIndex);
+      completeEcb(ir_.ecbs.back());
+      if (std::find(added.begin(), added.end(), &e) == added.end()) added.push_back(&e);
+    }
+  }
+  for (ProbeEnabling* e : added) {
+    if (!e->probe->argsDescribed) {
+      if (auto r = catalog_.describeArgs(*e->probe); !r) return r;
+    }
+  }
+  using GroupKey = std::tuple<const providers::Provider*, std::string, std::vector<size_t>>;
+  std::map<GroupKey, std::vector<ProbeEnabling*>> groups;
+  for (ProbeEnabling* e : added) {
+    std::vector<size_t> clauseIndexes;
+    for (const auto& [clauseIndex, epid] : e->clauses) clauseIndexes.push_back(clauseIndex);
+    groups[{e->probe->owner, e->probe->argumentsKey, std::move(clauseIndexes)}].push_back(e);
   }
   for (auto& [key, group] : groups) {
     if (auto r = loadProgram(group); !r) return r;
@@ -745,8 +792,33 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   globals[ir::kWallClockOffset / 8] = static_cast<uint64_t>(offset);
 
   // Mappings are followed before BEGIN, so a -c command's exec is seen.
+  // Processes whose later objects (dlopen) may hold probes the
+  // descriptions name: the targets, and those with pid or USDT probes.
+  std::set<int> watchedProcesses;
+  for (const proc::Target& t : targets) watchedProcesses.insert(t.pid());
+  for (const ProbeEnabling& e : enablings_) {
+    if (e.probe->attachKind == providers::AttachKind::Uprobe) {
+      watchedProcesses.insert(e.probe->targetPid);
+    }
+  }
   SessionSymbols symbols(ir_, static_cast<int>(options_.value("stackindent")),
-                         targets.empty() ? 0 : targets.front().pid());
+                         targets.empty() ? 0 : targets.front().pid(), !watchedProcesses.empty());
+  std::set<int> mappedMore;  // watched processes that mapped code since the last look
+  auto noteMapping = [&](const sym::MappingEvent& e) {
+    if (e.kind == sym::MappingEvent::Kind::Mapped && e.mapping.executable &&
+        e.mapping.isFile() && watchedProcesses.count(e.pid)) {
+      mappedMore.insert(e.pid);
+    }
+  };
+  auto extendToMapped = [&] {
+    for (int pid : mappedMore) {
+      if (auto r = extendToProcess(pid); !r) {
+        std::fprintf(stderr, "dtrace: failed to enable probes in pid %d: %s\n", pid,
+                     r.error().message.c_str());
+      }
+    }
+    mappedMore.clear();
+  };
   if (auto r = symbols.start(); !r) {
     std::fprintf(stderr, "dtrace: %s: addresses of processes that exit early print in hex\n",
                  r.error().message.c_str());
@@ -826,7 +898,8 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
     epoll_event events[8];
     int n = epoll_wait(epfd, events, 8, timeoutMs);
     if (n < 0 && errno != EINTR) break;
-    symbols.refresh();  // the mappings of what the records name
+    symbols.refresh(noteMapping);  // the mappings of what the records name
+    extendToMapped();
     (void)ring->consume();
     consumer.flush();
     for (int i = 0; i < n; i++) {

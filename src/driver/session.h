@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <deque>
+#include <map>
 #include <memory>
 #include <set>
 #include <span>
@@ -91,6 +92,14 @@ class Session {
   // a provider that shares programs, all running the same clauses) and
   // attaches it to them.
   Result<void> loadProgram(std::span<ProbeEnabling* const> group);
+  // A new ECB of clause `clauseIndex` on `probe`, and the probe's enabling.
+  ProbeEnabling& addEcb(size_t clauseIndex, const providers::Probe& probe,
+                        std::map<uint32_t, size_t>& enablingIndex);
+  // Fills an ECB's actions and record size from the clause layout.
+  void completeEcb(ir::Ecb& ecb) const;
+  // Enables what the clauses' descriptions match in objects process `pid`
+  // mapped since tracing began (dlopen).
+  Result<void> extendToProcess(int pid);
   // A shared program's probe table (codegen::ProbeTableEntry values).
   Result<int> createProbeTable(std::span<ProbeEnabling* const> group);
   // The error as dtrace prints it after "dtrace: "; `file` is the file a
@@ -114,7 +123,14 @@ class Session {
 
   std::vector<std::unique_ptr<ast::Program>> programs_;
   std::vector<ast::ProbeClause*> clauses_;
-  std::vector<ProbeEnabling> enablings_;
+  std::deque<ProbeEnabling> enablings_;  // deque: groups keep pointers into it
+  // Every description of every clause, kept to match what processes map
+  // later (extendToProcess).
+  struct RetainedSpec {
+    size_t clauseIndex;
+    ast::ProbeSpec spec;
+  };
+  std::vector<RetainedSpec> retainedSpecs_;
   codegen::Layout layout_;
   ir::Program ir_;
 

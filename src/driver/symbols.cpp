@@ -41,7 +41,9 @@ bool namesUserAddresses(const ir::Program& program) {
   return false;
 }
 
-SessionSymbols::SessionSymbols(const ir::Program& program, int stackIndent, int targetPid) {
+SessionSymbols::SessionSymbols(const ir::Program& program, int stackIndent, int targetPid,
+                               bool followMappings)
+    : followMappings_(followMappings) {
   if (namesUserAddresses(program)) user_ = std::make_unique<sym::UserSymbols>();
   context_.user = user_.get();
   context_.stackIndent = stackIndent;
@@ -49,7 +51,7 @@ SessionSymbols::SessionSymbols(const ir::Program& program, int stackIndent, int 
 }
 
 Result<void> SessionSymbols::start() {
-  if (!user_) return {};
+  if (!user_ && !followMappings_) return {};
   auto events = sym::MappingEvents::open();
   if (!events) return events.error();
   events_ = std::move(*events);
@@ -60,9 +62,12 @@ void SessionSymbols::notePid(int pid) {
   if (user_) user_->notePid(pid);
 }
 
-void SessionSymbols::refresh() {
+void SessionSymbols::refresh(const std::function<void(const sym::MappingEvent&)>& observer) {
   if (!events_) return;
-  events_->drain([this](const sym::MappingEvent& e) { user_->apply(e); });
+  events_->drain([&](const sym::MappingEvent& e) {
+    if (user_) user_->apply(e);
+    if (observer) observer(e);
+  });
 }
 
 std::vector<int> SessionSymbols::pollFds() const {

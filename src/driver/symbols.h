@@ -5,6 +5,7 @@
 // processes that exit before their stacks are printed are still named.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -19,15 +20,19 @@ class SessionSymbols {
  public:
   // `stackIndent` is the stackindent option; `targetPid` the -c or -p
   // process (0 without one), whose addresses %A names.
-  SessionSymbols(const ir::Program& program, int stackIndent, int targetPid);
+  // With `followMappings`, mapping events are followed even when no
+  // address is to be named (for probes in libraries processes dlopen).
+  SessionSymbols(const ir::Program& program, int stackIndent, int targetPid,
+                 bool followMappings = false);
 
   // Starts following mapping events (before -c commands start). A failure
   // is not fatal: live processes' mappings are still read from /proc.
   Result<void> start();
   // A process to read the mappings of now (-p: it was running already).
   void notePid(int pid);
-  // Takes in the mapping events the kernel recorded since the last call.
-  void refresh();
+  // Takes in the mapping events the kernel recorded since the last call,
+  // and hands each to `observer` when given.
+  void refresh(const std::function<void(const sym::MappingEvent&)>& observer = {});
   std::vector<int> pollFds() const;
 
   const print::SymbolContext& context() const { return context_; }
@@ -36,6 +41,7 @@ class SessionSymbols {
  private:
   std::unique_ptr<sym::UserSymbols> user_;  // null: the program names no user address
   std::unique_ptr<sym::MappingEvents> events_;
+  bool followMappings_ = false;
   print::SymbolContext context_;
 };
 

@@ -112,6 +112,18 @@ Result<std::vector<const Probe*>> ProbeCatalog::match(const ast::ProbeSpec& spec
   for (auto& family : families_) {
     if (auto r = family->provide(*this, spec); !r) return r.error();
   }
+  return matchProviders(spec);
+}
+
+Result<std::vector<const Probe*>> ProbeCatalog::matchInProcess(const ast::ProbeSpec& spec,
+                                                               int pid) {
+  for (auto& family : families_) {
+    if (auto r = family->provideInProcess(*this, spec, pid); !r) return r.error();
+  }
+  return matchProviders(spec);
+}
+
+Result<std::vector<const Probe*>> ProbeCatalog::matchProviders(const ast::ProbeSpec& spec) {
   std::vector<const Probe*> out;
   for (Entry& e : entries_) {
     Provider& prov = *e.provider;

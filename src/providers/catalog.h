@@ -44,6 +44,9 @@ class ProbeCatalog {
   // field = any), in id order. An error only when a provider refuses the
   // description outright (e.g. fbt on this kernel); no match is an empty list.
   Result<std::vector<const Probe*>> match(const ast::ProbeSpec& spec);
+  // The same after process `pid` mapped new objects: the families look at
+  // that process only.
+  Result<std::vector<const Probe*>> matchInProcess(const ast::ProbeSpec& spec, int pid);
 
   // The probe with this id, enumerating all providers if it is not yet known.
   const Probe* byId(uint32_t id);
@@ -78,6 +81,7 @@ class ProbeCatalog {
   };
   Entry* entryFor(const Provider& provider);
   void ensureEnumerated(Entry& entry);
+  Result<std::vector<const Probe*>> matchProviders(const ast::ProbeSpec& spec);
 
   std::vector<Entry> entries_;
   std::vector<std::unique_ptr<ProviderFamily>> families_;

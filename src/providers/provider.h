@@ -110,6 +110,12 @@ class ProviderFamily {
   // field could name (none when it names none). An Error when the name
   // is the family's but unusable (pid0), with the D compiler's tag.
   virtual Result<void> provide(ProbeCatalog& catalog, const ast::ProbeSpec& spec) = 0;
+  // The same, for process `pid` alone, after it mapped new objects (a
+  // library it dlopen'd): providers of its new objects.
+  virtual Result<void> provideInProcess(ProbeCatalog& /*catalog*/, const ast::ProbeSpec& /*spec*/,
+                                        int /*pid*/) {
+    return {};
+  }
 };
 
 // How providers of user processes reach a process: one that dtrace

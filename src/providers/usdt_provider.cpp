@@ -184,6 +184,14 @@ class UsdtProviderFamily final : public ProviderFamily {
     return {};
   }
 
+  Result<void> provideInProcess(ProbeCatalog& catalog, const ast::ProbeSpec& spec,
+                                int pid) override {
+    const int named = providerProcessId(spec.provider);
+    if (spec.provider.empty() || (named != 0 && named != pid)) return {};
+    if (named == 0 && (!isGlob(spec.provider) || spec.provider == "*")) return {};
+    return provideFor(catalog, spec.provider, pid);
+  }
+
  private:
   static std::vector<int> processes() {
     std::vector<int> out;
