@@ -128,7 +128,32 @@ void ProgramEmitter::probeArg(int index) {
     as_.emit(mov64(R6, 0));
     return;
   }
-  const providers::ArgSource& a = probe_->args[index];
+  if (probe_->argVariants.size() > 1) {
+    // The site's way of reading its arguments is in the cookie's high bits.
+    Label done = as_.newLabel();
+    for (size_t v = 0; v < probe_->argVariants.size(); v++) {
+      Label next = as_.newLabel();
+      as_.emit(ldx(Size::DW, R1, R10, kCookieSlot));
+      as_.emit(alu64(BPF_RSH, R1, 32));
+      as_.jumpIf(BPF_JNE, R1, static_cast<int32_t>(v), next);
+      const auto& variant = probe_->argVariants[v];
+      if (index < static_cast<int>(variant.size())) {
+        probeArgFrom(variant[index]);
+      } else {
+        as_.emit(mov64(R6, 0));
+      }
+      as_.jump(done);
+      as_.bind(next);
+    }
+    as_.emit(mov64(R6, 0));
+    as_.bind(done);
+    return;
+  }
+  probeArgFrom(probe_->args[index]);
+}
+
+void ProgramEmitter::probeArgFrom(const providers::ArgSource& a) {
+  using Kind = providers::ArgSource::Kind;
   as_.emit(ldx(Size::DW, R1, R10, kCtxSlot));
   switch (a.kind) {
     case Kind::FaultRecord:

@@ -219,6 +219,7 @@ class ProgramEmitter {
   // ---- emit_builtin.cpp: built-in variables ----
   void builtin(const sema::Variable& v);
   void probeArg(int index);
+  void probeArgFrom(const providers::ArgSource& a);  // r6 = the argument a describes
   void builtinArray(const ast::Expr& index);           // r6 = args[i], uregs[i]
   void taskMember(const char* member, uint32_t size);  // r6 = current->member (a u64 chain)
   void savedUserRegister(const char* ptRegsMember);    // r6 = the thread's saved user register

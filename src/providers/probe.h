@@ -60,6 +60,10 @@ struct Probe {
   bpf_prog_type progType = BPF_PROG_TYPE_UNSPEC;
   AttachKind attachKind = AttachKind::Tracepoint;
   std::vector<ArgSource> args;  // filled by Provider::describeArgs (lazily)
+  // When sites read the arguments differently (a USDT probe whose sites
+  // the compiler gave different registers), each site's cookie carries in
+  // its high 32 bits the index of its way here; args is argVariants[0].
+  std::vector<std::vector<ArgSource>> argVariants;
   bool argsDescribed = false;
   Provider* owner = nullptr;
   // Provider-private data: tracepoint category/event whose format file types

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <map>
 #include <set>
@@ -80,8 +81,9 @@ class UsdtProvider final : public UprobeProvider {
 
   Result<void> describeArgs(Probe& probe) override {
     auto it = arguments_.find(probe.id);
-    if (it == arguments_.end()) return {};
-    probe.args = it->second;
+    if (it == arguments_.end() || it->second.empty()) return {};
+    probe.args = it->second.front();
+    if (it->second.size() > 1) probe.argVariants = it->second;
     return {};
   }
 
@@ -91,31 +93,40 @@ class UsdtProvider final : public UprobeProvider {
     std::string function = "-";
     if (auto f = object.probes->symbols->containing(site.address)) function = std::string(f->name);
     const std::string name = probeName(site.name);
-    const bpf::UprobeSite where{site.fileOffset, site.semaphoreFileOffset, 0};
-    if (const Probe* existing = catalog.find(name_, module, function, name)) {
-      // Another site of the same probe (the same function, inlined twice,
-      // or called from two places): one more uprobe. Its arguments are
-      // taken to be read as the first site's are.
-      const_cast<Probe*>(existing)->sites.push_back(where);
-      return;
-    }
-    Probe& p =
-        catalog.addProbe(*this, module, function, name, BPF_PROG_TYPE_KPROBE, AttachKind::Uprobe);
-    p.objectPath = uprobePath(pid_, object.mapping);
-    p.mappedPath = object.mapping.path;
-    p.inExecutable = object.executable;
-    p.targetPid = pid_;
-    p.sites.push_back(where);
     std::vector<ArgSource> args = arguments(object, site);
-    p.argumentsKey = "usdt";
-    for (const ArgSource& a : args) {
-      p.argumentsKey += " " + std::to_string(static_cast<int>(a.kind)) + ":" +
-                        std::to_string(a.offset) + ":" + std::to_string(a.size) + ":" +
-                        std::to_string(a.isSigned) + ":" + std::to_string(a.indexOffset) + ":" +
-                        std::to_string(a.scale) + ":" + std::to_string(a.constant) + ":" +
-                        a.typeName;
+    const std::string key = argumentsKey(args);
+    Probe* p = const_cast<Probe*>(catalog.find(name_, module, function, name));
+    if (!p) {
+      p = &catalog.addProbe(*this, module, function, name, BPF_PROG_TYPE_KPROBE,
+                            AttachKind::Uprobe);
+      p->objectPath = uprobePath(pid_, object.mapping);
+      p->mappedPath = object.mapping.path;
+      p->inExecutable = object.executable;
+      p->targetPid = pid_;
     }
-    arguments_[p.id] = std::move(args);
+    // Another site of the same probe (the function inlined twice, or the
+    // probe written twice) may read its arguments from other places.
+    std::vector<std::vector<ArgSource>>& variants = arguments_[p->id];
+    std::vector<std::string>& keys = variantKeys_[p->id];
+    size_t variant = std::find(keys.begin(), keys.end(), key) - keys.begin();
+    if (variant == keys.size()) {
+      keys.push_back(key);
+      variants.push_back(std::move(args));
+    }
+    p->sites.push_back({site.fileOffset, site.semaphoreFileOffset, uint64_t{variant} << 32});
+    p->argumentsKey.clear();
+    for (const std::string& k : keys) p->argumentsKey += k + ";";
+  }
+
+  static std::string argumentsKey(const std::vector<ArgSource>& args) {
+    std::string key = "usdt";
+    for (const ArgSource& a : args) {
+      key += " " + std::to_string(static_cast<int>(a.kind)) + ":" + std::to_string(a.offset) +
+             ":" + std::to_string(a.size) + ":" + std::to_string(a.isSigned) + ":" +
+             std::to_string(a.indexOffset) + ":" + std::to_string(a.scale) + ":" +
+             std::to_string(a.constant) + ":" + a.typeName;
+    }
+    return key;
   }
 
   std::vector<ArgSource> arguments(const MappedUsdtObject& object, const sym::UsdtSite& site) {
@@ -165,7 +176,9 @@ class UsdtProvider final : public UprobeProvider {
   std::string name_;
   int pid_;
   std::vector<MappedUsdtObject> objects_;
-  std::map<uint32_t, std::vector<ArgSource>> arguments_;  // by probe ID
+  // By probe ID: each way its sites read their arguments, and its key.
+  std::map<uint32_t, std::vector<std::vector<ArgSource>>> arguments_;
+  std::map<uint32_t, std::vector<std::string>> variantKeys_;
 };
 
 class UsdtProviderFamily final : public ProviderFamily {
