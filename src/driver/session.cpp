@@ -621,7 +621,8 @@ Result<void> Session::extendToProcess(int pid) {
     auto probes = catalog_.matchInProcess(r.spec, pid);
     if (!probes) return probes.error();
     for (const providers::Probe* probe : *probes) {
-      if (probe->attachKind != providers::AttachKind::Uprobe || probe->targetPid != pid) continue;
+      if (probe->attachKind != providers::AttachKind::Uprobe) continue;
+      if (probe->targetPid != pid && probe->targetPid != -1) continue;
       auto known = enablingIndex.find(probe->id);
       if (known != enablingIndex.end() && known->second < enabledBefore) continue;
       ProbeEnabling& e = addEcb(r.clauseIndex, *probe, enablingIndex);

@@ -58,7 +58,7 @@ class UsdtProvider final : public UprobeProvider {
  public:
   UsdtProvider(std::string noteProvider, int pid, std::vector<MappedUsdtObject> objects)
       : noteProvider_(std::move(noteProvider)),
-        name_(noteProvider_ + std::to_string(pid)),
+        name_(pid > 0 ? noteProvider_ + std::to_string(pid) : noteProvider_),
         pid_(pid),
         objects_(std::move(objects)) {}
 
@@ -188,21 +188,17 @@ class UsdtProviderFamily final : public ProviderFamily {
     if (pattern.empty()) return {};
     const int pid = providerProcessId(pattern);
     if (pid > 0) return provideFor(catalog, pattern, pid);
-    // A name without a process ID matches the providers of every process
-    // (python*): only worth a look through /proc for a pattern.
-    if (pid < 0 || !isGlob(pattern) || pattern == "*") return {};
-    for (int each : processes()) {
-      if (auto r = provideFor(catalog, pattern, each); !r) return r;
-    }
-    return {};
+    if (pid < 0 || !mayNameObjectProviders(catalog, pattern)) return {};
+    return provideObjectWide(catalog, pattern, processes());
   }
 
   Result<void> provideInProcess(ProbeCatalog& catalog, const ast::ProbeSpec& spec,
                                 int pid) override {
     const int named = providerProcessId(spec.provider);
-    if (spec.provider.empty() || (named != 0 && named != pid)) return {};
-    if (named == 0 && (!isGlob(spec.provider) || spec.provider == "*")) return {};
-    return provideFor(catalog, spec.provider, pid);
+    if (spec.provider.empty() || named < 0 || (named != 0 && named != pid)) return {};
+    if (named == pid) return provideFor(catalog, spec.provider, pid);
+    if (!mayNameObjectProviders(catalog, spec.provider)) return {};
+    return provideObjectWide(catalog, spec.provider, {pid});
   }
 
  private:
@@ -219,18 +215,27 @@ class UsdtProviderFamily final : public ProviderFamily {
     return out;
   }
 
-  Result<void> provideFor(ProbeCatalog& catalog, const std::string& pattern, int pid) {
+  // A provider name without a process ID (python, test_prov*) names the
+  // provider of an object in every process that maps it: worth a look
+  // through /proc unless it is "*" or a provider that exists already.
+  static bool mayNameObjectProviders(ProbeCatalog& catalog, const std::string& pattern) {
+    return pattern != "*" && !catalog.provider(pattern);
+  }
+
+  using ObjectsByProvider = std::map<std::string, std::vector<MappedUsdtObject>>;
+
+  // The note providers of process `pid`'s objects, and where they are
+  // (objects already in `seenPaths` left out).
+  Result<void> collect(ProbeCatalog& catalog, int pid, ObjectsByProvider& byProvider,
+                       std::set<std::string>& seenPaths) {
     if (pid == getpid()) return {};
     if (kill(pid, 0) != 0 && errno == ESRCH) return {};
     if (ProcessHook* hook = catalog.processHook()) {
       if (auto r = hook->prepare(pid); !r) return r.error();
     }
-    // Which note providers the process's objects declare, and where.
-    std::map<std::string, std::vector<MappedUsdtObject>> byProvider;
     const std::string executable = executablePath(pid);
-    std::set<std::string> seen;
     for (const sym::Mapping& m : sym::readExecutableMappings(pid)) {
-      if (!m.isFile() || !seen.insert(m.path).second) continue;
+      if (!m.isFile() || !seenPaths.insert(m.path).second) continue;
       const MappedObject mapping{m.path, m.start, m.end};
       const ObjectProbes& probes = objectProbes(uprobePath(pid, mapping));
       if (probes.sites.empty()) continue;
@@ -240,10 +245,35 @@ class UsdtProviderFamily final : public ProviderFamily {
       for (const sym::UsdtSite& s : probes.sites) providers.insert(s.provider);
       for (const std::string& p : providers) byProvider[p].push_back(object);
     }
+    return {};
+  }
+
+  // The providers of one process: PROVIDER<pid>, its probes for it alone.
+  Result<void> provideFor(ProbeCatalog& catalog, const std::string& pattern, int pid) {
+    ObjectsByProvider byProvider;
+    std::set<std::string> seenPaths;
+    if (auto r = collect(catalog, pid, byProvider, seenPaths); !r) return r;
     for (auto& [noteProvider, objects] : byProvider) {
       const std::string name = noteProvider + std::to_string(pid);
       if (!gmatch(name, pattern) || catalog.provider(name)) continue;
       catalog.addDynamicProvider(std::make_unique<UsdtProvider>(noteProvider, pid, objects));
+    }
+    return {};
+  }
+
+  // The providers of objects, in every process that maps them now or
+  // later (path-wide uprobes): PROVIDER, for the objects the processes in
+  // `pids` map.
+  Result<void> provideObjectWide(ProbeCatalog& catalog, const std::string& pattern,
+                                 const std::vector<int>& pids) {
+    ObjectsByProvider byProvider;
+    std::set<std::string> seenPaths;
+    for (int pid : pids) {
+      if (auto r = collect(catalog, pid, byProvider, seenPaths); !r) return r;
+    }
+    for (auto& [noteProvider, objects] : byProvider) {
+      if (!gmatch(noteProvider, pattern) || catalog.provider(noteProvider)) continue;
+      catalog.addDynamicProvider(std::make_unique<UsdtProvider>(noteProvider, -1, objects));
     }
     return {};
   }

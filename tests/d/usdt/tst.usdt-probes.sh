@@ -33,5 +33,5 @@ $DTRACE -h -s app.d && gcc -O1 -c app.c && $DTRACE -G -s app.d -o probes.o app.o
 ./app
 $DTRACE -q -c ./app -n '
   app$target:::request-start { printf("%s:%s:%s %d %s\n", probemod, probefunc, probename, args[0], copyinstr(arg1)); }
-  app$target:::done { printf("%s\n", probename); }'
+  app$target:::done { printf("%s\n", probename); }' | sort
 $DTRACE -l -n 'app$target:::' -c ./app | awk 'NR > 1 { print $2 ~ /^app[0-9]+$/, $3, $4, $5 }' | sort
