@@ -579,22 +579,29 @@ Result<void> Session::load() {
     if (auto r = catalog_.describeArgs(*e.probe); !r) return r;
     errorEnabling_ = &e;
   }
-  // Probes of a provider that shares programs, read alike and running the
-  // same clauses, get one program between them (thousands of pid probes
-  // would otherwise take as many programs to load).
+  std::vector<ProbeEnabling*> all;
+  for (ProbeEnabling& e : enablings_) {
+    if (&e != errorEnabling_) all.push_back(&e);
+  }
+  return loadPrograms(all);
+}
+
+// Probes of a provider that shares programs, read alike and running the
+// same clauses, get one program between them (thousands of pid probes
+// would otherwise take as many programs to load); others one each.
+Result<void> Session::loadPrograms(const std::vector<ProbeEnabling*>& enablings) {
   using GroupKey = std::tuple<const providers::Provider*, std::string, std::vector<size_t>>;
   std::map<GroupKey, std::vector<ProbeEnabling*>> groups;
-  for (ProbeEnabling& e : enablings_) {
-    if (&e == errorEnabling_) continue;
-    ProbeEnabling* one[] = {&e};
-    const providers::Provider* owner = e.probe->owner;
+  for (ProbeEnabling* e : enablings) {
+    const providers::Provider* owner = e->probe->owner;
     if (!owner || !owner->sharesPrograms()) {
+      ProbeEnabling* one[] = {e};
       if (auto r = loadProgram(one); !r) return r;
       continue;
     }
     std::vector<size_t> clauseIndexes;
-    for (const auto& [clauseIndex, epid] : e.clauses) clauseIndexes.push_back(clauseIndex);
-    groups[{owner, e.probe->argumentsKey, std::move(clauseIndexes)}].push_back(&e);
+    for (const auto& [clauseIndex, epid] : e->clauses) clauseIndexes.push_back(clauseIndex);
+    groups[{owner, e->probe->argumentsKey, std::move(clauseIndexes)}].push_back(e);
   }
   for (auto& [key, group] : groups) {
     if (auto r = loadProgram(group); !r) return r;
@@ -635,17 +642,7 @@ Result<void> Session::extendToProcess(int pid) {
       if (auto r = catalog_.describeArgs(*e->probe); !r) return r;
     }
   }
-  using GroupKey = std::tuple<const providers::Provider*, std::string, std::vector<size_t>>;
-  std::map<GroupKey, std::vector<ProbeEnabling*>> groups;
-  for (ProbeEnabling* e : added) {
-    std::vector<size_t> clauseIndexes;
-    for (const auto& [clauseIndex, epid] : e->clauses) clauseIndexes.push_back(clauseIndex);
-    groups[{e->probe->owner, e->probe->argumentsKey, std::move(clauseIndexes)}].push_back(e);
-  }
-  for (auto& [key, group] : groups) {
-    if (auto r = loadProgram(group); !r) return r;
-  }
-  return {};
+  return loadPrograms(added);
 }
 
 Result<int> Session::createProbeTable(std::span<ProbeEnabling* const> group) {

@@ -92,6 +92,7 @@ class Session {
   // a provider that shares programs, all running the same clauses) and
   // attaches it to them.
   Result<void> loadProgram(std::span<ProbeEnabling* const> group);
+  Result<void> loadPrograms(const std::vector<ProbeEnabling*>& enablings);
   // A new ECB of clause `clauseIndex` on `probe`, and the probe's enabling.
   ProbeEnabling& addEcb(size_t clauseIndex, const providers::Probe& probe,
                         std::map<uint32_t, size_t>& enablingIndex);

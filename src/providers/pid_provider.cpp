@@ -81,7 +81,7 @@ class PidProvider final : public UprobeProvider {
 
   std::vector<ProcessObject> objects() const;
   Result<void> probesInObject(ProbeCatalog& catalog, const ast::ProbeSpec& spec,
-                              const ProcessObject& object, std::vector<const Probe*>& made);
+                              const ProcessObject& object);
   Result<void> probesInFunction(ProbeCatalog& catalog, const ast::ProbeSpec& spec,
                                 const ProcessObject& object, const sym::ObjectFile& file,
                                 const sym::FunctionSymbol& function);
@@ -95,12 +95,7 @@ class PidProvider final : public UprobeProvider {
 };
 
 std::vector<ProcessObject> PidProvider::objects() const {
-  char exe[4096] = {};
-  const std::string link = "/proc/" + std::to_string(pid_) + "/exe";
-  const ssize_t n = readlink(link.c_str(), exe, sizeof exe - 1);
-  std::string executable = n > 0 ? std::string(exe, static_cast<size_t>(n)) : "";
-  constexpr std::string_view kDeleted = " (deleted)";
-  if (executable.ends_with(kDeleted)) executable.resize(executable.size() - kDeleted.size());
+  const std::string executable = sym::executablePath(pid_);
   std::vector<ProcessObject> out;
   for (const sym::Mapping& m : sym::readExecutableMappings(pid_)) {
     if (!m.isFile()) continue;
@@ -123,17 +118,15 @@ Result<const Probe*> PidProvider::create(ProbeCatalog& catalog, const ast::Probe
   if (ProcessHook* hook = catalog.processHook()) {
     if (auto r = hook->prepare(pid_); !r) return r.error();
   }
-  std::vector<const Probe*> made;
   for (const ProcessObject& object : objects()) {
     if (!objectMatches(spec.module, object.mapping.path, object.executable)) continue;
-    if (auto r = probesInObject(catalog, spec, object, made); !r) return r.error();
+    if (auto r = probesInObject(catalog, spec, object); !r) return r.error();
   }
   return static_cast<const Probe*>(nullptr);
 }
 
 Result<void> PidProvider::probesInObject(ProbeCatalog& catalog, const ast::ProbeSpec& spec,
-                                         const ProcessObject& object,
-                                         std::vector<const Probe*>&) {
+                                         const ProcessObject& object) {
   std::shared_ptr<const sym::ObjectFile>& file = files_[object.mapping.path];
   if (!file) file = sym::ObjectFile::load(uprobePath(pid_, object.mapping));
   const std::string_view function =

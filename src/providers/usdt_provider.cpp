@@ -233,7 +233,7 @@ class UsdtProviderFamily final : public ProviderFamily {
     if (ProcessHook* hook = catalog.processHook()) {
       if (auto r = hook->prepare(pid); !r) return r.error();
     }
-    const std::string executable = executablePath(pid);
+    const std::string executable = sym::executablePath(pid);
     for (const sym::Mapping& m : sym::readExecutableMappings(pid)) {
       if (!m.isFile() || !seenPaths.insert(m.path).second) continue;
       const MappedObject mapping{m.path, m.start, m.end};
@@ -276,16 +276,6 @@ class UsdtProviderFamily final : public ProviderFamily {
       catalog.addDynamicProvider(std::make_unique<UsdtProvider>(noteProvider, -1, objects));
     }
     return {};
-  }
-
-  static std::string executablePath(int pid) {
-    char exe[4096] = {};
-    const std::string link = "/proc/" + std::to_string(pid) + "/exe";
-    const ssize_t n = readlink(link.c_str(), exe, sizeof exe - 1);
-    std::string path = n > 0 ? std::string(exe, static_cast<size_t>(n)) : "";
-    constexpr std::string_view kDeleted = " (deleted)";
-    if (path.ends_with(kDeleted)) path.resize(path.size() - kDeleted.size());
-    return path;
   }
 
   const ObjectProbes& objectProbes(const std::string& path) {

@@ -1,5 +1,7 @@
 #include "sym/process_maps.h"
 
+#include <unistd.h>
+
 #include <charconv>
 #include <fstream>
 
@@ -57,6 +59,16 @@ std::vector<Mapping> readExecutableMappings(int pid) {
     if (parseMapsLine(line, m) && m.executable) mappings.push_back(std::move(m));
   }
   return mappings;
+}
+
+std::string executablePath(int pid) {
+  char exe[4096] = {};
+  const std::string link = "/proc/" + std::to_string(pid) + "/exe";
+  const ssize_t n = readlink(link.c_str(), exe, sizeof exe - 1);
+  std::string path = n > 0 ? std::string(exe, static_cast<size_t>(n)) : "";
+  constexpr std::string_view kDeleted = " (deleted)";
+  if (path.ends_with(kDeleted)) path.resize(path.size() - kDeleted.size());
+  return path;
 }
 
 std::string_view baseName(std::string_view path) {

@@ -31,6 +31,10 @@ bool parseMapsLine(std::string_view line, Mapping& out);
 // never existed).
 std::vector<Mapping> readExecutableMappings(int pid);
 
+// The path of a live process's executable (/proc/PID/exe), without the
+// " (deleted)" the kernel appends; empty when unknown.
+std::string executablePath(int pid);
+
 // The last component of a path, as DTrace names objects ("libc.so.6").
 std::string_view baseName(std::string_view path);
 
