@@ -620,6 +620,7 @@ void Session::completeEcb(ir::Ecb& ecb) const {
 // that name its providers may match probes there now, which are enabled
 // as the ones matched at the start were.
 Result<void> Session::extendToProcess(int pid) {
+  if (kill(pid, 0) != 0 && errno == ESRCH) return {};  // gone since it mapped them
   std::map<uint32_t, size_t> enablingIndex;
   for (size_t i = 0; i < enablings_.size(); i++) enablingIndex[enablings_[i].probe->id] = i;
   const size_t enabledBefore = enablings_.size();
