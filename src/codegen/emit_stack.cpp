@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "codegen/emitter.h"
+#include "providers/uprobe_provider.h"
 
 namespace dtrace::codegen {
 
@@ -28,6 +29,7 @@ void ProgramEmitter::codeAddressInto(const Expr& call, const ir::Field& field, R
     case ir::DataKind::UserStack:
       as_.emit(mov64(R4, BPF_F_USER_STACK));
       getStack(base, pcs, pcBytes);
+      if (probe_->atFunctionEntry) insertCallerFrame(base, pcs, pcBytes);
       break;
     default:  // a symbol function: its address argument
       value(*call.operands.at(0));
@@ -74,6 +76,24 @@ void ProgramEmitter::kernelStackInto(Reg base, int32_t offset, uint32_t size) {
   as_.emit(alu64(BPF_ADD, R1, R6));
   as_.emit(mov64(R6, R1));
   copyFromAddress(base, offset, size);  // from scratch: it cannot fault
+}
+
+// At a function's first instruction the unwinder goes from the PC to the
+// caller's caller: the frames after the first move up one, and the return
+// address at the stack pointer becomes the second.
+void ProgramEmitter::insertCallerFrame(Reg base, int32_t offset, uint32_t size) {
+  const int32_t frames = static_cast<int32_t>(size / 8);
+  if (frames < 2) return;
+  for (int32_t k = frames - 1; k >= 2; k--) {
+    as_.emit(ldx(Size::DW, R1, base, static_cast<int16_t>(offset + 8 * (k - 1))));
+    as_.emit(stx(Size::DW, base, static_cast<int16_t>(offset + 8 * k), R1));
+  }
+  as_.emit(ldx(Size::DW, R3, R10, kCtxSlot));  // the user's registers
+  as_.emit(ldx(Size::DW, R3, R3, providers::kUserStackPointer));
+  as_.emit(mov64(R1, base));
+  as_.emit(alu64(BPF_ADD, R1, offset + 8));
+  as_.emit(mov64(R2, 8));
+  as_.emit(bpf::call(BPF_FUNC_probe_read_user));
 }
 
 // bpf_get_stack(ctx, base + offset, size, r4): it zero-fills what the

@@ -246,6 +246,7 @@ class ProgramEmitter {
   void codeAddressInto(const ast::Expr& call, const ir::Field& field, bpf::Reg base,
                        int32_t offset);
   void kernelStackInto(bpf::Reg base, int32_t offset, uint32_t size);
+  void insertCallerFrame(bpf::Reg base, int32_t offset, uint32_t size);
   void getStack(bpf::Reg base, int32_t offset, uint32_t size);  // flags in r4
   // emit_builtin_path.cpp: cwd, root
   void taskPath(bool root, bpf::Reg base, int32_t offset, uint32_t size);

@@ -237,7 +237,7 @@ Result<void> PidProvider::probesInFunction(ProbeCatalog& catalog, const ast::Pro
     }
     if (!trappableAt(static_cast<uint32_t>(offset))) return untrappable("offset");
     addProbe(catalog, object, function.name, hex(offset), {{*start + offset, 0, 0}},
-             "pid-entry");
+             offset == 0 ? "pid-entry" : "pid-offset");
     return {};
   }
   if (isGlob(name)) {
@@ -245,7 +245,8 @@ Result<void> PidProvider::probesInFunction(ProbeCatalog& catalog, const ast::Pro
     for (uint32_t at : code->instructions) {
       const std::string offsetName = hex(at);
       if (trappableAt(at) && gmatch(offsetName, name)) {
-        addProbe(catalog, object, function.name, offsetName, {{*start + at, 0, 0}}, "pid-entry");
+        addProbe(catalog, object, function.name, offsetName, {{*start + at, 0, 0}},
+                 at == 0 ? "pid-entry" : "pid-offset");
       }
     }
   }
@@ -265,6 +266,7 @@ void PidProvider::addProbe(ProbeCatalog& catalog, const ProcessObject& object,
   p.targetPid = pid_;
   p.sites = std::move(sites);
   p.argumentsKey = argumentsKey;
+  p.atFunctionEntry = p.argumentsKey == std::string("pid-entry");
 }
 
 class PidProviderFamily final : public ProviderFamily {

@@ -79,6 +79,10 @@ struct Probe {
   // (SiteValue) in their high 32 bits; the low 32 are the probe's index in
   // the group of probes its program serves.
   std::string objectPath;
+  // The probe fires on a function's first instruction, before it pushes
+  // a frame pointer: a user stack unwound by frame pointers lacks the
+  // caller, whose return address is at the stack pointer.
+  bool atFunctionEntry = false;
   std::string mappedPath;     // the object's path as the process maps it
   bool inExecutable = false;  // the object is the process's executable ("a.out")
   int targetPid = -1;
