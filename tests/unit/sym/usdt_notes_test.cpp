@@ -13,6 +13,8 @@
 #include <map>
 #include <set>
 
+#include "test_support.h"
+
 namespace dtrace::sym {
 namespace {
 
@@ -25,35 +27,9 @@ std::string readBytes(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// The output of a shell command, or "" when it fails.
-std::string run(const std::string& command) {
-  std::string out;
-  FILE* p = popen(command.c_str(), "r");
-  if (!p) return out;
-  char buf[256];
-  while (std::fgets(buf, sizeof buf, p)) out += buf;
-  return pclose(p) == 0 ? out : std::string();
-}
-
-// A symbol's value in an ELF file, as nm lists it (0: not listed).
-uint64_t nmValue(const std::string& file, const std::string& name) {
-  const std::string line = run("nm -P '" + file + "' | grep '^" + name + " '");
-  if (line.empty()) return 0;
-  return std::stoull(line.substr(line.find(' ', name.size() + 1) + 1), nullptr, 16);
-}
-
-class TempDir {
- public:
-  TempDir() {
-    char pattern[] = "/tmp/usdt-notes-test.XXXXXX";
-    path_ = mkdtemp(pattern);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using test_support::nmValue;
+using test_support::run;
+using test_support::TempDir;
 
 // The sites by "provider:name", several for a probe at several places.
 std::multimap<std::string, UsdtSite> byProbe(const std::vector<UsdtSite>& sites) {

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "sym/mapping_events.h"
+#include "test_support.h"
 
 // A function of this test program, named from its own symbol table.
 extern "C" __attribute__((noinline)) int symTestKnownFunction(int x) { return x * 3 + 1; }
@@ -59,35 +60,9 @@ pid_t spawnExec(const std::string& path, const char* arg) {
   return child;
 }
 
-// The output of a shell command, or "" when it fails.
-std::string run(const std::string& command) {
-  std::string out;
-  FILE* p = popen(command.c_str(), "r");
-  if (!p) return out;
-  char buf[256];
-  while (std::fgets(buf, sizeof buf, p)) out += buf;
-  return pclose(p) == 0 ? out : std::string();
-}
-
-// A symbol's address in an ELF file, as nm lists it.
-uint64_t nmAddress(const std::string& file, const std::string& name) {
-  const std::string line = run("nm -P '" + file + "' | grep '^" + name + " '");
-  if (line.empty()) return 0;
-  return std::stoull(line.substr(line.find(' ', name.size() + 1) + 1), nullptr, 16);
-}
-
-class TempDir {
- public:
-  TempDir() {
-    char pattern[] = "/tmp/dtrace-sym-XXXXXX";
-    path_ = mkdtemp(pattern);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
+using test_support::nmValue;
+using test_support::run;
+using test_support::TempDir;
 
 const std::string kWorkload = std::string(DTRACE_WORKLOADS_DIR) + "/stacks";
 
@@ -175,7 +150,7 @@ TEST(MappingEvents, NameAShortLivedProcessAfterItExits) {
   EXPECT_TRUE(execed);
   ASSERT_NE(text.start, 0u) << "no mapping event for " << kWorkload;
   // The text segment's addresses are its file offsets (ld lays it out so).
-  const uint64_t middle = nmAddress(kWorkload, "stack_middle");
+  const uint64_t middle = nmValue(kWorkload, "stack_middle");
   ASSERT_NE(middle, 0u);
   const UserSymbol s = symbols.lookup(child, text.start - text.offset + middle + 1);
   EXPECT_EQ(s.object, "stacks");
@@ -193,7 +168,7 @@ TEST(ObjectFile, ReadsSymbolsThroughDebugLink) {
     GTEST_SKIP() << "objcopy failed";
   }
   ASSERT_TRUE(run("nm '" + linked + "' 2>/dev/null").empty());  // stripped
-  const uint64_t middle = nmAddress(kWorkload, "stack_middle");
+  const uint64_t middle = nmValue(kWorkload, "stack_middle");
   std::optional<FunctionSymbol> f = ObjectFile::load(linked)->containing(middle + 1);
   ASSERT_TRUE(f);
   EXPECT_EQ(f->name, "stack_middle");
@@ -213,7 +188,7 @@ TEST(ObjectFile, ReadsMiniDebugInfo) {
           .empty()) {
     GTEST_SKIP() << "objcopy or xz failed";
   }
-  const uint64_t leaf = nmAddress(kWorkload, "stack_leaf");
+  const uint64_t leaf = nmValue(kWorkload, "stack_leaf");
   std::optional<FunctionSymbol> f = ObjectFile::load(stripped)->containing(leaf + 3);
   ASSERT_TRUE(f);
   EXPECT_EQ(f->name, "stack_leaf");
