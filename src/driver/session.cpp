@@ -27,6 +27,7 @@
 #include "parse/parser.h"
 #include "proc/target.h"
 #include "providers/probe_args.h"
+#include "sym/process_maps.h"
 #include "types/kernel_btf.h"
 #include "util/command_line.h"
 
@@ -39,7 +40,7 @@ struct Session::Maps {
   std::vector<bpf::Map> aggregations;
   std::vector<bpf::Map> dynamics;
   std::vector<bpf::Map> probeTables;  // one per shared program
-  uint64_t* globalsValue = nullptr;  // mmapped: the state is only touched through atomic_ref
+  uint64_t* globalsValue = nullptr;   // mmapped: the state is only touched through atomic_ref
 };
 
 namespace {
@@ -620,7 +621,7 @@ void Session::completeEcb(ir::Ecb& ecb) const {
 // that name its providers may match probes there now, which are enabled
 // as the ones matched at the start were.
 Result<void> Session::extendToProcess(int pid) {
-  if (kill(pid, 0) != 0 && errno == ESRCH) return {};  // gone since it mapped them
+  if (!sym::processExists(pid)) return {};  // gone since it mapped them
   std::map<uint32_t, size_t> enablingIndex;
   for (size_t i = 0; i < enablings_.size(); i++) enablingIndex[enablings_[i].probe->id] = i;
   const size_t enabledBefore = enablings_.size();
@@ -726,9 +727,9 @@ Result<void> Session::loadProgram(std::span<ProbeEnabling* const> group) {
                  insns->size(), bpf::disassemble(*insns).c_str());
   }
   std::string log;
-  auto program = bpf::Program::load(shared ? probe.owner->programKind(probe) : probeView.progType,
-                                    "dt_" + std::to_string(probe.id), *insns, &log,
-                                    config_.showProgram);
+  auto program =
+      bpf::Program::load(shared ? probe.owner->programKind(probe) : probeView.progType,
+                         "dt_" + std::to_string(probe.id), *insns, &log, config_.showProgram);
   if (!program) {
     return makeError("failed to enable " + description + ": " + program.error().message);
   }
@@ -804,8 +805,8 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
                          targets.empty() ? 0 : targets.front().pid(), !watchedProcesses.empty());
   std::set<int> mappedMore;  // watched processes that mapped code since the last look
   auto noteMapping = [&](const sym::MappingEvent& e) {
-    if (e.kind == sym::MappingEvent::Kind::Mapped && e.mapping.executable &&
-        e.mapping.isFile() && watchedProcesses.count(e.pid)) {
+    if (e.kind == sym::MappingEvent::Kind::Mapped && e.mapping.executable && e.mapping.isFile() &&
+        watchedProcesses.count(e.pid)) {
       mappedMore.insert(e.pid);
     }
   };

@@ -1,10 +1,8 @@
 #include "providers/pid_provider.h"
 
-#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cstdio>
 #include <map>
@@ -20,16 +18,19 @@ namespace dtrace::providers {
 
 namespace {
 
+// A whole string of hex digits (a pid probe's offset or address).
+std::optional<uint64_t> hexNumber(std::string_view text) {
+  uint64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, 16);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
 std::string hex(uint64_t value) {
   char text[24];
   std::snprintf(text, sizeof text, "%llx", static_cast<unsigned long long>(value));
   return text;
 }
-
-struct ProcessObject {
-  MappedObject mapping;
-  bool executable = false;
-};
 
 class PidProvider final : public UprobeProvider {
  public:
@@ -79,32 +80,20 @@ class PidProvider final : public UprobeProvider {
  private:
   static constexpr int kMaxArgs = 10;
 
-  std::vector<ProcessObject> objects() const;
   Result<void> probesInObject(ProbeCatalog& catalog, const ast::ProbeSpec& spec,
                               const ProcessObject& object);
+  // `path` is uprobePath() of the object, worked out once per object.
   Result<void> probesInFunction(ProbeCatalog& catalog, const ast::ProbeSpec& spec,
-                                const ProcessObject& object, const sym::ObjectFile& file,
-                                const sym::FunctionSymbol& function);
-  void addProbe(ProbeCatalog& catalog, const ProcessObject& object, std::string_view function,
-                const std::string& name, std::vector<bpf::UprobeSite> sites,
-                const char* argumentsKey);
+                                const ProcessObject& object, const std::string& path,
+                                const sym::ObjectFile& file, const sym::FunctionSymbol& function);
+  void addProbe(ProbeCatalog& catalog, const ProcessObject& object, const std::string& path,
+                std::string_view function, const std::string& name,
+                std::vector<bpf::UprobeSite> sites, const char* argumentsKey);
 
   std::string name_;
   int pid_;
   std::map<std::string, std::shared_ptr<const sym::ObjectFile>> files_;
 };
-
-std::vector<ProcessObject> PidProvider::objects() const {
-  const std::string executable = sym::executablePath(pid_);
-  std::vector<ProcessObject> out;
-  for (const sym::Mapping& m : sym::readExecutableMappings(pid_)) {
-    if (!m.isFile()) continue;
-    bool seen = false;
-    for (const ProcessObject& o : out) seen = seen || o.mapping.path == m.path;
-    if (!seen) out.push_back({{m.path, m.start, m.end}, m.path == executable});
-  }
-  return out;
-}
 
 Result<const Probe*> PidProvider::create(ProbeCatalog& catalog, const ast::ProbeSpec& spec) {
   // Probes are made for descriptions that name this provider; others
@@ -112,13 +101,13 @@ Result<const Probe*> PidProvider::create(ProbeCatalog& catalog, const ast::Probe
   if (providerProcessId(spec.provider) != pid_ || !gmatch(name_, spec.provider)) {
     return static_cast<const Probe*>(nullptr);
   }
-  if (kill(pid_, 0) != 0 && errno == ESRCH) {
+  if (!sym::processExists(pid_)) {
     return makeTaggedError("D_PROC_GRAB", "failed to grab process " + std::to_string(pid_));
   }
   if (ProcessHook* hook = catalog.processHook()) {
     if (auto r = hook->prepare(pid_); !r) return r.error();
   }
-  for (const ProcessObject& object : objects()) {
+  for (const ProcessObject& object : processObjects(pid_)) {
     if (!objectMatches(spec.module, object.mapping.path, object.executable)) continue;
     if (auto r = probesInObject(catalog, spec, object); !r) return r.error();
   }
@@ -127,8 +116,9 @@ Result<const Probe*> PidProvider::create(ProbeCatalog& catalog, const ast::Probe
 
 Result<void> PidProvider::probesInObject(ProbeCatalog& catalog, const ast::ProbeSpec& spec,
                                          const ProcessObject& object) {
+  const std::string path = uprobePath(pid_, object.mapping);
   std::shared_ptr<const sym::ObjectFile>& file = files_[object.mapping.path];
-  if (!file) file = sym::ObjectFile::load(uprobePath(pid_, object.mapping));
+  if (!file) file = sym::ObjectFile::load(path);
   const std::string_view function =
       spec.function.empty() ? std::string_view("*") : std::string_view(spec.function);
   if (function == "-") {
@@ -140,14 +130,12 @@ Result<void> PidProvider::probesInObject(ProbeCatalog& catalog, const ast::Probe
       return makeTaggedError("D_PROC_NAME",
                              "only individual addresses may be specified with the '-' function");
     }
-    uint64_t address = 0;
-    auto [end, ec] = std::from_chars(spec.name.data(), spec.name.data() + spec.name.size(),
-                                     address, 16);
-    std::optional<uint64_t> offset = file->fileOffset(address);
-    if (ec != std::errc() || end != spec.name.data() + spec.name.size() || !offset) {
+    const std::optional<uint64_t> address = hexNumber(spec.name);
+    const std::optional<uint64_t> offset = address ? file->fileOffset(*address) : std::nullopt;
+    if (!offset) {
       return makeTaggedError("D_PROC_NAME", "'" + spec.name + "' is an invalid probe name");
     }
-    addProbe(catalog, object, "-", spec.name, {{*offset, 0, 0}}, "pid-offset");
+    addProbe(catalog, object, path, "-", spec.name, {{*offset, 0, 0}}, "pid-offset");
     return {};
   }
   if (!isGlob(function)) {
@@ -160,20 +148,20 @@ Result<void> PidProvider::probesInObject(ProbeCatalog& catalog, const ast::Probe
       return {};
     }
     if (f->size == 0) return {};
-    return probesInFunction(catalog, spec, object, *file, *f);
+    return probesInFunction(catalog, spec, object, path, *file, *f);
   }
   for (const sym::FunctionSymbol& f : file->functions()) {
     // As DTrace does, _init and _fini are traced only when named.
     if (f.size == 0 || f.name == "_init" || f.name == "_fini" || !gmatch(f.name, function)) {
       continue;
     }
-    if (auto r = probesInFunction(catalog, spec, object, *file, f); !r) return r;
+    if (auto r = probesInFunction(catalog, spec, object, path, *file, f); !r) return r;
   }
   return {};
 }
 
 Result<void> PidProvider::probesInFunction(ProbeCatalog& catalog, const ast::ProbeSpec& spec,
-                                           const ProcessObject& object,
+                                           const ProcessObject& object, const std::string& path,
                                            const sym::ObjectFile& file,
                                            const sym::FunctionSymbol& function) {
   const std::string_view name =
@@ -184,9 +172,7 @@ Result<void> PidProvider::probesInFunction(ProbeCatalog& catalog, const ast::Pro
   std::optional<sym::FunctionCode> code;
   auto decode = [&]() -> Result<void> {
     if (code) return {};
-    auto decoded =
-        sym::decodeFunction(uprobePath(pid_, object.mapping), *start, function.address,
-                            function.size);
+    auto decoded = sym::decodeFunction(path, *start, function.address, function.size);
     if (!decoded) return decoded.error();
     code = std::move(*decoded);
     return {};
@@ -195,10 +181,9 @@ Result<void> PidProvider::probesInFunction(ProbeCatalog& catalog, const ast::Pro
   // does not exist here; named alone, it is an error.
   const bool named = !spec.function.empty() && !isGlob(spec.function) && !isGlob(name);
   auto untrappable = [&](const char* kind) {
-    return makeTaggedError("D_PROC_CREATEFAIL",
-                           std::string("failed to create ") + kind + " probe for '" +
-                               std::string(function.name) +
-                               "': uprobes cannot trap its instruction");
+    return makeTaggedError("D_PROC_CREATEFAIL", std::string("failed to create ") + kind +
+                                                    " probe for '" + std::string(function.name) +
+                                                    "': uprobes cannot trap its instruction");
   };
   auto trappableAt = [&](uint32_t at) {
     const auto it = std::lower_bound(code->instructions.begin(), code->instructions.end(), at);
@@ -211,32 +196,33 @@ Result<void> PidProvider::probesInFunction(ProbeCatalog& catalog, const ast::Pro
     for (uint32_t at : code->returns) {
       if (trappableAt(at)) sites.push_back({*start + at, 0, uint64_t{at} << 32});
     }
-    if (!sites.empty()) addProbe(catalog, object, function.name, "return", sites, "pid-return");
+    if (!sites.empty())
+      addProbe(catalog, object, path, function.name, "return", sites, "pid-return");
   }
   if (wantsEntry) {
-    if (sym::uprobeCanTrapAt(uprobePath(pid_, object.mapping), *start)) {
-      addProbe(catalog, object, function.name, "entry", {{*start, 0, 0}}, "pid-entry");
+    if (sym::uprobeCanTrapAt(path, *start)) {
+      addProbe(catalog, object, path, function.name, "entry", {{*start, 0, 0}}, "pid-entry");
     } else if (named) {
       return untrappable("entry");
     }
   }
   if (!isGlob(name) && !wantsReturn && !wantsEntry) {
-    uint64_t offset = 0;
-    auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), offset, 16);
-    if (ec != std::errc() || end != name.data() + name.size()) {
+    const std::optional<uint64_t> parsed = hexNumber(name);
+    if (!parsed) {
       return makeTaggedError("D_PROC_NAME", "'" + std::string(name) + "' is an invalid probe name");
     }
+    const uint64_t offset = *parsed;
     if (offset >= function.size) {
       return makeTaggedError("D_PROC_OFF", "offset 0x" + hex(offset) + " outside of function '" +
                                                std::string(function.name) + "'");
     }
     if (auto r = decode(); !r) return r;
     if (!std::binary_search(code->instructions.begin(), code->instructions.end(), offset)) {
-      return makeTaggedError("D_PROC_ALIGN", "offset 0x" + hex(offset) +
-                                                 " is not aligned on an instruction");
+      return makeTaggedError("D_PROC_ALIGN",
+                             "offset 0x" + hex(offset) + " is not aligned on an instruction");
     }
     if (!trappableAt(static_cast<uint32_t>(offset))) return untrappable("offset");
-    addProbe(catalog, object, function.name, hex(offset), {{*start + offset, 0, 0}},
+    addProbe(catalog, object, path, function.name, hex(offset), {{*start + offset, 0, 0}},
              offset == 0 ? "pid-entry" : "pid-offset");
     return {};
   }
@@ -245,7 +231,7 @@ Result<void> PidProvider::probesInFunction(ProbeCatalog& catalog, const ast::Pro
     for (uint32_t at : code->instructions) {
       const std::string offsetName = hex(at);
       if (trappableAt(at) && gmatch(offsetName, name)) {
-        addProbe(catalog, object, function.name, offsetName, {{*start + at, 0, 0}},
+        addProbe(catalog, object, path, function.name, offsetName, {{*start + at, 0, 0}},
                  at == 0 ? "pid-entry" : "pid-offset");
       }
     }
@@ -254,13 +240,14 @@ Result<void> PidProvider::probesInFunction(ProbeCatalog& catalog, const ast::Pro
 }
 
 void PidProvider::addProbe(ProbeCatalog& catalog, const ProcessObject& object,
-                           std::string_view function, const std::string& name,
-                           std::vector<bpf::UprobeSite> sites, const char* argumentsKey) {
+                           const std::string& path, std::string_view function,
+                           const std::string& name, std::vector<bpf::UprobeSite> sites,
+                           const char* argumentsKey) {
   const std::string module(sym::baseName(object.mapping.path));
   if (catalog.find(name_, module, function, name)) return;
   Probe& p = catalog.addProbe(*this, module, std::string(function), name, BPF_PROG_TYPE_KPROBE,
                               AttachKind::Uprobe);
-  p.objectPath = uprobePath(pid_, object.mapping);
+  p.objectPath = path;
   p.mappedPath = object.mapping.path;
   p.inExecutable = object.executable;
   p.targetPid = pid_;
@@ -299,7 +286,8 @@ int providerProcessId(std::string_view provider) {
   while (digits > 0 && provider[digits - 1] >= '0' && provider[digits - 1] <= '9') digits--;
   if (digits == provider.size() || digits == 0) return 0;
   int pid = 0;
-  auto [end, ec] = std::from_chars(provider.data() + digits, provider.data() + provider.size(), pid);
+  auto [end, ec] =
+      std::from_chars(provider.data() + digits, provider.data() + provider.size(), pid);
   if (ec != std::errc() || pid <= 0) return -1;
   return pid;
 }

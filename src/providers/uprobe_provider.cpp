@@ -4,10 +4,10 @@
 
 #include <cstdio>
 #include <map>
+#include <set>
 #include <utility>
 
 #include "providers/glob.h"
-#include "sym/process_maps.h"
 
 namespace dtrace::providers {
 
@@ -48,57 +48,73 @@ Result<std::vector<bpf::Link>> UprobeProvider::attachGroup(std::span<const Probe
       byObject[{group[i]->objectPath, group[i]->targetPid}].push_back(site);
     }
   }
-  std::vector<bpf::Link> links;
-  size_t attached = 0, refused = 0;
-  std::string firstRefusal;
+  Attachment out;
   for (const auto& [object, sites] : byObject) {
     const auto& [path, pid] = object;
-    attachSites(progFd, path, pid, sites, links, attached, refused, firstRefusal);
+    if (bpf::uprobeMultiSupported()) {
+      attachMulti(progFd, path, pid, sites, out);
+      continue;
+    }
+    for (const bpf::UprobeSite& site : sites) {
+      out.add(bpf::attachUprobe(progFd, path, site, false, pid), 1);
+    }
   }
-  if (attached == 0 && refused > 0) return makeError(firstRefusal);
-  if (refused > 0) {
-    warnings_.push_back(std::to_string(refused) + " probe site" + (refused == 1 ? "" : "s") +
-                        " could not be instrumented (" + firstRefusal + ")");
+  if (out.attached == 0 && out.refused > 0) return makeError(out.firstRefusal);
+  if (out.refused > 0) {
+    warnings_.push_back(std::to_string(out.refused) + " probe site" +
+                        (out.refused == 1 ? "" : "s") + " could not be instrumented (" +
+                        out.firstRefusal + ")");
   }
-  return links;
+  return std::move(out.links);
+}
+
+void UprobeProvider::Attachment::add(Result<bpf::Link> link, size_t sites) {
+  if (link) {
+    links.push_back(std::move(*link));
+    attached += sites;
+  } else if (refused++ == 0) {
+    firstRefusal = link.error().message;
+  }
 }
 
 // The kernel refuses a uprobe on some instructions, and a multi-uprobe
 // link fails as a whole: the sites are halved until the refused ones are
 // found, and the others attached.
-void UprobeProvider::attachSites(int progFd, const std::string& path, int pid,
-                                 std::span<const bpf::UprobeSite> sites,
-                                 std::vector<bpf::Link>& links, size_t& attached, size_t& refused,
-                                 std::string& firstRefusal) {
+void UprobeProvider::attachMulti(int progFd, const std::string& path, int pid,
+                                 std::span<const bpf::UprobeSite> sites, Attachment& out) {
   if (sites.empty()) return;
-  Result<bpf::Link> link =
-      bpf::uprobeMultiSupported()
-          ? bpf::attachUprobeMulti(progFd, path, sites, false, pid)
-          : (sites.size() == 1 ? bpf::attachUprobe(progFd, path, sites.front(), false, pid)
-                               : Result<bpf::Link>(makeError("")));
-  if (link) {
-    links.push_back(std::move(*link));
-    attached += sites.size();
-    return;
-  }
-  if (sites.size() == 1) {
-    if (refused++ == 0) firstRefusal = link.error().message;
+  Result<bpf::Link> link = bpf::attachUprobeMulti(progFd, path, sites, false, pid);
+  if (link || sites.size() == 1) {
+    out.add(std::move(link), sites.size());
     return;
   }
   const size_t half = sites.size() / 2;
-  attachSites(progFd, path, pid, sites.first(half), links, attached, refused, firstRefusal);
-  attachSites(progFd, path, pid, sites.subspan(half), links, attached, refused, firstRefusal);
+  attachMulti(progFd, path, pid, sites.first(half), out);
+  attachMulti(progFd, path, pid, sites.subspan(half), out);
 }
 
-std::string uprobePath(int pid, const MappedObject& object) {
+std::vector<ProcessObject> processObjects(int pid) {
+  const std::string executable = sym::executablePath(pid);
+  std::vector<ProcessObject> out;
+  std::set<std::string> seen;
+  for (sym::Mapping& m : sym::readExecutableMappings(pid)) {
+    if (!m.isFile() || !seen.insert(m.path).second) continue;
+    const bool isExecutable = m.path == executable;
+    out.push_back({std::move(m), isExecutable});
+  }
+  return out;
+}
+
+std::string uprobePath(int pid, const sym::Mapping& mapping) {
   struct stat st {};
-  if (!object.path.empty() && object.path.front() == '/' && stat(object.path.c_str(), &st) == 0) {
-    return object.path;
+  if (!mapping.path.empty() && mapping.path.front() == '/' &&
+      stat(mapping.path.c_str(), &st) == 0) {
+    return mapping.path;
   }
   char path[96];
   std::snprintf(path, sizeof path, "/proc/%d/map_files/%llx-%llx", pid,
-                static_cast<unsigned long long>(object.start),
-                static_cast<unsigned long long>(object.end));
+                static_cast<unsigned long long>(mapping.start),
+                static_cast<unsigned long long>(mapping.end));
   return path;
 }
 

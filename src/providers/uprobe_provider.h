@@ -8,6 +8,7 @@
 #include <string>
 
 #include "providers/provider.h"
+#include "sym/process_maps.h"
 
 namespace dtrace::providers {
 
@@ -22,9 +23,15 @@ class UprobeProvider : public Provider {
   std::vector<std::string> takeWarnings() override { return std::move(warnings_); }
 
  private:
-  void attachSites(int progFd, const std::string& path, int pid,
-                   std::span<const bpf::UprobeSite> sites, std::vector<bpf::Link>& links,
-                   size_t& attached, size_t& refused, std::string& firstRefusal);
+  // What attaching a group's sites came to.
+  struct Attachment {
+    std::vector<bpf::Link> links;
+    size_t attached = 0, refused = 0;  // sites
+    std::string firstRefusal;
+    void add(Result<bpf::Link> link, size_t sites);
+  };
+  void attachMulti(int progFd, const std::string& path, int pid,
+                   std::span<const bpf::UprobeSite> sites, Attachment& out);
 
   std::vector<std::string> warnings_;
 };
@@ -41,12 +48,17 @@ inline constexpr int16_t kUserStackPointer = 152;
 // the executable.
 bool objectMatches(std::string_view pattern, std::string_view path, bool executable);
 
+// An object a process maps code from: its first executable mapping, and
+// whether it is the process's executable.
+struct ProcessObject {
+  sym::Mapping mapping;
+  bool executable = false;
+};
+// The objects of a live process, once each, in the order they are mapped.
+std::vector<ProcessObject> processObjects(int pid);
+
 // A path under which the kernel can open the object mapped at `mapping`
 // in process `pid` (the map_files link when the file was deleted).
-struct MappedObject {
-  std::string path;  // as the process maps it
-  uint64_t start = 0, end = 0;
-};
-std::string uprobePath(int pid, const MappedObject& object);
+std::string uprobePath(int pid, const sym::Mapping& mapping);
 
 }  // namespace dtrace::providers

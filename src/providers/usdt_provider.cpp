@@ -1,10 +1,8 @@
 #include "providers/usdt_provider.h"
 
 #include <dirent.h>
-#include <signal.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <map>
 #include <set>
 
@@ -48,7 +46,7 @@ std::string sizedTypeName(uint8_t size, bool isSigned) {
 }
 
 struct MappedUsdtObject {
-  MappedObject mapping;
+  sym::Mapping mapping;
   bool executable = false;
   uint64_t bias = 0;  // run-time address minus the object's virtual address
   const ObjectProbes* probes = nullptr;
@@ -121,8 +119,8 @@ class UsdtProvider final : public UprobeProvider {
   static std::string argumentsKey(const std::vector<ArgSource>& args) {
     std::string key = "usdt";
     for (const ArgSource& a : args) {
-      key += " " + std::to_string(static_cast<int>(a.kind)) + ":" + std::to_string(a.offset) +
-             ":" + std::to_string(a.size) + ":" + std::to_string(a.isSigned) + ":" +
+      key += " " + std::to_string(static_cast<int>(a.kind)) + ":" + std::to_string(a.offset) + ":" +
+             std::to_string(a.size) + ":" + std::to_string(a.isSigned) + ":" +
              std::to_string(a.indexOffset) + ":" + std::to_string(a.scale) + ":" +
              std::to_string(a.constant) + ":" + a.typeName;
     }
@@ -166,7 +164,7 @@ class UsdtProvider final : public UprobeProvider {
           break;
       }
       a.typeName = declared && i < declared->nativeArgs.size() ? declared->nativeArgs[i].type
-                                                                : sizedTypeName(u.size, u.isSigned);
+                                                               : sizedTypeName(u.size, u.isSigned);
       args.push_back(std::move(a));
     }
     return args;
@@ -229,17 +227,16 @@ class UsdtProviderFamily final : public ProviderFamily {
   Result<void> collect(ProbeCatalog& catalog, int pid, ObjectsByProvider& byProvider,
                        std::set<std::string>& seenPaths) {
     if (pid == getpid()) return {};
-    if (kill(pid, 0) != 0 && errno == ESRCH) return {};
+    if (!sym::processExists(pid)) return {};
     if (ProcessHook* hook = catalog.processHook()) {
       if (auto r = hook->prepare(pid); !r) return r.error();
     }
-    const std::string executable = sym::executablePath(pid);
-    for (const sym::Mapping& m : sym::readExecutableMappings(pid)) {
-      if (!m.isFile() || !seenPaths.insert(m.path).second) continue;
-      const MappedObject mapping{m.path, m.start, m.end};
-      const ObjectProbes& probes = objectProbes(uprobePath(pid, mapping));
+    for (ProcessObject& o : processObjects(pid)) {
+      if (!seenPaths.insert(o.mapping.path).second) continue;
+      const ObjectProbes& probes = objectProbes(uprobePath(pid, o.mapping));
       if (probes.sites.empty()) continue;
-      MappedUsdtObject object{mapping, m.path == executable, 0, &probes};
+      const sym::Mapping& m = o.mapping;
+      MappedUsdtObject object{m, o.executable, 0, &probes};
       if (auto at = probes.symbols->fileAddress(m, m.start)) object.bias = m.start - *at;
       std::set<std::string> providers;
       for (const sym::UsdtSite& s : probes.sites) providers.insert(s.provider);

@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <iterator>
 #include <cstring>
+#include <iterator>
 #include <memory>
 
 namespace dtrace::sym {
@@ -93,8 +93,8 @@ FunctionCode decodeFunctionBytes(const uint8_t* code, size_t size, uint64_t addr
   return out;
 }
 
-Result<FunctionCode> decodeFunction(const std::string& path, uint64_t fileOffset,
-                                    uint64_t address, uint64_t size) {
+Result<FunctionCode> decodeFunction(const std::string& path, uint64_t fileOffset, uint64_t address,
+                                    uint64_t size) {
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return makeError("cannot open " + path + ": " + std::strerror(errno));
   std::vector<uint8_t> code(size);

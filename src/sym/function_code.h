@@ -39,8 +39,8 @@ bool uprobeCanTrapAt(const std::string& path, uint64_t fileOffset);
 
 // Decodes the `size` bytes at `fileOffset` of the x86-64 object at `path`,
 // where the function starts at virtual address `address`.
-Result<FunctionCode> decodeFunction(const std::string& path, uint64_t fileOffset,
-                                    uint64_t address, uint64_t size);
+Result<FunctionCode> decodeFunction(const std::string& path, uint64_t fileOffset, uint64_t address,
+                                    uint64_t size);
 
 // The same, for bytes already read.
 FunctionCode decodeFunctionBytes(const uint8_t* code, size_t size, uint64_t address);

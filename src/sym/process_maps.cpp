@@ -1,7 +1,9 @@
 #include "sym/process_maps.h"
 
+#include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <charconv>
 #include <fstream>
 
@@ -60,6 +62,8 @@ std::vector<Mapping> readExecutableMappings(int pid) {
   }
   return mappings;
 }
+
+bool processExists(int pid) { return kill(pid, 0) == 0 || errno != ESRCH; }
 
 std::string executablePath(int pid) {
   char exe[4096] = {};

@@ -31,6 +31,9 @@ bool parseMapsLine(std::string_view line, Mapping& out);
 // never existed).
 std::vector<Mapping> readExecutableMappings(int pid);
 
+// Whether a process with this ID exists (it may not be ours to signal).
+bool processExists(int pid);
+
 // The path of a live process's executable (/proc/PID/exe), without the
 // " (deleted)" the kernel appends; empty when unknown.
 std::string executablePath(int pid);
