@@ -823,8 +823,10 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
     std::fprintf(stderr, "dtrace: %s: addresses of processes that exit early print in hex\n",
                  r.error().message.c_str());
   }
+  // Read now, while they cannot exit: running processes and -c commands
+  // held at their entry point (exec'd before mapping events were followed).
   for (auto& t : targets) {
-    if (!t.created()) symbols.notePid(t.pid());
+    if (!t.created() || t.held()) symbols.notePid(t.pid());
   }
   consume::Consumer consumer(ir_, config_.out, config_.quiet);
   consumer.setRawBytes(options_.flag("rawbytes"));

@@ -45,6 +45,8 @@ class Target {
   // instruction of the program run, so that probes on its code can be
   // placed before start() releases it. No-op otherwise.
   Result<void> holdAtEntry();
+  // Held at its entry point: exec'd, its mappings readable, not yet run.
+  bool held() const { return held_; }
 
   // A pidfd: poll it for POLLIN, which it reports once the process exits.
   int exitFd() const { return pidfd_; }
