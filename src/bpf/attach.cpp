@@ -181,6 +181,16 @@ Result<Link> attachRawTracepoint(int progFd, const std::string& name) {
   return Link(Fd(), Fd(fd));
 }
 
+Result<Link> attachRawTracepoint(int progFd, const std::string& name, uint64_t cookie) {
+  bpf_raw_tp_opts opts{};
+  opts.sz = sizeof opts;
+  opts.tp_name = name.c_str();
+  opts.cookie = cookie;
+  const int fd = bpf_raw_tracepoint_open_opts(progFd, &opts);
+  if (fd < 0) return attachError("failed to attach to raw tracepoint " + name, errno);
+  return Link(Fd(), Fd(fd));
+}
+
 Result<Link> attachUprobe(int progFd, const std::string& binaryPath, const UprobeSite& site,
                           bool isReturn, int pid) {
   const UprobePmu& pmu = uprobePmu();

@@ -58,6 +58,9 @@ Result<Link> attachTracepoint(int progFd, int tracepointId);
 // detach waits ~45 ms per tracepoint for the kernel to synchronize, this
 // detaches in well under a millisecond.
 Result<Link> attachRawTracepoint(int progFd, const std::string& name);
+// The same with an attach cookie the program reads (bpf_get_attach_cookie;
+// raw tracepoint cookies need Linux 6.10).
+Result<Link> attachRawTracepoint(int progFd, const std::string& name, uint64_t cookie);
 
 // Opens the described perf event on (pid, cpu), attaches the program and
 // enables the event.

@@ -2,6 +2,8 @@
 // uregs[], ... read from helpers, the probe context and the current task.
 // Stacks (caller, stackdepth) are in emit_builtin_stack.cpp, paths (cwd,
 // root) in emit_builtin_path.cpp.
+#include <csignal>
+
 #include "codegen/emitter.h"
 #include "sema/symbols.h"
 
@@ -152,7 +154,49 @@ void ProgramEmitter::probeArg(int index) {
   probeArgFrom(probe_->args[index]);
 }
 
+void ProgramEmitter::probeGuards(Label skip) {
+  using Test = providers::ProbeGuard::Test;
+  for (const providers::ProbeGuard& g : probe_->guards) {
+    probeArgFrom(g.value);
+    const int32_t operand = g.operands.empty() ? 0 : static_cast<int32_t>(g.operands[0]);
+    switch (g.test) {
+      case Test::Equal:
+        as_.jumpIf(BPF_JNE, R6, operand, skip);
+        break;
+      case Test::NotEqual:
+        as_.jumpIf(BPF_JEQ, R6, operand, skip);
+        break;
+      case Test::Negative:
+        as_.jumpIf(BPF_JSGE, R6, 0, skip);
+        break;
+      case Test::Positive:
+        as_.jumpIf(BPF_JSLE, R6, 0, skip);
+        break;
+      case Test::AnyBitSet:
+        as_.emit(alu64(BPF_AND, R6, operand));
+        as_.jumpIf(BPF_JEQ, R6, 0, skip);
+        break;
+      case Test::NoBitSet:
+        as_.emit(alu64(BPF_AND, R6, operand));
+        as_.jumpIf(BPF_JNE, R6, 0, skip);
+        break;
+      case Test::OneOf: {
+        Label passed = as_.newLabel();
+        for (int64_t v : g.operands) as_.jumpIf(BPF_JEQ, R6, static_cast<int32_t>(v), passed);
+        as_.jump(skip);
+        as_.bind(passed);
+        break;
+      }
+    }
+  }
+}
+
 void ProgramEmitter::probeArgFrom(const providers::ArgSource& a) {
+  probeArgRead(a);
+  if (a.negate) as_.emit(alu64(BPF_NEG, R6, 0));
+}
+
+void ProgramEmitter::probeArgRead(const providers::ArgSource& a) {
   using Kind = providers::ArgSource::Kind;
   as_.emit(ldx(Size::DW, R1, R10, kCtxSlot));
   switch (a.kind) {
@@ -209,6 +253,59 @@ void ProgramEmitter::probeArgFrom(const providers::ArgSource& a) {
     case Kind::Constant:
       constant(a.constant);
       return;
+    case Kind::CtxMember: {
+      int32_t offset = 0;
+      for (const auto& [type, member] : a.members) {
+        auto at = memberOffset_ ? memberOffset_(type.c_str(), member.c_str())
+                                : Result<uint32_t>(makeError("no kernel type information"));
+        if (!at) {
+          fail(at.error().message);
+          return;
+        }
+        offset += static_cast<int32_t>(*at);
+      }
+      int16_t slot = pushSlot();
+      as_.emit(st(Size::DW, R10, slot, 0));
+      as_.emit(ldx(Size::DW, R3, R1, a.offset));
+      as_.emit(alu64(BPF_ADD, R3, offset));
+      as_.emit(mov64(R1, R10));
+      as_.emit(alu64(BPF_ADD, R1, slot));
+      as_.emit(mov64(R2, a.size));
+      as_.emit(call(BPF_FUNC_probe_read_kernel));
+      as_.emit(ldx(sizeOf(a.size), R6, R10, slot));
+      popSlot();
+      if (a.isSigned && a.size < 8) normalize(R6, types_.integer(a.size, true));
+      return;
+    }
+    case Kind::ExitReason: {
+      // exit_code is a wait status: a signal number in the low 7 bits
+      // (0 for a normal exit), 0x80 when it dumped core.
+      Label done = as_.newLabel();
+      taskMember("exit_code", 4);
+      as_.emit(mov64(R1, R6));
+      as_.emit(mov64(R6, CLD_DUMPED));
+      as_.emit(mov64(R2, R1));
+      as_.emit(alu64(BPF_AND, R2, 0x80));
+      as_.jumpIf(BPF_JNE, R2, 0, done);
+      as_.emit(mov64(R6, CLD_EXITED));
+      as_.emit(alu64(BPF_AND, R1, 0x7f));
+      as_.jumpIf(BPF_JEQ, R1, 0, done);
+      as_.emit(mov64(R6, CLD_KILLED));
+      as_.bind(done);
+      return;
+    }
+    case Kind::ThreadLeader: {
+      Label done = as_.newLabel();
+      as_.emit(call(BPF_FUNC_get_current_pid_tgid));
+      as_.emit(mov64(R1, R0));
+      as_.emit(alu64(BPF_RSH, R1, 32));
+      as_.emit(alu32(BPF_SUB, R0, R1));  // tid - tgid, in 32 bits
+      as_.emit(mov64(R6, 1));
+      as_.jumpIf(BPF_JEQ, R0, 0, done);
+      as_.emit(mov64(R6, 0));
+      as_.bind(done);
+      return;
+    }
     case Kind::UserMemory: {
       // r3 = the address: a register, plus a scaled index register, plus
       // a displacement.

@@ -58,6 +58,7 @@ Result<std::vector<Insn>> ProgramEmitter::emit(const std::vector<EnabledClause>&
     as_.jumpIf(BPF_JEQ, R0, 0, done);
     as_.emit(stx(Size::DW, R10, kProbeEntrySlot, R0));
   }
+  probeGuards(done);
   as_.emit(mov64(R6, 0));  // spilled around nested evaluations, sometimes before it is set
   // strtok(NULL, ...) goes on only within one probe firing, as in DTrace.
   if (layout_.allocaSize) as_.emit(st(Size::B, R9, static_cast<int16_t>(layout_.strtokOffset), 0));

@@ -219,7 +219,10 @@ class ProgramEmitter {
   // ---- emit_builtin.cpp: built-in variables ----
   void builtin(const sema::Variable& v);
   void probeArg(int index);
-  void probeArgFrom(const providers::ArgSource& a);  // r6 = the argument a describes
+  void probeArgFrom(const providers::ArgSource& a);
+  void probeArgRead(const providers::ArgSource& a);  // probeArgFrom before negation
+  // Jumps to `skip` unless every guard of the probe passes.
+  void probeGuards(bpf::Label skip);  // r6 = the argument a describes
   void builtinArray(const ast::Expr& index);           // r6 = args[i], uregs[i]
   void taskMember(const char* member, uint32_t size);  // r6 = current->member (a u64 chain)
   void savedUserRegister(const char* ptRegsMember);    // r6 = the thread's saved user register

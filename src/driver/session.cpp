@@ -384,6 +384,13 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
             unit, {"D_PDESC_ZERO", spec.loc,
                    "probe description " + fullDescription(spec) + " does not match any probes"}));
       }
+      // Translated arguments need their translators' library units.
+      if (const providers::Probe* p = providers::argsProbe(spec, *probes)) {
+        if (!p->argsDescribed) (void)catalog_.describeArgs(*p);
+        for (const providers::ArgSource& a : p->args) {
+          if (auto r = loadLibraries(a.translatedType); !r) return r;
+        }
+      }
       matches[clause].push_back({spec, std::move(*probes)});
     }
   }
@@ -399,7 +406,8 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
         d.stable = p != nullptr;
         if (p && !p->argsDescribed) (void)catalog.describeArgs(*p);
         for (size_t i = 0; p && i < p->args.size() && !p->args[i].typeName.empty(); i++) {
-          d.args.push_back({p->args[i].typeName, p->args[i].size, p->args[i].isSigned});
+          const providers::ArgSource& a = p->args[i];
+          d.args.push_back({a.typeName, a.size, a.isSigned, a.translatedType});
         }
         out.push_back(std::move(d));
       }

@@ -7,7 +7,9 @@
 #include "providers/glob.h"
 #include "providers/pid_provider.h"
 #include "providers/usdt_provider.h"
+#include "providers/proc_provider.h"
 #include "providers/profile_provider.h"
+#include "providers/sdt_provider.h"
 #include "providers/syscall_provider.h"
 
 namespace dtrace::providers {
@@ -17,6 +19,10 @@ ProbeCatalog::ProbeCatalog() {
   addProvider(makeProfileProvider());
   addProvider(makeSyscallProvider());
   addProvider(makeFbtProvider());
+  // Stable providers before sdt, so that naming one never lists every
+  // tracepoint.
+  addProvider(makeProcProvider());
+  addProvider(makeSdtProvider());
   addFamily(makePidProviderFamily());
   addFamily(makeUsdtProviderFamily());
 }

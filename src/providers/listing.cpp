@@ -69,7 +69,9 @@ std::string formatProbeInfo(const Probe& probe) {
   out += "\n\tArgument Types\n";
   size_t typed = 0;
   while (typed < probe.args.size() && !probe.args[typed].typeName.empty()) {
-    out += "\t\targs[" + std::to_string(typed) + "]: " + probe.args[typed].typeName + "\n";
+    const ArgSource& a = probe.args[typed];
+    out += "\t\targs[" + std::to_string(typed) +
+           "]: " + (a.translatedType.empty() ? a.typeName : a.translatedType) + "\n";
     ++typed;
   }
   if (typed == 0) out += "\t\tNone\n";

@@ -34,6 +34,11 @@ struct ArgSource {
     Constant,       // USDT: `constant`
     SiteValue,      // uprobes: the per-site value the attachment carries (a pid return
                     // probe's arg0: the offset of the return instruction in its function)
+    CtxMember,      // raw tracepoints: `size` bytes at the pointer in ctx word `offset` plus
+                    // the offsets of `members` (kernel memory, bpf_probe_read_kernel)
+    ExitReason,     // proc:::exit: how the current task exited (CLD_EXITED, CLD_KILLED,
+                    // CLD_DUMPED), from its exit_code
+    ThreadLeader,   // 1 when the current thread is its process's first (tid == pid), else 0
   } kind = Kind::None;
   int16_t offset = 0;
   uint8_t size = 8;
@@ -41,7 +46,23 @@ struct ArgSource {
   int16_t indexOffset = -1;
   uint8_t scale = 1;
   int64_t constant = 0;
+  // CtxMember: (struct, member) pairs from BTF whose offsets add up, an
+  // embedded struct's member after the member that holds it.
+  std::vector<std::pair<std::string, std::string>> members{};
+  bool negate = false;   // the value read, negated (an errno from a -errno return)
   std::string typeName;  // native C type for args[N] and `dtrace -lv`, e.g. "char *", "size_t"
+  // The type args[N] has when a translator presents the native argument
+  // (psinfo_t * for a struct task_struct *); empty when args[N] is native.
+  std::string translatedType{};
+};
+
+// A condition on the firing of a probe carried by a kernel tracepoint that
+// it shares with other probes (proc:::create and lwp-create both fire on
+// task_newtask): the probe fires when `value` passes the test.
+struct ProbeGuard {
+  enum class Test { Equal, NotEqual, Negative, Positive, AnyBitSet, NoBitSet, OneOf } test = Test::Equal;
+  ArgSource value;
+  std::vector<int64_t> operands;  // one, or OneOf's list
 };
 
 enum class AttachKind {
@@ -65,6 +86,7 @@ struct Probe {
   // its high 32 bits the index of its way here; args is argVariants[0].
   std::vector<std::vector<ArgSource>> argVariants;
   bool argsDescribed = false;
+  std::vector<ProbeGuard> guards;  // all must pass for the probe to fire
   Provider* owner = nullptr;
   // Provider-private data: tracepoint category/event whose format file types
   // the arguments and system call number (syscall), firing interval

@@ -2,6 +2,7 @@
 // uregs[] (the user registers). args[] takes an integer constant index,
 // uregs[] any integer, as in illumos (dt_idcook_args, dt_idcook_regs), with
 // the same messages.
+#include <set>
 #include <string>
 
 #include "sema/checker.h"
@@ -124,6 +125,7 @@ const Type* Checker::argsElement(Expr& index, int64_t n) {
   }
   const Type* type = nullptr;
   std::string typedBy;
+  const ProbeArg* translated = nullptr;
   for (const DescriptionArgs& d : described->second) {
     if (!d.stable) {
       error("D_ARGS_MULTI", index.loc,
@@ -137,6 +139,13 @@ const Type* Checker::argsElement(Expr& index, int64_t n) {
       return nullptr;
     }
     const Type* t = probeArgType(d.args[n]);
+    if (!d.args[n].translated.empty()) {
+      translated = &d.args[n];
+      int pointers = 0;
+      const std::string base = baseTypeName(d.args[n].translated, pointers);
+      t = d.args[n].translated == "string" ? types_.stringType() : types_.lookup(base);
+      for (int i = 0; t && i < pointers; i++) t = types_.pointerTo(t);
+    }
     if (type && t != type) {
       error("D_ARGS_MULTI", index.loc,
             "args[" + std::to_string(n) + "] is " + type->name + " for " + typedBy + " but " +
@@ -149,7 +158,76 @@ const Type* Checker::argsElement(Expr& index, int64_t n) {
   if (!type) {
     error("D_ARGS_NONE", index.loc, "args[ ] may not be referenced outside of a probe clause");
   }
+  if (type && translated) return translatedArg(index, n, *translated);
   return type;
+}
+
+namespace {
+
+// A C type written as a provider names it ("struct task_struct *",
+// "psinfo_t *", "unsigned long") as the parser would have read it.
+std::shared_ptr<ast::TypeName> typeNameOf(std::string text, SourceLoc loc) {
+  auto name = std::make_shared<ast::TypeName>();
+  name->loc = loc;
+  while (!text.empty() && (text.back() == '*' || text.back() == ' ')) {
+    if (text.back() == '*') name->declarator.steps.emplace_back();  // a pointer step
+    text.pop_back();
+  }
+  if (text.starts_with("const ")) {
+    name->spec.isConst = true;
+    text.erase(0, 6);
+  }
+  const bool isUnion = text.starts_with("union ");
+  if (text.starts_with("struct ") || isUnion) {
+    name->spec.structSpec = std::make_shared<ast::StructSpec>();
+    name->spec.structSpec->isUnion = isUnion;
+    name->spec.structSpec->tag = text.substr(text.find(' ') + 1);
+    return name;
+  }
+  static const std::set<std::string, std::less<>> kBasicWords = {
+      "void", "char", "short", "int", "long", "signed", "unsigned", "string"};
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    std::string word = text.substr(start, end - start);
+    if (kBasicWords.count(word)) {
+      name->spec.basicWords.push_back(word);
+    } else {
+      name->spec.typedefName = word;
+    }
+    start = end + 1;
+  }
+  return name;
+}
+
+}  // namespace
+
+// A translated argument is the translator applied to the native one,
+// xlate <T> ((native type) argN), or copyinstr(argN) for a user string;
+// args[n] stands for that expression, built here once and kept with it.
+const Type* Checker::translatedArg(Expr& index, int64_t n, const ProbeArg& arg) {
+  constexpr size_t kTranslation = 2;  // operands: args, n, then the translation
+  if (index.operands.size() <= kTranslation) {
+    auto native = std::make_unique<Expr>(ExprKind::Identifier, index.loc);
+    native->text = "arg" + std::to_string(n);
+    ast::ExprPtr translation;
+    if (arg.translated == "string") {
+      translation = std::make_unique<Expr>(ExprKind::Call, index.loc);
+      translation->text = "copyinstr";
+      translation->operands.push_back(std::move(native));
+    } else {
+      auto cast = std::make_unique<Expr>(ExprKind::Cast, index.loc);
+      cast->typeName = typeNameOf(arg.type, index.loc);
+      cast->operands.push_back(std::move(native));
+      translation = std::make_unique<Expr>(ExprKind::Xlate, index.loc);
+      translation->typeName = typeNameOf(arg.translated, index.loc);
+      translation->operands.push_back(std::move(cast));
+    }
+    index.operands.push_back(std::move(translation));
+  }
+  const Type* t = expr(*index.operands[kTranslation]);
+  index.inlineValue = index.operands[kTranslation].get();
+  return t;
 }
 
 // The D type of a probe argument's C type; a name D does not know (a kernel

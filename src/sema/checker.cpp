@@ -499,6 +499,7 @@ bool Checker::refuseTranslatedPointer(const Expr& e, const char* user) {
 bool Checker::refuseTranslatedOperands(const Expr& e) {
   if (e.kind == ExprKind::Unary && e.op == Op::Deref) return true;
   for (size_t i = e.kind == ExprKind::Assign ? 1 : 0; i < e.operands.size(); i++) {
+    if (e.operands[i].get() == e.inlineValue) continue;  // what a translated args[n] stands for
     if (!refuseTranslatedPointer(*e.operands[i])) return false;
   }
   return true;

@@ -156,6 +156,9 @@ class Checker {
     std::string type;  // the C type, as the provider names it ("const char *")
     uint32_t size = 8;
     bool isSigned = false;
+    // The type args[n] has when a translator presents it ("psinfo_t *"),
+    // or "string" for a user string; empty when args[n] is the C type.
+    std::string translated{};
   };
   struct DescriptionArgs {
     std::string description;     // provider:module:function:name, for messages
@@ -175,6 +178,8 @@ class Checker {
  private:
   const Type* builtinArray(ast::Expr& index);
   const Type* argsElement(ast::Expr& index, int64_t n);
+  // args[n] of a translated argument: the expression it stands for.
+  const Type* translatedArg(ast::Expr& index, int64_t n, const ProbeArg& arg);
   const Type* uregsElement(ast::Expr& index, int64_t n);
   const Type* probeArgType(const ProbeArg& arg);
   const ast::ProbeClause* clauseOf(const ast::Expr& e);

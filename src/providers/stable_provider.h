@@ -1,0 +1,36 @@
+// Stable providers over kernel tracepoints (proc, and later sched and io):
+// DTrace's probes, each carried by a raw tracepoint, fired only when its
+// guards pass (several probes may share a tracepoint), with arguments read
+// from the tracepoint's arguments and presented through DTrace's
+// translators (args[0] a psinfo_t * for a struct task_struct *).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "providers/provider.h"
+
+namespace dtrace::providers {
+
+struct StableProbe {
+  std::string name;        // "exec-success"
+  std::string tracepoint;  // the raw tracepoint that carries it: "sched_process_exec"
+  std::vector<ProbeGuard> guards;
+  std::vector<ArgSource> args;
+};
+
+// A provider whose probes are `probes`, each listed (as NAME:vmlinux::name)
+// only when this kernel has its tracepoint.
+std::unique_ptr<Provider> makeStableProvider(std::string name, std::vector<StableProbe> probes);
+
+// Building blocks for the definitions.
+// Context word `index` (a raw tracepoint's argument `index`), of C type
+// `type`, presented as `translated` when given.
+ArgSource contextWord(int index, std::string type, std::string translated = {});
+// `size` bytes at the pointer in context word `index` plus the members' offsets.
+ArgSource contextMember(int index, std::vector<std::pair<std::string, std::string>> members,
+                        uint8_t size, std::string type, std::string translated = {});
+ProbeGuard guard(ProbeGuard::Test test, ArgSource value, std::vector<int64_t> operands = {});
+
+}  // namespace dtrace::providers
