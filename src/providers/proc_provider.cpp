@@ -59,10 +59,12 @@ std::vector<StableProbe> procProbes() {
        "sys_exit",
        {guard(Test::Equal, syscallResult(), {0}), guard(Test::OneOf, syscallNumber(), forks)},
        {}},
+      // Once the new image's file is found (failures to find it fire
+      // exec-failure alone): the path as given, read from kernel memory.
       {"exec",
-       "sys_enter",
-       {guard(Test::Equal, contextWord(1, "long"), {SYS_execve})},
-       {contextMember(0, {{"pt_regs", "di"}}, 8, "char *", "string")}},
+       "sched_prepare_exec",
+       {},
+       {contextMember(1, {{"linux_binprm", "filename"}}, 8, "char *", "string")}},
       {"exec-success", "sched_process_exec", {}, {}},
       {"exec-failure",
        "sys_exit",

@@ -203,7 +203,7 @@ std::shared_ptr<ast::TypeName> typeNameOf(std::string text, SourceLoc loc) {
 }  // namespace
 
 // A translated argument is the translator applied to the native one,
-// xlate <T> ((native type) argN), or copyinstr(argN) for a user string;
+// xlate <T> ((native type) argN), or stringof((char *) argN) for a string;
 // args[n] stands for that expression, built here once and kept with it.
 const Type* Checker::translatedArg(Expr& index, int64_t n, const ProbeArg& arg) {
   constexpr size_t kTranslation = 2;  // operands: args, n, then the translation
@@ -211,18 +211,16 @@ const Type* Checker::translatedArg(Expr& index, int64_t n, const ProbeArg& arg) 
     auto native = std::make_unique<Expr>(ExprKind::Identifier, index.loc);
     native->text = "arg" + std::to_string(n);
     ast::ExprPtr translation;
+    auto cast = std::make_unique<Expr>(ExprKind::Cast, index.loc);
+    cast->typeName = typeNameOf(arg.type, index.loc);
+    cast->operands.push_back(std::move(native));
     if (arg.translated == "string") {
-      translation = std::make_unique<Expr>(ExprKind::Call, index.loc);
-      translation->text = "copyinstr";
-      translation->operands.push_back(std::move(native));
+      translation = std::make_unique<Expr>(ExprKind::Stringof, index.loc);
     } else {
-      auto cast = std::make_unique<Expr>(ExprKind::Cast, index.loc);
-      cast->typeName = typeNameOf(arg.type, index.loc);
-      cast->operands.push_back(std::move(native));
       translation = std::make_unique<Expr>(ExprKind::Xlate, index.loc);
       translation->typeName = typeNameOf(arg.translated, index.loc);
-      translation->operands.push_back(std::move(cast));
     }
+    translation->operands.push_back(std::move(cast));
     index.operands.push_back(std::move(translation));
   }
   const Type* t = expr(*index.operands[kTranslation]);

@@ -157,7 +157,7 @@ class Checker {
     uint32_t size = 8;
     bool isSigned = false;
     // The type args[n] has when a translator presents it ("psinfo_t *"),
-    // or "string" for a user string; empty when args[n] is the C type.
+    // or "string" for a kernel string; empty when args[n] is the C type.
     std::string translated{};
   };
   struct DescriptionArgs {
