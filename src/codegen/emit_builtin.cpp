@@ -19,20 +19,20 @@ void ProgramEmitter::builtin(const sema::Variable& v) {
       probeArg(v.argIndex);
       return;
     case Builtin::Pid:
-      as_.emit(call(BPF_FUNC_get_current_pid_tgid));
+      contextPidTgid();
       as_.emit(mov64(R6, R0));
       as_.emit(alu64(BPF_RSH, R6, 32));
       return;
     case Builtin::Tid:
-      as_.emit(call(BPF_FUNC_get_current_pid_tgid));
+      contextPidTgid();
       as_.emit(mov32(R6, R0));
       return;
     case Builtin::Uid:
-      as_.emit(call(BPF_FUNC_get_current_uid_gid));
+      contextUidGid();
       as_.emit(mov32(R6, R0));
       return;
     case Builtin::Gid:
-      as_.emit(call(BPF_FUNC_get_current_uid_gid));
+      contextUidGid();
       as_.emit(mov64(R6, R0));
       as_.emit(alu64(BPF_RSH, R6, 32));
       return;
@@ -58,7 +58,7 @@ void ProgramEmitter::builtin(const sema::Variable& v) {
       as_.emit(mov64(R6, R0));
       return;
     case Builtin::Curthread:
-      as_.emit(call(BPF_FUNC_get_current_task));
+      contextTask();
       as_.emit(mov64(R6, R0));
       return;
     case Builtin::Errno: {
@@ -357,7 +357,7 @@ void ProgramEmitter::taskMember(const char* path, uint32_t size) {
     return;
   }
   int16_t slot = pushSlot();
-  as_.emit(call(BPF_FUNC_get_current_task));
+  contextTask();
   as_.emit(mov64(R6, R0));
   std::string type = "task_struct";
   for (size_t i = 0; i < parts.size(); i++) {

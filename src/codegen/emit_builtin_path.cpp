@@ -39,7 +39,7 @@ void ProgramEmitter::taskPath(bool root, Reg base, int32_t offset, uint32_t size
   Label noFs = as_.newLabel(), slash = as_.newLabel(), done = as_.newLabel();
   as_.emit(st(Size::B, R9, static_cast<int16_t>(pathArea + n - 1), 0));
   as_.emit(st(Size::DW, R9, static_cast<int16_t>(loopState(kStartWord)), n - 1));
-  as_.emit(call(BPF_FUNC_get_current_task));
+  contextTask();
   as_.emit(mov64(R8, R0));
   readKernelWord(R8, R8, fsOffset);
   as_.jumpIf(BPF_JEQ, R8, 0, noFs);  // an exiting task

@@ -26,7 +26,7 @@ int32_t ProgramEmitter::dynamicKey(const Expr& target, const sema::Variable& v) 
     as_.emit(st(Size::DW, R9, static_cast<int16_t>(key + off), 0));
   }
   if (v.kind == sema::Variable::Kind::ThreadLocal) {
-    as_.emit(call(BPF_FUNC_get_current_pid_tgid));
+    contextPidTgid();
     as_.emit(stx(Size::DW, R9, static_cast<int16_t>(key), R0));
   }
   if (v.isKeyed()) {

@@ -704,10 +704,7 @@ void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_
   if ((e.kind == ExprKind::Identifier || e.kind == ExprKind::Member) && v) {
     switch (v->builtin) {
       case Builtin::Execname:
-        as_.emit(mov64(R1, base));
-        as_.emit(alu64(BPF_ADD, R1, offset));
-        as_.emit(mov64(R2, static_cast<int32_t>(std::min<uint32_t>(size, 16))));
-        as_.emit(call(BPF_FUNC_get_current_comm));
+        contextComm(base, offset, std::min<uint32_t>(size, 16));
         return;
       case Builtin::Probeprov:
         literalInto(probe_->provider, base, offset, size);

@@ -165,7 +165,7 @@ void ProgramEmitter::progenyOf(const Expr& call) {
   normalize(R6, types_.intType());
   as_.emit(stx(Size::DW, R9, word(kPid), R6));
   as_.emit(st(Size::DW, R9, word(kFound), 0));
-  as_.emit(bpf::call(BPF_FUNC_get_current_task));
+  contextTask();
   as_.emit(stx(Size::DW, R9, word(kTask), R0));
   const int32_t tgidOff = static_cast<int32_t>(*tgid), parentOff = static_cast<int32_t>(*parent);
   loop(kMaxAncestors, [this, word, tgidOff, parentOff](Label stop) {

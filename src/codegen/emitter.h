@@ -225,6 +225,14 @@ class ProgramEmitter {
   void probeGuards(bpf::Label skip);  // r6 = the argument a describes
   void builtinArray(const ast::Expr& index);           // r6 = args[i], uregs[i]
   void taskMember(const char* member, uint32_t size);  // r6 = current->member (a u64 chain)
+  // emit_context_task.cpp: the task the probe fires for (r0; r1-r5 clobbered)
+  bool hasContextTask() const;
+  void contextTask();     // r0 = its task_struct pointer
+  void contextPidTgid();  // r0 = tgid << 32 | pid, as bpf_get_current_pid_tgid
+  void contextUidGid();   // r0 = gid << 32 | uid, as bpf_get_current_uid_gid
+  void contextComm(bpf::Reg base, int32_t offset, uint32_t size);  // its name at base+offset
+  void contextTaskPair(const char* pointerType, const char* pointer, const char* type,
+                       const char* low, const char* high);
   void savedUserRegister(const char* ptRegsMember);    // r6 = the thread's saved user register
   void userRegisterAt(const ast::Expr& subscript);     // uregs[i], i known at run time
   // String-valued built-ins (cwd, root) into base+offset; false for others.

@@ -9,6 +9,7 @@
 #include "providers/usdt_provider.h"
 #include "providers/proc_provider.h"
 #include "providers/profile_provider.h"
+#include "providers/sched_provider.h"
 #include "providers/sdt_provider.h"
 #include "providers/syscall_provider.h"
 
@@ -22,6 +23,7 @@ ProbeCatalog::ProbeCatalog() {
   // Stable providers before sdt, so that naming one never lists every
   // tracepoint.
   addProvider(makeProcProvider());
+  addProvider(makeSchedProvider());
   addProvider(makeSdtProvider());
   addFamily(makePidProviderFamily());
   addFamily(makeUsdtProviderFamily());

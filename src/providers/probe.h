@@ -87,6 +87,10 @@ struct Probe {
   std::vector<std::vector<ArgSource>> argVariants;
   bool argsDescribed = false;
   std::vector<ProbeGuard> guards;  // all must pass for the probe to fire
+  // The context word holding the task the probe fires for, when not the
+  // current one (sched:::on-cpu, from sched_switch before the switch): its
+  // pid, tid, execname, curthread and self-> variables; -1: current.
+  int contextTaskWord = -1;
   Provider* owner = nullptr;
   // Provider-private data: tracepoint category/event whose format file types
   // the arguments and system call number (syscall), firing interval

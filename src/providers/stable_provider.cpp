@@ -36,33 +36,43 @@ class StableProvider final : public Provider {
 
   void enumerate(ProbeCatalog& catalog) override {
     for (const StableProbe& def : probes_) {
-      if (!types::hasTracepointPrototype(def.tracepoint)) continue;
+      if (!types::hasTracepointPrototype(def.tracepoints.front())) continue;
       Probe& p = catalog.addProbe(*this, kModule, "", def.name, BPF_PROG_TYPE_RAW_TRACEPOINT,
                                   AttachKind::Tracepoint);
-      p.tpEvent = def.tracepoint;
+      p.tpEvent = def.tracepoints.front();
       p.guards = def.guards;
+      p.contextTaskWord = def.contextTaskWord;
     }
   }
 
   Result<void> describeArgs(Probe& probe) override {
-    for (const StableProbe& def : probes_) {
-      if (def.name == probe.name) probe.args = def.args;
-    }
+    probe.args = definition(probe).args;
     probe.argsDescribed = true;
     return {};
   }
 
   std::string rawTracepoint(const Probe& probe) const override { return probe.tpEvent; }
 
+  // Every tracepoint of the definition the kernel has.
   Result<std::vector<bpf::Link>> attach(const Probe& probe, int progFd) override {
-    auto link = bpf::attachRawTracepoint(progFd, probe.tpEvent);
-    if (!link) return link.error();
     std::vector<bpf::Link> links;
-    links.push_back(std::move(*link));
+    for (const std::string& tracepoint : definition(probe).tracepoints) {
+      if (tracepoint != probe.tpEvent && !types::hasTracepointPrototype(tracepoint)) continue;
+      auto link = bpf::attachRawTracepoint(progFd, tracepoint);
+      if (!link) return link.error();
+      links.push_back(std::move(*link));
+    }
     return links;
   }
 
  private:
+  const StableProbe& definition(const Probe& probe) const {
+    for (const StableProbe& def : probes_) {
+      if (def.name == probe.name) return def;
+    }
+    return probes_.front();  // not reached: every probe comes from a definition
+  }
+
   std::string name_;
   std::vector<StableProbe> probes_;
 };

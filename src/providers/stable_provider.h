@@ -14,10 +14,13 @@
 namespace dtrace::providers {
 
 struct StableProbe {
-  std::string name;        // "exec-success"
-  std::string tracepoint;  // the raw tracepoint that carries it: "sched_process_exec"
+  std::string name;  // "exec-success"
+  // The raw tracepoints that carry it, passing arguments alike:
+  // {"sched_process_exec"}; listed when the kernel has the first.
+  std::vector<std::string> tracepoints;
   std::vector<ProbeGuard> guards;
   std::vector<ArgSource> args;
+  int contextTaskWord = -1;  // see Probe::contextTaskWord
 };
 
 // A provider whose probes are `probes`, each listed (as NAME:vmlinux::name)

@@ -1,0 +1,90 @@
+// The task a probe fires for. Almost always the current one (the helpers
+// bpf_get_current_*), but sched:::on-cpu fires from sched_switch before
+// the switch, on behalf of the thread about to run: there the task is a
+// tracepoint argument, and pid, tid, execname, curthread, uid, gid and
+// self-> variables are that thread's (Probe::contextTaskWord).
+// Each leaves its result in r0 and clobbers r1-r5 only.
+#include "codegen/emitter.h"
+
+namespace dtrace::codegen {
+
+using namespace bpf;
+
+bool ProgramEmitter::hasContextTask() const { return probe_->contextTaskWord >= 0; }
+
+void ProgramEmitter::contextTask() {
+  if (!hasContextTask()) {
+    as_.emit(call(BPF_FUNC_get_current_task));
+    return;
+  }
+  as_.emit(ldx(Size::DW, R0, R10, kCtxSlot));
+  as_.emit(ldx(Size::DW, R0, R0, static_cast<int16_t>(8 * probe_->contextTaskWord)));
+}
+
+// Two adjacent 32-bit members of the context task's `pointer` member (or
+// of the task itself when `pointer` is null), read as one word: low, then
+// high, as bpf_get_current_pid_tgid and _uid_gid return them.
+void ProgramEmitter::contextTaskPair(const char* pointerType, const char* pointer,
+                                     const char* type, const char* low, const char* high) {
+  const int32_t lowOffset = kernelOffset(type, low);
+  if (kernelOffset(type, high) != lowOffset + 4) {
+    fail(std::string("struct ") + type + " members " + low + " and " + high + " are not adjacent");
+    return;
+  }
+  const int16_t slot = pushSlot();
+  contextTask();
+  if (pointer) {
+    as_.emit(alu64(BPF_ADD, R0, kernelOffset(pointerType, pointer)));
+    as_.emit(st(Size::DW, R10, slot, 0));
+    as_.emit(mov64(R3, R0));
+    as_.emit(mov64(R1, R10));
+    as_.emit(alu64(BPF_ADD, R1, slot));
+    as_.emit(mov64(R2, 8));
+    as_.emit(call(BPF_FUNC_probe_read_kernel));
+    as_.emit(ldx(Size::DW, R0, R10, slot));
+  }
+  as_.emit(alu64(BPF_ADD, R0, lowOffset));
+  as_.emit(st(Size::DW, R10, slot, 0));
+  as_.emit(mov64(R3, R0));
+  as_.emit(mov64(R1, R10));
+  as_.emit(alu64(BPF_ADD, R1, slot));
+  as_.emit(mov64(R2, 8));
+  as_.emit(call(BPF_FUNC_probe_read_kernel));
+  as_.emit(ldx(Size::DW, R0, R10, slot));
+  popSlot();
+}
+
+void ProgramEmitter::contextPidTgid() {
+  if (!hasContextTask()) {
+    as_.emit(call(BPF_FUNC_get_current_pid_tgid));
+    return;
+  }
+  contextTaskPair(nullptr, nullptr, "task_struct", "pid", "tgid");
+}
+
+void ProgramEmitter::contextUidGid() {
+  if (!hasContextTask()) {
+    as_.emit(call(BPF_FUNC_get_current_uid_gid));
+    return;
+  }
+  contextTaskPair("task_struct", "cred", "cred", "uid", "gid");
+}
+
+void ProgramEmitter::contextComm(Reg base, int32_t offset, uint32_t size) {
+  if (!hasContextTask()) {
+    as_.emit(mov64(R1, base));
+    as_.emit(alu64(BPF_ADD, R1, offset));
+    as_.emit(mov64(R2, static_cast<int32_t>(size)));
+    as_.emit(call(BPF_FUNC_get_current_comm));
+    return;
+  }
+  contextTask();
+  as_.emit(mov64(R3, R0));
+  as_.emit(alu64(BPF_ADD, R3, kernelOffset("task_struct", "comm")));
+  as_.emit(mov64(R1, base));
+  as_.emit(alu64(BPF_ADD, R1, offset));
+  as_.emit(mov64(R2, static_cast<int32_t>(size)));
+  as_.emit(call(BPF_FUNC_probe_read_kernel_str));
+}
+
+}  // namespace dtrace::codegen
