@@ -492,6 +492,10 @@ std::vector<const LibraryUnit*> libraryUnitsFor(std::string_view script) {
        kProcessSource,
        {"curpsinfo", "curlwpsinfo", "curcpu", "psinfo_t", "lwpsinfo_t", "cpuinfo_t",
         "timestruc_t"}},
+      {"io.d",
+       ioLibrarySource(),
+       {"bufinfo_t", "devinfo_t", "fileinfo_t", "B_BUSY", "B_DONE", "B_ERROR", "B_PAGEIO",
+        "B_PHYS", "B_READ", "B_WRITE", "B_ASYNC"}},
   };
   static const ConstantUnit kConstantUnits[] = {
       {"unistd.d", {group("int", kFaults)}},

@@ -5,6 +5,7 @@
 #include "providers/dtrace_provider.h"
 #include "providers/fbt_provider.h"
 #include "providers/glob.h"
+#include "providers/io_provider.h"
 #include "providers/pid_provider.h"
 #include "providers/usdt_provider.h"
 #include "providers/proc_provider.h"
@@ -24,6 +25,7 @@ ProbeCatalog::ProbeCatalog() {
   // tracepoint.
   addProvider(makeProcProvider());
   addProvider(makeSchedProvider());
+  addProvider(makeIoProvider());
   addProvider(makeSdtProvider());
   addFamily(makePidProviderFamily());
   addFamily(makeUsdtProviderFamily());

@@ -82,7 +82,9 @@ const ast::ProbeClause* Checker::clauseOf(const Expr& e) {
 
 const Type* Checker::builtinArray(Expr& index) {
   Expr& name = *index.operands[0];
-  const size_t argc = index.operands.size() - 1;
+  // A translated args[n] keeps what it stands for as a last operand.
+  const bool translated = index.inlineValue && index.operands.back().get() == index.inlineValue;
+  const size_t argc = index.operands.size() - 1 - (translated ? 1 : 0);
   if (argc != 1) {
     error("D_PROTO_LEN", index.loc,
           name.text + "[ ] prototype mismatch: " + std::to_string(argc) + " arg" +
