@@ -24,8 +24,8 @@ void ProgramEmitter::contextTask() {
 // Two adjacent 32-bit members of the context task's `pointer` member (or
 // of the task itself when `pointer` is null), read as one word: low, then
 // high, as bpf_get_current_pid_tgid and _uid_gid return them.
-void ProgramEmitter::contextTaskPair(const char* pointerType, const char* pointer,
-                                     const char* type, const char* low, const char* high) {
+void ProgramEmitter::contextTaskPair(const char* pointerType, const char* pointer, const char* type,
+                                     const char* low, const char* high) {
   const int32_t lowOffset = kernelOffset(type, low);
   if (kernelOffset(type, high) != lowOffset + 4) {
     fail(std::string("struct ") + type + " members " + low + " and " + high + " are not adjacent");

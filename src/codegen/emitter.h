@@ -222,7 +222,7 @@ class ProgramEmitter {
   void probeArgFrom(const providers::ArgSource& a);
   void probeArgRead(const providers::ArgSource& a);  // probeArgFrom before negation
   // Jumps to `skip` unless every guard of the probe passes.
-  void probeGuards(bpf::Label skip);  // r6 = the argument a describes
+  void probeGuards(bpf::Label skip);                   // r6 = the argument a describes
   void builtinArray(const ast::Expr& index);           // r6 = args[i], uregs[i]
   void taskMember(const char* member, uint32_t size);  // r6 = current->member (a u64 chain)
   // emit_context_task.cpp: the task the probe fires for (r0; r1-r5 clobbered)
@@ -233,8 +233,8 @@ class ProgramEmitter {
   void contextComm(bpf::Reg base, int32_t offset, uint32_t size);  // its name at base+offset
   void contextTaskPair(const char* pointerType, const char* pointer, const char* type,
                        const char* low, const char* high);
-  void savedUserRegister(const char* ptRegsMember);    // r6 = the thread's saved user register
-  void userRegisterAt(const ast::Expr& subscript);     // uregs[i], i known at run time
+  void savedUserRegister(const char* ptRegsMember);  // r6 = the thread's saved user register
+  void userRegisterAt(const ast::Expr& subscript);   // uregs[i], i known at run time
   // String-valued built-ins (cwd, root) into base+offset; false for others.
   bool builtinString(const sema::Variable& v, bpf::Reg base, int32_t offset, uint32_t size);
   // Offset of a kernel struct member from BTF; fails the program when unknown.

@@ -28,17 +28,17 @@ struct ArgSource {
     SyscallArg,     // syscall entry: ctx[0] is the caller's saved `struct pt_regs *`; read
                     // (bpf_probe_read_kernel) the low `size` bytes of the register at that
                     // offset, sign-extending if isSigned
-    UserMemory,     // uprobes (ctx is the user's pt_regs): `size` bytes of user memory at the register at ctx+offset (none
-                    // when offset < 0) + the register at ctx+indexOffset times scale (none
-                    // when indexOffset < 0) + constant
-    Constant,       // USDT: `constant`
-    SiteValue,      // uprobes: the per-site value the attachment carries (a pid return
-                    // probe's arg0: the offset of the return instruction in its function)
-    CtxMember,      // raw tracepoints: `size` bytes at the pointer in ctx word `offset` plus
-                    // the offsets of `members` (kernel memory, bpf_probe_read_kernel)
-    ExitReason,     // proc:::exit: how the current task exited (CLD_EXITED, CLD_KILLED,
-                    // CLD_DUMPED), from its exit_code
-    ThreadLeader,   // 1 when the current thread is its process's first (tid == pid), else 0
+    UserMemory,  // uprobes (ctx is the user's pt_regs): `size` bytes of user memory at the register
+                 // at ctx+offset (none when offset < 0) + the register at ctx+indexOffset times
+                 // scale (none when indexOffset < 0) + constant
+    Constant,      // USDT: `constant`
+    SiteValue,     // uprobes: the per-site value the attachment carries (a pid return
+                   // probe's arg0: the offset of the return instruction in its function)
+    CtxMember,     // raw tracepoints: `size` bytes at the pointer in ctx word `offset` plus
+                   // the offsets of `members` (kernel memory, bpf_probe_read_kernel)
+    ExitReason,    // proc:::exit: how the current task exited (CLD_EXITED, CLD_KILLED,
+                   // CLD_DUMPED), from its exit_code
+    ThreadLeader,  // 1 when the current thread is its process's first (tid == pid), else 0
   } kind = Kind::None;
   int16_t offset = 0;
   uint8_t size = 8;
@@ -60,7 +60,15 @@ struct ArgSource {
 // it shares with other probes (proc:::create and lwp-create both fire on
 // task_newtask): the probe fires when `value` passes the test.
 struct ProbeGuard {
-  enum class Test { Equal, NotEqual, Negative, Positive, AnyBitSet, NoBitSet, OneOf } test = Test::Equal;
+  enum class Test {
+    Equal,
+    NotEqual,
+    Negative,
+    Positive,
+    AnyBitSet,
+    NoBitSet,
+    OneOf
+  } test = Test::Equal;
   ArgSource value;
   std::vector<int64_t> operands;  // one, or OneOf's list
 };

@@ -22,9 +22,8 @@ std::vector<StableProbe> schedProbes() {
   // sched_waking(p), sched_wakeup(p), sched_wakeup_new(p) run in the waker.
   const ArgSource wokenThread = contextWord(0, "struct task_struct *", "lwpsinfo_t *");
   const ArgSource wokenProcess = contextWord(0, "struct task_struct *", "psinfo_t *");
-  const ArgSource runQueueCpu =
-      contextMember(0, {{"task_struct", "thread_info"}, {"thread_info", "cpu"}}, 4, "int",
-                    "cpuinfo_t *");
+  const ArgSource runQueueCpu = contextMember(
+      0, {{"task_struct", "thread_info"}, {"thread_info", "cpu"}}, 4, "int", "cpuinfo_t *");
   StableProbe onCpu{"on-cpu", {"sched_switch"}, {}, {}};
   onCpu.contextTaskWord = kNextTask;  // fires for the thread taking the CPU
   return {

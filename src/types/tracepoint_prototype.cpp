@@ -85,8 +85,8 @@ Result<const struct btf_type*> prototypeOf(const std::string& event) {
   if (found == ids.end()) return makeError("the kernel has no raw tracepoint " + event);
   const struct btf_type* ptr =
       btf__type_by_id(*loaded, btf__type_by_id(*loaded, found->second)->type);
-  const struct btf_type* proto = ptr && btf_is_ptr(ptr) ? btf__type_by_id(*loaded, ptr->type)
-                                                          : nullptr;
+  const struct btf_type* proto =
+      ptr && btf_is_ptr(ptr) ? btf__type_by_id(*loaded, ptr->type) : nullptr;
   if (!proto || !btf_is_func_proto(proto) || btf_vlen(proto) < 1) {
     return makeError("unexpected BTF prototype for raw tracepoint " + event);
   }
