@@ -496,6 +496,13 @@ std::vector<const LibraryUnit*> libraryUnitsFor(std::string_view script) {
        ioLibrarySource(),
        {"bufinfo_t", "devinfo_t", "fileinfo_t", "B_BUSY", "B_DONE", "B_ERROR", "B_PAGEIO",
         "B_PHYS", "B_READ", "B_WRITE", "B_ASYNC"}},
+      {"tcp.d",
+       tcpLibrarySource(),
+       {"pktinfo_t", "csinfo_t", "ipinfo_t", "tcpinfo_t", "tcpsinfo_t", "tcplsinfo_t", "TH_FIN",
+        "TH_SYN", "TH_RST", "TH_PSH", "TH_ACK", "TH_URG", "TH_ECE", "TH_CWR", "TCP_STATE_IDLE",
+        "TCP_STATE_ESTABLISHED", "TCP_STATE_SYN_SENT", "TCP_STATE_SYN_RECEIVED",
+        "TCP_STATE_FIN_WAIT_1", "TCP_STATE_FIN_WAIT_2", "TCP_STATE_TIME_WAIT", "TCP_STATE_CLOSED",
+        "TCP_STATE_CLOSE_WAIT", "TCP_STATE_LAST_ACK", "TCP_STATE_LISTEN", "TCP_STATE_CLOSING"}},
   };
   static const ConstantUnit kConstantUnits[] = {
       {"unistd.d", {group("int", kFaults)}},

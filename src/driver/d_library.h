@@ -16,8 +16,9 @@ struct LibraryUnit {
   std::vector<std::string_view> names;  // what it defines for scripts
 };
 
-// io.d's source (io_library.cpp).
+// io.d's and tcp.d's sources (io_library.cpp, tcp_library.cpp).
 const char* ioLibrarySource();
+const char* tcpLibrarySource();
 
 // The library units a script needs: those defining a name it mentions.
 std::vector<const LibraryUnit*> libraryUnitsFor(std::string_view script);

@@ -7,12 +7,14 @@
 #include "providers/glob.h"
 #include "providers/io_provider.h"
 #include "providers/pid_provider.h"
-#include "providers/usdt_provider.h"
 #include "providers/proc_provider.h"
 #include "providers/profile_provider.h"
 #include "providers/sched_provider.h"
 #include "providers/sdt_provider.h"
 #include "providers/syscall_provider.h"
+#include "providers/tcp_provider.h"
+#include "providers/unavailable_provider.h"
+#include "providers/usdt_provider.h"
 
 namespace dtrace::providers {
 
@@ -20,12 +22,15 @@ ProbeCatalog::ProbeCatalog() {
   addProvider(makeDtraceProvider());
   addProvider(makeProfileProvider());
   addProvider(makeSyscallProvider());
-  addProvider(makeFbtProvider());
+  addProvider(makeUnavailableProvider("fbt", kFbtUnavailable));
   // Stable providers before sdt, so that naming one never lists every
   // tracepoint.
   addProvider(makeProcProvider());
   addProvider(makeSchedProvider());
   addProvider(makeIoProvider());
+  addProvider(makeTcpProvider());
+  addProvider(makeUnavailableProvider("udp", kUdpUnavailable));
+  addProvider(makeUnavailableProvider("ip", kIpUnavailable));
   addProvider(makeSdtProvider());
   addFamily(makePidProviderFamily());
   addFamily(makeUsdtProviderFamily());

@@ -3,16 +3,10 @@
 // naming fbt fails with one clear message instead of matching nothing.
 #pragma once
 
-#include <memory>
-
-#include "providers/provider.h"
-
 namespace dtrace::providers {
 
 inline constexpr const char* kFbtUnavailable =
     "fbt provider is not available: this kernel refuses fentry/fexit programs (EPERM, "
     "lockdown) and has no kprobes";
-
-std::unique_ptr<Provider> makeFbtProvider();
 
 }  // namespace dtrace::providers

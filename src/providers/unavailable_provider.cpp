@@ -1,6 +1,4 @@
-#include "providers/fbt_provider.h"
-
-#include <string>
+#include "providers/unavailable_provider.h"
 
 #include "providers/glob.h"
 
@@ -8,8 +6,11 @@ namespace dtrace::providers {
 
 namespace {
 
-class FbtProvider final : public Provider {
+class UnavailableProvider final : public Provider {
  public:
+  UnavailableProvider(std::string name, std::string reason)
+      : name_(std::move(name)), reason_(std::move(reason)) {}
+
   const std::string& name() const override { return name_; }
 
   ProviderAttributes attributes() const override {
@@ -19,8 +20,8 @@ class FbtProvider final : public Provider {
     return {evolving, priv, priv, evolving, isa};
   }
 
-  // Only a description that names fbt itself reaches it, so `:::entry` and
-  // `*:::` still work and simply list no fbt probes.
+  // Only a description that names the provider itself reaches it, so
+  // `:::entry` and `*:::` still work and simply list none of its probes.
   bool mightMatch(const ast::ProbeSpec& spec) const override {
     return !spec.provider.empty() && !isGlob(spec.provider);
   }
@@ -28,21 +29,22 @@ class FbtProvider final : public Provider {
   void enumerate(ProbeCatalog&) override {}
 
   Result<const Probe*> create(ProbeCatalog&, const ast::ProbeSpec&) override {
-    return Error{kFbtUnavailable};
+    return Error{reason_};
   }
 
-  Result<void> describeArgs(Probe&) override { return Error{kFbtUnavailable}; }
+  Result<void> describeArgs(Probe&) override { return Error{reason_}; }
 
-  Result<std::vector<bpf::Link>> attach(const Probe&, int) override {
-    return Error{kFbtUnavailable};
-  }
+  Result<std::vector<bpf::Link>> attach(const Probe&, int) override { return Error{reason_}; }
 
  private:
-  std::string name_ = "fbt";
+  std::string name_;
+  std::string reason_;
 };
 
 }  // namespace
 
-std::unique_ptr<Provider> makeFbtProvider() { return std::make_unique<FbtProvider>(); }
+std::unique_ptr<Provider> makeUnavailableProvider(std::string name, std::string reason) {
+  return std::make_unique<UnavailableProvider>(std::move(name), std::move(reason));
+}
 
 }  // namespace dtrace::providers
