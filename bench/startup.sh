@@ -27,3 +27,14 @@ echo "dtrace   -qn 'BEGIN { exit(0); }':   $(measure "$dtrace" -qn 'BEGIN { exit
 if command -v bpftrace >/dev/null; then
   echo "bpftrace -e 'BEGIN { exit(); }':     $(measure bpftrace -e 'BEGIN { exit(); }')"
 fi
+# One kernel tracepoint, and every probe listed.
+echo "dtrace   sdt:sched::sched_process_exec, then exit: $(measure "$dtrace" -qn \
+  'sdt:sched::sched_process_exec {} BEGIN { exit(0); }')"
+if command -v bpftrace >/dev/null; then
+  echo "bpftrace tracepoint:sched:sched_process_exec, then exit: $(measure bpftrace -e \
+    'tracepoint:sched:sched_process_exec {} BEGIN { exit(); }')"
+fi
+echo "dtrace   -l:                          $(measure "$dtrace" -l)"
+if command -v bpftrace >/dev/null; then
+  echo "bpftrace -l:                          $(measure bpftrace -l)"
+fi

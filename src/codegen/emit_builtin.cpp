@@ -6,6 +6,7 @@
 
 #include "codegen/emitter.h"
 #include "sema/symbols.h"
+#include "sym/kernel_symbols.h"
 
 namespace dtrace::codegen {
 
@@ -161,6 +162,16 @@ void ProgramEmitter::probeGuards(Label skip) {
     const int32_t operand = g.operands.empty() ? 0 : static_cast<int32_t>(g.operands[0]);
     switch (g.test) {
       case Test::Equal:
+        if (!g.symbol.empty()) {
+          std::optional<sym::KernelSymbol> function = sym::KernelSymbols::get().find(g.symbol);
+          if (!function) {
+            fail("kernel function " + g.symbol + " not found in /proc/kallsyms");
+            return;
+          }
+          as_.emit(ldImm64(R1, function->address));
+          as_.jumpIf(BPF_JNE, R6, R1, skip);
+          break;
+        }
         as_.jumpIf(BPF_JNE, R6, operand, skip);
         break;
       case Test::NotEqual:
@@ -294,6 +305,10 @@ void ProgramEmitter::probeArgRead(const providers::ArgSource& a) {
       as_.bind(done);
       return;
     }
+    case Kind::CurrentTask:
+      as_.emit(call(BPF_FUNC_get_current_task));
+      as_.emit(mov64(R6, R0));
+      return;
     case Kind::ThreadLeader: {
       Label done = as_.newLabel();
       as_.emit(call(BPF_FUNC_get_current_pid_tgid));

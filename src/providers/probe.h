@@ -31,14 +31,15 @@ struct ArgSource {
     UserMemory,  // uprobes (ctx is the user's pt_regs): `size` bytes of user memory at the register
                  // at ctx+offset (none when offset < 0) + the register at ctx+indexOffset times
                  // scale (none when indexOffset < 0) + constant
-    Constant,      // USDT: `constant`
-    SiteValue,     // uprobes: the per-site value the attachment carries (a pid return
-                   // probe's arg0: the offset of the return instruction in its function)
-    CtxMember,     // raw tracepoints: `size` bytes at the pointer in ctx word `offset` plus
-                   // the offsets of `members` (kernel memory, bpf_probe_read_kernel)
-    ExitReason,    // proc:::exit: how the current task exited (CLD_EXITED, CLD_KILLED,
-                   // CLD_DUMPED), from its exit_code
+    Constant,    // USDT: `constant`
+    SiteValue,   // uprobes: the per-site value the attachment carries (a pid return
+                 // probe's arg0: the offset of the return instruction in its function)
+    CtxMember,   // raw tracepoints: `size` bytes at the pointer in ctx word `offset` plus
+                 // the offsets of `members` (kernel memory, bpf_probe_read_kernel)
+    ExitReason,  // proc:::exit: how the current task exited (CLD_EXITED, CLD_KILLED,
+                 // CLD_DUMPED), from its exit_code
     ThreadLeader,  // 1 when the current thread is its process's first (tid == pid), else 0
+    CurrentTask,   // the current thread's struct task_struct * (curthread)
   } kind = Kind::None;
   int16_t offset = 0;
   uint8_t size = 8;
@@ -71,6 +72,9 @@ struct ProbeGuard {
   } test = Test::Equal;
   ArgSource value;
   std::vector<int64_t> operands;  // one, or OneOf's list
+  // Equal: compared with this kernel function's address instead, looked up
+  // when the program is compiled.
+  std::string symbol{};
 };
 
 enum class AttachKind {

@@ -24,6 +24,18 @@ std::vector<StableProbe> schedProbes() {
   const ArgSource wokenProcess = contextWord(0, "struct task_struct *", "psinfo_t *");
   const ArgSource runQueueCpu = contextMember(
       0, {{"task_struct", "thread_info"}, {"thread_info", "cpu"}}, 4, "int", "cpuinfo_t *");
+  // The current thread, for probes that fire in it.
+  ArgSource current;
+  current.kind = ArgSource::Kind::CurrentTask;
+  current.typeName = "struct task_struct *";
+  ArgSource currentThread = current, currentProcess = current;
+  currentThread.translatedType = "lwpsinfo_t *";
+  currentProcess.translatedType = "psinfo_t *";
+  // hrtimer_expire_entry(timer, now): the scheduler's tick is the tick
+  // timer's handler.
+  ProbeGuard tickTimer =
+      guard(Test::Equal, contextMember(0, {{"hrtimer", "function"}}, 8, "void *"));
+  tickTimer.symbol = "tick_nohz_handler";
   StableProbe onCpu{"on-cpu", {"sched_switch"}, {}, {}};
   onCpu.contextTaskWord = kNextTask;  // fires for the thread taking the CPU
   return {
@@ -36,6 +48,9 @@ std::vector<StableProbe> schedProbes() {
        {"sched_wakeup", "sched_wakeup_new"},
        {},
        {wokenThread, wokenProcess, runQueueCpu}},
+      // Another CPU asked this one to reschedule (a reschedule IPI).
+      {"surrender", {"reschedule_entry"}, {}, {currentThread, currentProcess}},
+      {"tick", {"hrtimer_expire_entry"}, {tickTimer}, {currentThread, currentProcess}},
   };
 }
 
