@@ -24,7 +24,7 @@ for _ in $(seq "$runs"); do
   none+=("$(seconds "$dtrace" -q -n 'BEGIN { exit(0); }')")
   dt+=("$(seconds "$dtrace" -q -n "sdt:$category:: {} BEGIN { exit(0); }")")
   if command -v bpftrace >/dev/null; then
-    bt+=("$(seconds timeout 300 bpftrace -e "tracepoint:$category:* {} BEGIN { exit(); }")")
+    bt+=("$(BPFTRACE_MAX_PROBES=10000 seconds timeout 300 bpftrace -e "tracepoint:$category:* {} BEGIN { exit(); }")")
   fi
 done
 printf 'tracepoints in %s:                %d\n' "$category" "$probes"

@@ -1,6 +1,7 @@
 #include "sym/function_code.h"
 
 #include <capstone/capstone.h>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -14,15 +15,52 @@ namespace dtrace::sym {
 
 namespace {
 
+// Capstone is loaded when a function is first decoded, not linked: its
+// tables cost every dtrace run 3 MiB of start-up relocations otherwise,
+// and only the pid provider decodes.
+struct Capstone {
+  decltype(&cs_open) open = nullptr;
+  decltype(&cs_option) option = nullptr;
+  decltype(&cs_close) close = nullptr;
+  decltype(&cs_malloc) malloc = nullptr;
+  decltype(&cs_free) free = nullptr;
+  decltype(&cs_disasm_iter) disasmIter = nullptr;
+
+  static const Capstone& get() {
+    static const Capstone library = load();
+    return library;
+  }
+  bool loaded() const { return disasmIter != nullptr; }
+
+ private:
+  static Capstone load() {
+    Capstone c;
+    void* lib = nullptr;
+    for (const char* name : {"libcapstone.so." CAPSTONE_SONAME_VERSION, "libcapstone.so"}) {
+      if ((lib = dlopen(name, RTLD_NOW | RTLD_LOCAL)) != nullptr) break;
+    }
+    if (!lib) return c;
+    c.open = reinterpret_cast<decltype(&cs_open)>(dlsym(lib, "cs_open"));
+    c.option = reinterpret_cast<decltype(&cs_option)>(dlsym(lib, "cs_option"));
+    c.close = reinterpret_cast<decltype(&cs_close)>(dlsym(lib, "cs_close"));
+    c.malloc = reinterpret_cast<decltype(&cs_malloc)>(dlsym(lib, "cs_malloc"));
+    c.free = reinterpret_cast<decltype(&cs_free)>(dlsym(lib, "cs_free"));
+    c.disasmIter = reinterpret_cast<decltype(&cs_disasm_iter)>(dlsym(lib, "cs_disasm_iter"));
+    if (!c.open || !c.option || !c.close || !c.malloc || !c.free) c.disasmIter = nullptr;
+    return c;
+  }
+};
+
 struct CapstoneHandle {
+  const Capstone& library = Capstone::get();
   csh handle = 0;
   bool open = false;
   CapstoneHandle() {
-    open = cs_open(CS_ARCH_X86, CS_MODE_64, &handle) == CS_ERR_OK;
-    if (open) cs_option(handle, CS_OPT_DETAIL, CS_OPT_ON);
+    open = library.loaded() && library.open(CS_ARCH_X86, CS_MODE_64, &handle) == CS_ERR_OK;
+    if (open) library.option(handle, CS_OPT_DETAIL, CS_OPT_ON);
   }
   ~CapstoneHandle() {
-    if (open) cs_close(&handle);
+    if (open) library.close(&handle);
   }
 };
 
@@ -73,14 +111,14 @@ FunctionCode decodeFunctionBytes(const uint8_t* code, size_t size, uint64_t addr
     out.truncated = true;
     return out;
   }
-  std::unique_ptr<cs_insn, void (*)(cs_insn*)> insn(cs_malloc(cs.handle),
-                                                    [](cs_insn* i) { cs_free(i, 1); });
+  auto freeInsn = [&cs](cs_insn* i) { cs.library.free(i, 1); };
+  std::unique_ptr<cs_insn, decltype(freeInsn)> insn(cs.library.malloc(cs.handle), freeInsn);
   const uint8_t* bytes = code;
   size_t left = size;
   uint64_t at = address;
   while (left > 0) {
     const uint64_t offset = at - address;
-    if (!cs_disasm_iter(cs.handle, &bytes, &left, &at, insn.get())) {
+    if (!cs.library.disasmIter(cs.handle, &bytes, &left, &at, insn.get())) {
       out.truncated = true;
       break;
     }
