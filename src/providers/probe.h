@@ -55,6 +55,12 @@ struct ArgSource {
   // The type args[N] has when a translator presents the native argument
   // (psinfo_t * for a struct task_struct *); empty when args[N] is native.
   std::string translatedType{};
+  // The native argument args[N] is translated from, when not argN (a USDT
+  // definition may reorder them: `probe p(int a, char *b) : (string b)`).
+  int translatedFrom = -1;
+  // The native argument is a user-space address: a string is read from
+  // it with copyinstr(), not from kernel memory.
+  bool userAddress = false;
 };
 
 // A condition on the firing of a probe carried by a kernel tracepoint that

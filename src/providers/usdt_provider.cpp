@@ -167,7 +167,27 @@ class UsdtProvider final : public UprobeProvider {
                                                                : sizedTypeName(u.size, u.isSigned);
       args.push_back(std::move(a));
     }
+    if (declared) applyTranslations(*declared, args);
     return args;
+  }
+
+  // A definition's translated arguments (`probe p(char *s, int n) : (int
+  // n, string s)`): args[i] is translatedArgs[i], read from its native
+  // argument, a user-space address when it is a pointer.
+  static void applyTranslations(const sym::ProviderProbe& declared, std::vector<ArgSource>& args) {
+    for (size_t i = 0; i < declared.translatedArgs.size(); i++) {
+      const uint32_t from = i < declared.argMapping.size() ? declared.argMapping[i] : i;
+      const bool same = from == i && from < declared.nativeArgs.size() &&
+                        declared.nativeArgs[from].type == declared.translatedArgs[i].type;
+      if (same) continue;
+      if (i >= args.size()) {
+        args.resize(i + 1);
+        args[i].typeName = "uintptr_t";
+      }
+      args[i].translatedType = declared.translatedArgs[i].type;
+      args[i].translatedFrom = static_cast<int>(from);
+      args[i].userAddress = true;
+    }
   }
 
   std::string noteProvider_;

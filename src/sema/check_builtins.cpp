@@ -127,7 +127,7 @@ const Type* Checker::argsElement(Expr& index, int64_t n) {
   }
   const Type* type = nullptr;
   std::string typedBy;
-  const ProbeArg* translated = nullptr;
+  const DescriptionArgs* translated = nullptr;
   for (const DescriptionArgs& d : described->second) {
     if (!d.stable) {
       error("D_ARGS_MULTI", index.loc,
@@ -142,7 +142,7 @@ const Type* Checker::argsElement(Expr& index, int64_t n) {
     }
     const Type* t = probeArgType(d.args[n]);
     if (!d.args[n].translated.empty()) {
-      translated = &d.args[n];
+      translated = &d;
       int pointers = 0;
       const std::string base = baseTypeName(d.args[n].translated, pointers);
       t = d.args[n].translated == "string" ? types_.stringType() : types_.lookup(base);
@@ -205,24 +205,39 @@ std::shared_ptr<ast::TypeName> typeNameOf(std::string text, SourceLoc loc) {
 }  // namespace
 
 // A translated argument is the translator applied to the native one,
-// xlate <T> ((native type) argN), or stringof((char *) argN) for a string;
+// xlate <T> ((native type) argN), or for a string stringof((char *) argN)
+// (copyinstr when argN is a user address);
 // args[n] stands for that expression, built here once and kept with it.
-const Type* Checker::translatedArg(Expr& index, int64_t n, const ProbeArg& arg) {
+const Type* Checker::translatedArg(Expr& index, int64_t n, const DescriptionArgs& described) {
   constexpr size_t kTranslation = 2;  // operands: args, n, then the translation
+  const ProbeArg& arg = described.args[n];
+  const int64_t from = arg.translatedFrom >= 0 ? arg.translatedFrom : n;
   if (index.operands.size() <= kTranslation) {
     auto native = std::make_unique<Expr>(ExprKind::Identifier, index.loc);
-    native->text = "arg" + std::to_string(n);
+    native->text = "arg" + std::to_string(from);
     ast::ExprPtr translation;
-    auto cast = std::make_unique<Expr>(ExprKind::Cast, index.loc);
-    cast->typeName = typeNameOf(arg.type, index.loc);
-    cast->operands.push_back(std::move(native));
-    if (arg.translated == "string") {
-      translation = std::make_unique<Expr>(ExprKind::Stringof, index.loc);
+    if (arg.translated == "string" && arg.userAddress) {
+      translation = std::make_unique<Expr>(ExprKind::Call, index.loc);
+      translation->text = "copyinstr";
+      translation->operands.push_back(std::move(native));
     } else {
-      translation = std::make_unique<Expr>(ExprKind::Xlate, index.loc);
-      translation->typeName = typeNameOf(arg.translated, index.loc);
+      auto cast = std::make_unique<Expr>(ExprKind::Cast, index.loc);
+      const bool known = from < static_cast<int64_t>(described.args.size());
+      cast->typeName = typeNameOf(known ? described.args[from].type : "uintptr_t", index.loc);
+      cast->operands.push_back(std::move(native));
+      int pointers = 0;
+      const Type* target = types_.lookup(baseTypeName(arg.translated, pointers));
+      if (arg.translated == "string") {
+        translation = std::make_unique<Expr>(ExprKind::Stringof, index.loc);
+      } else if (target && types_.complete(target)->isStruct()) {
+        translation = std::make_unique<Expr>(ExprKind::Xlate, index.loc);
+        translation->typeName = typeNameOf(arg.translated, index.loc);
+      } else {  // a scalar: the native value converted
+        translation = std::make_unique<Expr>(ExprKind::Cast, index.loc);
+        translation->typeName = typeNameOf(arg.translated, index.loc);
+      }
+      translation->operands.push_back(std::move(cast));
     }
-    translation->operands.push_back(std::move(cast));
     index.operands.push_back(std::move(translation));
   }
   const Type* t = expr(*index.operands[kTranslation]);

@@ -157,8 +157,10 @@ class Checker {
     uint32_t size = 8;
     bool isSigned = false;
     // The type args[n] has when a translator presents it ("psinfo_t *"),
-    // or "string" for a kernel string; empty when args[n] is the C type.
+    // or "string" for a string; empty when args[n] is the C type.
     std::string translated{};
+    int translatedFrom = -1;   // the native argument it comes from; -1: n
+    bool userAddress = false;  // that argument is a user-space address
   };
   struct DescriptionArgs {
     std::string description;     // provider:module:function:name, for messages
@@ -179,7 +181,7 @@ class Checker {
   const Type* builtinArray(ast::Expr& index);
   const Type* argsElement(ast::Expr& index, int64_t n);
   // args[n] of a translated argument: the expression it stands for.
-  const Type* translatedArg(ast::Expr& index, int64_t n, const ProbeArg& arg);
+  const Type* translatedArg(ast::Expr& index, int64_t n, const DescriptionArgs& described);
   const Type* uregsElement(ast::Expr& index, int64_t n);
   const Type* probeArgType(const ProbeArg& arg);
   const ast::ProbeClause* clauseOf(const ast::Expr& e);
