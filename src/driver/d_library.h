@@ -16,9 +16,11 @@ struct LibraryUnit {
   std::vector<std::string_view> names;  // what it defines for scripts
 };
 
-// io.d's and tcp.d's sources (io_library.cpp, tcp_library.cpp).
+// io.d's, ip.d's, tcp.d's and udp.d's sources (io_library.cpp, ...).
 const char* ioLibrarySource();
+const char* ipLibrarySource();
 const char* tcpLibrarySource();
+const char* udpLibrarySource();
 
 // The library units a script needs: those defining a name it mentions.
 std::vector<const LibraryUnit*> libraryUnitsFor(std::string_view script);

@@ -1,29 +1,15 @@
-// tcp.d: the tcp provider's argument types (pktinfo_t, csinfo_t,
-// ipinfo_t, tcpinfo_t, tcpsinfo_t, tcplsinfo_t) and their translators
-// from Linux's socket and packet structures. TCP states carry Linux's
-// numbers (TCP_ESTABLISHED 1 ... TCP_CLOSING 11), under DTrace's names.
+// tcp.d: the tcp provider's own argument types (tcpinfo_t, tcpsinfo_t,
+// tcplsinfo_t) and their translators from Linux's socket and packet
+// structures; it builds on ip.d (pktinfo_t, csinfo_t, ipinfo_t). TCP
+// states carry Linux's numbers (TCP_ESTABLISHED 1 ... TCP_CLOSING 11),
+// under DTrace's names.
 #include "driver/d_library.h"
 
 namespace dtrace::driver {
 
 const char* tcpLibrarySource() {
   return R"D(
-typedef struct pktinfo {
-  uintptr_t pkt_addr;
-} pktinfo_t;
-
-typedef struct csinfo {
-  uintptr_t cs_addr;
-  uint64_t cs_cid;
-} csinfo_t;
-
-typedef struct ipinfo {
-  uint8_t ip_ver;
-  uint32_t ip_plength;
-  string ip_saddr;
-  string ip_daddr;
-} ipinfo_t;
-
+/* The tcp provider's args[] use ip.d's pktinfo_t, csinfo_t and ipinfo_t. */
 typedef struct tcpinfo {
   uint16_t tcp_sport;
   uint16_t tcp_dport;
@@ -89,34 +75,6 @@ inline int TCP_STATE_CLOSE_WAIT = 8;
 inline int TCP_STATE_LAST_ACK = 9;
 inline int TCP_STATE_LISTEN = 10;
 inline int TCP_STATE_CLOSING = 11;
-
-translator pktinfo_t < struct sk_buff *S > {
-  pkt_addr = (uintptr_t)S;
-};
-
-/* A connection is identified by its socket. */
-translator csinfo_t < struct sock *S > {
-  cs_addr = (uintptr_t)S;
-  cs_cid = (uint64_t)S;
-};
-
-/* The IP header of a packet; NULL when the probe has no packet. */
-translator ipinfo_t < struct sk_buff *S > {
-  ip_ver = S != NULL ? *(uint8_t *)(S->head + S->network_header) >> 4 : 0;
-  ip_plength = S == NULL ? 0 :
-      *(uint8_t *)(S->head + S->network_header) >> 4 == 4 ?
-      ntohs(((struct iphdr *)(S->head + S->network_header))->tot_len) -
-          (*(uint8_t *)(S->head + S->network_header) & 0xf) * 4 :
-      ntohs(((struct ipv6hdr *)(S->head + S->network_header))->payload_len);
-  ip_saddr = S == NULL ? "<unknown>" :
-      *(uint8_t *)(S->head + S->network_header) >> 4 == 4 ?
-      inet_ntoa(&((struct iphdr *)(S->head + S->network_header))->saddr) :
-      inet_ntoa6(&((struct ipv6hdr *)(S->head + S->network_header))->saddr);
-  ip_daddr = S == NULL ? "<unknown>" :
-      *(uint8_t *)(S->head + S->network_header) >> 4 == 4 ?
-      inet_ntoa(&((struct iphdr *)(S->head + S->network_header))->daddr) :
-      inet_ntoa6(&((struct ipv6hdr *)(S->head + S->network_header))->daddr);
-};
 
 /* The TCP header of a packet; NULL when the probe has no packet. */
 translator tcpinfo_t < struct sk_buff *S > {

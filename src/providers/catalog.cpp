@@ -6,6 +6,7 @@
 #include "providers/fbt_provider.h"
 #include "providers/glob.h"
 #include "providers/io_provider.h"
+#include "providers/ip_provider.h"
 #include "providers/pid_provider.h"
 #include "providers/proc_provider.h"
 #include "providers/profile_provider.h"
@@ -13,6 +14,7 @@
 #include "providers/sdt_provider.h"
 #include "providers/syscall_provider.h"
 #include "providers/tcp_provider.h"
+#include "providers/udp_provider.h"
 #include "providers/unavailable_provider.h"
 #include "providers/usdt_provider.h"
 
@@ -29,8 +31,8 @@ ProbeCatalog::ProbeCatalog() {
   addProvider(makeSchedProvider());
   addProvider(makeIoProvider());
   addProvider(makeTcpProvider());
-  addProvider(makeUnavailableProvider("udp", kUdpUnavailable));
-  addProvider(makeUnavailableProvider("ip", kIpUnavailable));
+  addProvider(makeUdpProvider());
+  addProvider(makeIpProvider());
   addProvider(makeSdtProvider());
   addFamily(makePidProviderFamily());
   addFamily(makeUsdtProviderFamily());

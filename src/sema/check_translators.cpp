@@ -128,7 +128,12 @@ const Type* Checker::translatedMember(Expr& e, const Expr& xlateExpr, bool point
     if (t.output != output) continue;
     auto it = t.members.find(e.text);
     if (it == t.members.end()) continue;
-    const bool matches = t.input == from || (t.input->isPointer() && from->isPointer()) ||
+    // Pointers match by what they point at (several translators may make
+    // one output from different inputs: ipinfo_t from an sk_buff or a sock).
+    const bool matches = t.input == from ||
+                         (t.input->isPointer() && from->isPointer() &&
+                          (t.input->target == from->target || from->target->isVoid() ||
+                           t.input->target->isVoid())) ||
                          (t.input->isInteger() && from->isInteger());
     if (!matches) continue;
     e.translatedMember = it->second;

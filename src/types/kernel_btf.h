@@ -16,7 +16,8 @@ class KernelBtf {
   static KernelBtf& instance();
   ~KernelBtf();
 
-  // Byte offset of `member` in `struct type` (a direct member).
+  // Byte offset of `member` in `struct type` (a direct member, or one of
+  // an anonymous struct or union member, as C finds it).
   Result<uint32_t> memberOffset(const char* type, const char* member);
   // The parsed BTF, loaded on the first call.
   Result<struct btf*> load();
