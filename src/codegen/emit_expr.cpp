@@ -737,8 +737,8 @@ void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_
     if (of.type->isString()) {
       stringInto(of, base, offset, size);
     } else {
-      value(of);  // a kernel address
-      readStringAt(false, R6, base, offset, size);
+      value(of);  // a kernel address, or a probe argument's user address
+      readStringAt(isUserAddressArgument(of), R6, base, offset, size);
     }
     return;
   }
@@ -755,18 +755,33 @@ void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_
   fail("string expression is not supported yet");
 }
 
+// argN, possibly cast, when the probe says it holds a user-space address
+// (a USDT or system call string argument that args[N] presents as a string).
+bool ProgramEmitter::isUserAddressArgument(const Expr& e) const {
+  const Expr* p = &e;
+  while (p->kind == ExprKind::Cast) p = p->operands[0].get();
+  const sema::Variable* v = p->variable;
+  if (!v || v->builtin != sema::Builtin::Arg) return false;
+  return v->argIndex < static_cast<int>(probe_->args.size()) &&
+         probe_->args[v->argIndex].userAddress;
+}
+
 // probemod, probefunc and probename: constants, or in a shared program the
 // fired probe's, from its probe-table entry.
 void ProgramEmitter::probeFieldInto(sema::Builtin field, Reg base, int32_t offset, uint32_t size) {
-  const bool module = field == sema::Builtin::Probemod, function = field == sema::Builtin::Probefunc;
+  const bool module = field == sema::Builtin::Probemod,
+             function = field == sema::Builtin::Probefunc;
   if (!identityAtRunTime()) {
-    literalInto(module ? probe_->module : function ? probe_->function : probe_->name, base, offset,
-                size);
+    literalInto(module     ? probe_->module
+                : function ? probe_->function
+                           : probe_->name,
+                base, offset, size);
     return;
   }
   const ProbeTableEntry entry(clauseCount_);
-  const uint32_t at = module ? entry.moduleOffset() : function ? entry.functionOffset()
-                                                               : entry.nameOffset();
+  const uint32_t at = module     ? entry.moduleOffset()
+                      : function ? entry.functionOffset()
+                                 : entry.nameOffset();
   const uint32_t length = module     ? ProbeTableEntry::kModuleSize
                           : function ? ProbeTableEntry::kFunctionSize
                                      : ProbeTableEntry::kNameSize;

@@ -220,6 +220,7 @@ class ProgramEmitter {
   void builtin(const sema::Variable& v);
   void probeArg(int index);
   void probeArgFrom(const providers::ArgSource& a);
+  bool isUserAddressArgument(const ast::Expr& e) const;
   void probeArgRead(const providers::ArgSource& a);  // probeArgFrom before negation
   // Jumps to `skip` unless every guard of the probe passes.
   void probeGuards(bpf::Label skip);                   // r6 = the argument a describes

@@ -407,8 +407,7 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
         if (p && !p->argsDescribed) (void)catalog.describeArgs(*p);
         for (size_t i = 0; p && i < p->args.size() && !p->args[i].typeName.empty(); i++) {
           const providers::ArgSource& a = p->args[i];
-          d.args.push_back(
-              {a.typeName, a.size, a.isSigned, a.translatedType, a.translatedFrom, a.userAddress});
+          d.args.push_back({a.typeName, a.size, a.isSigned, a.translatedType, a.translatedFrom});
         }
         out.push_back(std::move(d));
       }

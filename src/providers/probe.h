@@ -58,8 +58,8 @@ struct ArgSource {
   // The native argument args[N] is translated from, when not argN (a USDT
   // definition may reorder them: `probe p(int a, char *b) : (string b)`).
   int translatedFrom = -1;
-  // The native argument is a user-space address: a string is read from
-  // it with copyinstr(), not from kernel memory.
+  // The native argument is a user-space address: stringof() of it reads
+  // user memory (as copyinstr() does), not kernel memory.
   bool userAddress = false;
 };
 

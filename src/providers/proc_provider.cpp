@@ -23,6 +23,25 @@ ArgSource special(ArgSource::Kind kind, std::string type) {
   return a;
 }
 
+StableProbe execAt(std::string function, std::vector<std::string> tracepoints,
+                   std::vector<ProbeGuard> guards, ArgSource path) {
+  StableProbe p{"exec", std::move(tracepoints), std::move(guards), {std::move(path)}};
+  p.function = std::move(function);
+  return p;
+}
+
+std::vector<ProbeGuard> failedCall(int64_t number) {
+  return {guard(ProbeGuard::Test::Negative, syscallResult()),
+          guard(ProbeGuard::Test::OneOf, syscallNumber(), {number})};
+}
+
+// A system call's path argument, in the saved register `reg`.
+ArgSource userPath(const char* reg) {
+  ArgSource a = contextMember(0, {{"pt_regs", reg}}, 8, "char *", "string");
+  a.userAddress = true;
+  return a;
+}
+
 std::vector<StableProbe> procProbes() {
   // task_newtask(task, clone_flags) runs in the parent; the child is task.
   const ArgSource child = contextWord(0, "struct task_struct *", "psinfo_t *");
@@ -59,12 +78,14 @@ std::vector<StableProbe> procProbes() {
        {"sys_exit"},
        {guard(Test::Equal, syscallResult(), {0}), guard(Test::OneOf, syscallNumber(), forks)},
        {}},
-      // Once the new image's file is found (failures to find it fire
-      // exec-failure alone): the path as given, read from kernel memory.
-      {"exec",
-       {"sched_prepare_exec"},
-       {},
-       {contextMember(1, {{"linux_binprm", "filename"}}, 8, "char *", "string")}},
+      // exec: at the new image, once its file is found and loaded (the
+      // path from the kernel's copy), or at the return of an exec that
+      // failed before that (the path from the caller's memory, which the
+      // system call has just read).
+      execAt("begin_new_exec", {"sched_prepare_exec"}, {},
+             contextMember(1, {{"linux_binprm", "filename"}}, 8, "char *", "string")),
+      execAt("execve", {"sys_exit"}, failedCall(SYS_execve), userPath("di")),
+      execAt("execveat", {"sys_exit"}, failedCall(SYS_execveat), userPath("si")),
       {"exec-success", {"sched_process_exec"}, {}, {}},
       {"exec-failure",
        {"sys_exit"},

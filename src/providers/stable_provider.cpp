@@ -27,9 +27,11 @@ class StableProvider final : public Provider {
   }
 
   bool mightMatch(const ast::ProbeSpec& spec) const override {
-    if (!fieldMatches(kModule, spec.module) || !fieldMatches("", spec.function)) return false;
+    if (!fieldMatches(kModule, spec.module)) return false;
     for (const StableProbe& def : probes_) {
-      if (fieldMatches(def.name, spec.name)) return true;
+      if (fieldMatches(def.name, spec.name) && fieldMatches(def.function, spec.function)) {
+        return true;
+      }
     }
     return false;
   }
@@ -37,8 +39,8 @@ class StableProvider final : public Provider {
   void enumerate(ProbeCatalog& catalog) override {
     for (const StableProbe& def : probes_) {
       if (!types::hasTracepointPrototype(def.tracepoints.front())) continue;
-      Probe& p = catalog.addProbe(*this, kModule, "", def.name, BPF_PROG_TYPE_RAW_TRACEPOINT,
-                                  AttachKind::Tracepoint);
+      Probe& p = catalog.addProbe(*this, kModule, def.function, def.name,
+                                  BPF_PROG_TYPE_RAW_TRACEPOINT, AttachKind::Tracepoint);
       p.tpEvent = def.tracepoints.front();
       p.guards = def.guards;
       p.contextTaskWord = def.contextTaskWord;
@@ -68,7 +70,7 @@ class StableProvider final : public Provider {
  private:
   const StableProbe& definition(const Probe& probe) const {
     for (const StableProbe& def : probes_) {
-      if (def.name == probe.name) return def;
+      if (def.name == probe.name && def.function == probe.function) return def;
     }
     return probes_.front();  // not reached: every probe comes from a definition
   }

@@ -21,10 +21,13 @@ struct StableProbe {
   std::vector<ProbeGuard> guards;
   std::vector<ArgSource> args;
   int contextTaskWord = -1;  // see Probe::contextTaskWord
+  // Where in the kernel it fires, when one name has several sources
+  // (proc:::exec at the new image, or at a failed exec's return).
+  std::string function{};
 };
 
-// A provider whose probes are `probes`, each listed (as NAME:vmlinux::name)
-// only when this kernel has its tracepoint.
+// A provider whose probes are `probes`, each listed (as
+// NAME:vmlinux:function:name) only when this kernel has its tracepoint.
 std::unique_ptr<Provider> makeStableProvider(std::string name, std::vector<StableProbe> probes);
 
 // Building blocks for the definitions.

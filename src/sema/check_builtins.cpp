@@ -206,7 +206,7 @@ std::shared_ptr<ast::TypeName> typeNameOf(std::string text, SourceLoc loc) {
 
 // A translated argument is the translator applied to the native one,
 // xlate <T> ((native type) argN), or for a string stringof((char *) argN)
-// (copyinstr when argN is a user address);
+// (which reads user memory when the probe says argN is a user address);
 // args[n] stands for that expression, built here once and kept with it.
 const Type* Checker::translatedArg(Expr& index, int64_t n, const DescriptionArgs& described) {
   constexpr size_t kTranslation = 2;  // operands: args, n, then the translation
@@ -215,29 +215,23 @@ const Type* Checker::translatedArg(Expr& index, int64_t n, const DescriptionArgs
   if (index.operands.size() <= kTranslation) {
     auto native = std::make_unique<Expr>(ExprKind::Identifier, index.loc);
     native->text = "arg" + std::to_string(from);
+    auto cast = std::make_unique<Expr>(ExprKind::Cast, index.loc);
+    const bool known = from < static_cast<int64_t>(described.args.size());
+    cast->typeName = typeNameOf(known ? described.args[from].type : "uintptr_t", index.loc);
+    cast->operands.push_back(std::move(native));
+    int pointers = 0;
+    const Type* target = types_.lookup(baseTypeName(arg.translated, pointers));
     ast::ExprPtr translation;
-    if (arg.translated == "string" && arg.userAddress) {
-      translation = std::make_unique<Expr>(ExprKind::Call, index.loc);
-      translation->text = "copyinstr";
-      translation->operands.push_back(std::move(native));
-    } else {
-      auto cast = std::make_unique<Expr>(ExprKind::Cast, index.loc);
-      const bool known = from < static_cast<int64_t>(described.args.size());
-      cast->typeName = typeNameOf(known ? described.args[from].type : "uintptr_t", index.loc);
-      cast->operands.push_back(std::move(native));
-      int pointers = 0;
-      const Type* target = types_.lookup(baseTypeName(arg.translated, pointers));
-      if (arg.translated == "string") {
-        translation = std::make_unique<Expr>(ExprKind::Stringof, index.loc);
-      } else if (target && types_.complete(target)->isStruct()) {
-        translation = std::make_unique<Expr>(ExprKind::Xlate, index.loc);
-        translation->typeName = typeNameOf(arg.translated, index.loc);
-      } else {  // a scalar: the native value converted
-        translation = std::make_unique<Expr>(ExprKind::Cast, index.loc);
-        translation->typeName = typeNameOf(arg.translated, index.loc);
-      }
-      translation->operands.push_back(std::move(cast));
+    if (arg.translated == "string") {
+      translation = std::make_unique<Expr>(ExprKind::Stringof, index.loc);
+    } else if (target && types_.complete(target)->isStruct()) {
+      translation = std::make_unique<Expr>(ExprKind::Xlate, index.loc);
+      translation->typeName = typeNameOf(arg.translated, index.loc);
+    } else {  // a scalar: the native value converted
+      translation = std::make_unique<Expr>(ExprKind::Cast, index.loc);
+      translation->typeName = typeNameOf(arg.translated, index.loc);
     }
+    translation->operands.push_back(std::move(cast));
     index.operands.push_back(std::move(translation));
   }
   const Type* t = expr(*index.operands[kTranslation]);

@@ -159,8 +159,7 @@ class Checker {
     // The type args[n] has when a translator presents it ("psinfo_t *"),
     // or "string" for a string; empty when args[n] is the C type.
     std::string translated{};
-    int translatedFrom = -1;   // the native argument it comes from; -1: n
-    bool userAddress = false;  // that argument is a user-space address
+    int translatedFrom = -1;  // the native argument it comes from; -1: n
   };
   struct DescriptionArgs {
     std::string description;     // provider:module:function:name, for messages

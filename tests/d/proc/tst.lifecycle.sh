@@ -1,7 +1,8 @@
 # A process's life as proc sees it: each child's creation, first return to
 # user space, exec attempt and outcome, and exit with its reason
-# (CLD_EXITED 1, CLD_KILLED 2); exec-failure's args[0] is the errno. exec
-# fires once the image file is found: a missing file fires exec-failure only.
+# (CLD_EXITED 1, CLD_KILLED 2); exec-failure's args[0] is the errno. A
+# failed exec fires exec (from the failing call's return) then
+# exec-failure; the path is read from the child's memory.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cat >"$work/lifecycle.c" <<'C'
