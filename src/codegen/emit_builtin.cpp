@@ -155,6 +155,20 @@ void ProgramEmitter::probeArg(int index) {
   probeArgFrom(probe_->args[index]);
 }
 
+// r6 = `size` bytes at the address in r3, of user or kernel memory (0
+// when unreadable), sign-extended when `isSigned`.
+void ProgramEmitter::readAtR3(bool user, uint8_t size, bool isSigned) {
+  const int16_t slot = pushSlot();
+  as_.emit(st(Size::DW, R10, slot, 0));
+  as_.emit(mov64(R1, R10));
+  as_.emit(alu64(BPF_ADD, R1, slot));
+  as_.emit(mov64(R2, size));
+  as_.emit(call(user ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel));
+  as_.emit(ldx(sizeOf(size), R6, R10, slot));
+  popSlot();
+  if (isSigned && size < 8) normalize(R6, types_.integer(size, true));
+}
+
 void ProgramEmitter::probeGuards(Label skip) {
   using Test = providers::ProbeGuard::Test;
   for (const providers::ProbeGuard& g : probe_->guards) {
@@ -245,16 +259,9 @@ void ProgramEmitter::probeArgRead(const providers::ArgSource& a) {
     case Kind::SyscallArg: {
       // A raw sys_enter tracepoint passes the saved user registers: ctx[0]
       // is the pt_regs pointer and the argument register sits at `offset`.
-      int16_t slot = pushSlot();
-      as_.emit(st(Size::DW, R10, slot, 0));
       as_.emit(ldx(Size::DW, R3, R1, 0));
       as_.emit(alu64(BPF_ADD, R3, a.offset));
-      as_.emit(mov64(R1, R10));
-      as_.emit(alu64(BPF_ADD, R1, slot));
-      as_.emit(mov64(R2, 8));
-      as_.emit(call(BPF_FUNC_probe_read_kernel));
-      as_.emit(ldx(Size::DW, R6, R10, slot));
-      popSlot();
+      readAtR3(false, 8, false);
       return;  // the whole register, as DTrace's argN; args[n] takes the C type
     }
     case Kind::SiteValue:
@@ -275,17 +282,9 @@ void ProgramEmitter::probeArgRead(const providers::ArgSource& a) {
         }
         offset += static_cast<int32_t>(*at);
       }
-      int16_t slot = pushSlot();
-      as_.emit(st(Size::DW, R10, slot, 0));
       as_.emit(ldx(Size::DW, R3, R1, a.offset));
       as_.emit(alu64(BPF_ADD, R3, offset));
-      as_.emit(mov64(R1, R10));
-      as_.emit(alu64(BPF_ADD, R1, slot));
-      as_.emit(mov64(R2, a.size));
-      as_.emit(call(BPF_FUNC_probe_read_kernel));
-      as_.emit(ldx(sizeOf(a.size), R6, R10, slot));
-      popSlot();
-      if (a.isSigned && a.size < 8) normalize(R6, types_.integer(a.size, true));
+      readAtR3(false, a.size, a.isSigned);
       return;
     }
     case Kind::ExitReason: {
@@ -338,15 +337,7 @@ void ProgramEmitter::probeArgRead(const providers::ArgSource& a) {
         constant(a.constant, R2);
         as_.emit(alu64(BPF_ADD, R3, R2));
       }
-      int16_t slot = pushSlot();
-      as_.emit(st(Size::DW, R10, slot, 0));
-      as_.emit(mov64(R1, R10));
-      as_.emit(alu64(BPF_ADD, R1, slot));
-      as_.emit(mov64(R2, a.size));
-      as_.emit(call(BPF_FUNC_probe_read_user));
-      as_.emit(ldx(sizeOf(a.size), R6, R10, slot));
-      popSlot();
-      if (a.isSigned && a.size < 8) normalize(R6, types_.integer(a.size, true));
+      readAtR3(true, a.size, a.isSigned);
       return;
     }
     case Kind::None:

@@ -32,9 +32,7 @@ void ProgramEmitter::contextTaskPair(const char* pointerType, const char* pointe
     return;
   }
   const int16_t slot = pushSlot();
-  contextTask();
-  if (pointer) {
-    as_.emit(alu64(BPF_ADD, R0, kernelOffset(pointerType, pointer)));
+  auto readWord = [&]() {  // r0 = the u64 at r0
     as_.emit(st(Size::DW, R10, slot, 0));
     as_.emit(mov64(R3, R0));
     as_.emit(mov64(R1, R10));
@@ -42,15 +40,14 @@ void ProgramEmitter::contextTaskPair(const char* pointerType, const char* pointe
     as_.emit(mov64(R2, 8));
     as_.emit(call(BPF_FUNC_probe_read_kernel));
     as_.emit(ldx(Size::DW, R0, R10, slot));
+  };
+  contextTask();
+  if (pointer) {
+    as_.emit(alu64(BPF_ADD, R0, kernelOffset(pointerType, pointer)));
+    readWord();
   }
   as_.emit(alu64(BPF_ADD, R0, lowOffset));
-  as_.emit(st(Size::DW, R10, slot, 0));
-  as_.emit(mov64(R3, R0));
-  as_.emit(mov64(R1, R10));
-  as_.emit(alu64(BPF_ADD, R1, slot));
-  as_.emit(mov64(R2, 8));
-  as_.emit(call(BPF_FUNC_probe_read_kernel));
-  as_.emit(ldx(Size::DW, R0, R10, slot));
+  readWord();
   popSlot();
 }
 

@@ -221,7 +221,8 @@ class ProgramEmitter {
   void probeArg(int index);
   void probeArgFrom(const providers::ArgSource& a);
   bool isUserAddressArgument(const ast::Expr& e) const;
-  void probeArgRead(const providers::ArgSource& a);  // probeArgFrom before negation
+  void readAtR3(bool user, uint8_t size, bool isSigned);  // r6 = memory at r3
+  void probeArgRead(const providers::ArgSource& a);       // probeArgFrom before negation
   // Jumps to `skip` unless every guard of the probe passes.
   void probeGuards(bpf::Label skip);                   // r6 = the argument a describes
   void builtinArray(const ast::Expr& index);           // r6 = args[i], uregs[i]
