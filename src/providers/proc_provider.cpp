@@ -30,9 +30,10 @@ StableProbe execAt(std::string function, std::vector<std::string> tracepoints,
   return p;
 }
 
-std::vector<ProbeGuard> failedCall(int64_t number) {
-  return {guard(ProbeGuard::Test::Negative, syscallResult()),
-          guard(ProbeGuard::Test::OneOf, syscallNumber(), {number})};
+// A system call among `numbers` returning an error.
+std::vector<ProbeGuard> failedCall(std::vector<int64_t> numbers) {
+  return {guard(Test::Negative, syscallResult()),
+          guard(Test::OneOf, syscallNumber(), std::move(numbers))};
 }
 
 // A system call's path argument, in the saved register `reg`.
@@ -51,7 +52,6 @@ std::vector<StableProbe> procProbes() {
   // one's is the process's.
   const ArgSource groupDead = contextWord(1, "bool");
   const std::vector<int64_t> forks = {SYS_clone, SYS_fork, SYS_vfork, SYS_clone3};
-  const std::vector<int64_t> execs = {SYS_execve, SYS_execveat};
   ArgSource errnoValue = syscallResult();
   errnoValue.negate = true;
   errnoValue.typeName = "int";
@@ -84,13 +84,10 @@ std::vector<StableProbe> procProbes() {
       // system call has just read).
       execAt("begin_new_exec", {"sched_prepare_exec"}, {},
              contextMember(1, {{"linux_binprm", "filename"}}, 8, "char *", "string")),
-      execAt("execve", {"sys_exit"}, failedCall(SYS_execve), userPath("di")),
-      execAt("execveat", {"sys_exit"}, failedCall(SYS_execveat), userPath("si")),
+      execAt("execve", {"sys_exit"}, failedCall({SYS_execve}), userPath("di")),
+      execAt("execveat", {"sys_exit"}, failedCall({SYS_execveat}), userPath("si")),
       {"exec-success", {"sched_process_exec"}, {}, {}},
-      {"exec-failure",
-       {"sys_exit"},
-       {guard(Test::Negative, syscallResult()), guard(Test::OneOf, syscallNumber(), execs)},
-       {errnoValue}},
+      {"exec-failure", {"sys_exit"}, failedCall({SYS_execve, SYS_execveat}), {errnoValue}},
       {"exit",
        {"sched_process_exit"},
        {guard(Test::NotEqual, groupDead, {0})},
