@@ -67,6 +67,15 @@ typedef struct ipv6info {
   uintptr_t ipv6_hdr;
 } ipv6info_t;
 
+inline int IPPROTO_IP = 0;
+inline int IPPROTO_ICMP = 1;
+inline int IPPROTO_IGMP = 2;
+inline int IPPROTO_TCP = 6;
+inline int IPPROTO_UDP = 17;
+inline int IPPROTO_IPV6 = 41;
+inline int IPPROTO_ICMPV6 = 58;
+inline int IPPROTO_RAW = 255;
+
 translator pktinfo_t < struct sk_buff *S > {
   pkt_addr = (uintptr_t)S;
 };
@@ -97,18 +106,34 @@ translator ipinfo_t < struct sk_buff *S > {
 };
 
 /*
- * A socket's addresses as a packet's: arg6 the payload length, arg7 the
- * direction (inbound: the remote end sent it).
+ * A datagram's IP view from its socket. Sent (arg7 0): the socket's
+ * addresses, arg6 the payload length. Received (arg7 1): the header of
+ * the datagram just queued on the socket, the last of its receive queue.
  */
 translator ipinfo_t < struct sock *S > {
   ip_ver = S->__sk_common.skc_family == AF_INET ? 4 : 6;
-  ip_plength = arg6;
-  ip_saddr = S->__sk_common.skc_family == AF_INET ?
-      inet_ntoa(arg7 ? &S->__sk_common.skc_daddr : &S->__sk_common.skc_rcv_saddr) :
-      inet_ntoa6(arg7 ? &S->__sk_common.skc_v6_daddr : &S->__sk_common.skc_v6_rcv_saddr);
-  ip_daddr = S->__sk_common.skc_family == AF_INET ?
-      inet_ntoa(arg7 ? &S->__sk_common.skc_rcv_saddr : &S->__sk_common.skc_daddr) :
-      inet_ntoa6(arg7 ? &S->__sk_common.skc_v6_rcv_saddr : &S->__sk_common.skc_v6_daddr);
+  ip_plength = !arg7 ? arg6 + 8 :
+      S->__sk_common.skc_family == AF_INET ?
+      ntohs(((struct iphdr *)(((struct sk_buff *)S->sk_receive_queue.prev)->head +
+          ((struct sk_buff *)S->sk_receive_queue.prev)->network_header))->tot_len) -
+          (*(uint8_t *)(((struct sk_buff *)S->sk_receive_queue.prev)->head +
+          ((struct sk_buff *)S->sk_receive_queue.prev)->network_header) & 0xf) * 4 :
+      ntohs(((struct ipv6hdr *)(((struct sk_buff *)S->sk_receive_queue.prev)->head +
+          ((struct sk_buff *)S->sk_receive_queue.prev)->network_header))->payload_len);
+  ip_saddr = !arg7 ? (S->__sk_common.skc_family == AF_INET ?
+      inet_ntoa(&S->__sk_common.skc_rcv_saddr) : inet_ntoa6(&S->__sk_common.skc_v6_rcv_saddr)) :
+      S->__sk_common.skc_family == AF_INET ?
+      inet_ntoa(&((struct iphdr *)(((struct sk_buff *)S->sk_receive_queue.prev)->head +
+          ((struct sk_buff *)S->sk_receive_queue.prev)->network_header))->saddr) :
+      inet_ntoa6(&((struct ipv6hdr *)(((struct sk_buff *)S->sk_receive_queue.prev)->head +
+          ((struct sk_buff *)S->sk_receive_queue.prev)->network_header))->saddr);
+  ip_daddr = !arg7 ? (S->__sk_common.skc_family == AF_INET ?
+      inet_ntoa(&S->__sk_common.skc_daddr) : inet_ntoa6(&S->__sk_common.skc_v6_daddr)) :
+      S->__sk_common.skc_family == AF_INET ?
+      inet_ntoa(&((struct iphdr *)(((struct sk_buff *)S->sk_receive_queue.prev)->head +
+          ((struct sk_buff *)S->sk_receive_queue.prev)->network_header))->daddr) :
+      inet_ntoa6(&((struct ipv6hdr *)(((struct sk_buff *)S->sk_receive_queue.prev)->head +
+          ((struct sk_buff *)S->sk_receive_queue.prev)->network_header))->daddr);
 };
 
 translator ifinfo_t < struct net_device *D > {

@@ -1,7 +1,7 @@
 // udp.d: the udp provider's own argument types (udpinfo_t, udpsinfo_t),
-// translated from the socket a datagram is sent or received on; it builds
-// on ip.d (pktinfo_t, csinfo_t, ipinfo_t). arg6 is the datagram's payload
-// length, arg7 its direction (1 inbound).
+// translated from the socket a datagram is sent on (arg6 the payload
+// length) or queued on (arg7 1: from the datagram's headers); it builds on
+// ip.d (pktinfo_t, csinfo_t, ipinfo_t).
 #include "driver/d_library.h"
 
 namespace dtrace::driver {
@@ -25,11 +25,20 @@ typedef struct udpsinfo {
   string udps_raddr;
 } udpsinfo_t;
 
-/* The datagram's header as the socket's ports and the payload make it. */
+/*
+ * A datagram sent (arg7 0): its header as the socket's ports and the
+ * payload length (arg6) make it. Received (arg7 1): the header of the
+ * datagram just queued on the socket, the last of its receive queue.
+ */
 translator udpinfo_t < struct sock *S > {
-  udp_sport = arg7 ? ntohs(S->__sk_common.skc_dport) : S->__sk_common.skc_num;
-  udp_dport = arg7 ? S->__sk_common.skc_num : ntohs(S->__sk_common.skc_dport);
-  udp_length = arg6 + 8;
+  udp_sport = arg7 ? ntohs(((struct udphdr *)(((struct sk_buff *)S->sk_receive_queue.prev)->head +
+      ((struct sk_buff *)S->sk_receive_queue.prev)->transport_header))->source) :
+      S->__sk_common.skc_num;
+  udp_dport = arg7 ? ntohs(((struct udphdr *)(((struct sk_buff *)S->sk_receive_queue.prev)->head +
+      ((struct sk_buff *)S->sk_receive_queue.prev)->transport_header))->dest) :
+      ntohs(S->__sk_common.skc_dport);
+  udp_length = arg7 ? ntohs(((struct udphdr *)(((struct sk_buff *)S->sk_receive_queue.prev)->head +
+      ((struct sk_buff *)S->sk_receive_queue.prev)->transport_header))->len) : arg6 + 8;
 };
 
 translator udpsinfo_t < struct sock *S > {

@@ -142,6 +142,16 @@ const Type* Checker::argsElement(Expr& index, int64_t n) {
     }
     const Type* t = probeArgType(d.args[n]);
     if (!d.args[n].translated.empty()) {
+      // One translation serves the clause: its probes must agree on what
+      // it translates from.
+      if (translated && (translated->args[n].type != d.args[n].type ||
+                         translated->args[n].translatedFrom != d.args[n].translatedFrom)) {
+        error("D_ARGS_MULTI", index.loc,
+              "args[" + std::to_string(n) + "] is translated from " + translated->args[n].type +
+                  " for " + translated->description + " but from " + d.args[n].type + " for " +
+                  d.description + ": use one clause per description");
+        return nullptr;
+      }
       translated = &d;
       int pointers = 0;
       const std::string base = baseTypeName(d.args[n].translated, pointers);

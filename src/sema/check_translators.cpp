@@ -126,10 +126,11 @@ const Type* Checker::translatedMember(Expr& e, const Expr& xlateExpr, bool point
   const Type* from = xlateExpr.operands[0]->type;
   for (const Translator& t : defs_.translators) {
     if (t.output != output) continue;
+    // The translator xlate chose, when it chose one (several may make one
+    // output from different inputs: ipinfo_t from an sk_buff or a sock).
+    if (xlateExpr.translator && &t != xlateExpr.translator) continue;
     auto it = t.members.find(e.text);
     if (it == t.members.end()) continue;
-    // Pointers match by what they point at (several translators may make
-    // one output from different inputs: ipinfo_t from an sk_buff or a sock).
     const bool matches = t.input == from ||
                          (t.input->isPointer() && from->isPointer() &&
                           (t.input->target == from->target || from->target->isVoid() ||

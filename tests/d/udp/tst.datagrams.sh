@@ -1,7 +1,9 @@
 # udp:::send and udp:::receive for each datagram a process sends or
 # receives on a UDP socket: the socket's addresses and ports (udpsinfo_t),
 # the datagram's length with its header (udpinfo_t), its IP view
-# (ipinfo_t). The sender is connected, so its remote end is known.
+# (ipinfo_t: the payload counts the UDP header). The sender is connected,
+# so its remote end is known; a received datagram is queued (receive) in
+# the sender's send, on loopback.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cat >"$work/datagrams.py" <<'PY'
