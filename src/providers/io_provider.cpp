@@ -22,6 +22,9 @@ std::vector<StableProbe> ioProbes() {
 
 }  // namespace
 
-std::unique_ptr<Provider> makeIoProvider() { return makeStableProvider("io", ioProbes()); }
+std::unique_ptr<Provider> makeIoProvider() {
+  const char* noWait = "Linux has no tracepoint where a thread waits for a block request";
+  return makeStableProvider("io", ioProbes(), {{"wait-start", noWait}, {"wait-done", noWait}});
+}
 
 }  // namespace dtrace::providers

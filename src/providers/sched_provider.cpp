@@ -56,6 +56,12 @@ std::vector<StableProbe> schedProbes() {
 
 }  // namespace
 
-std::unique_ptr<Provider> makeSchedProvider() { return makeStableProvider("sched", schedProbes()); }
+std::unique_ptr<Provider> makeSchedProvider() {
+  return makeStableProvider(
+      "sched", schedProbes(),
+      {{"dequeue", "Linux has no tracepoint where a thread leaves a run queue"},
+       {"change-pri", "Linux has no tracepoint for a thread's priority change"},
+       {"remain-cpu", "Linux has no tracepoint where the scheduler keeps the running thread"}});
+}
 
 }  // namespace dtrace::providers

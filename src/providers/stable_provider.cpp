@@ -13,8 +13,9 @@ constexpr const char* kModule = "vmlinux";
 
 class StableProvider final : public Provider {
  public:
-  StableProvider(std::string name, std::vector<StableProbe> probes)
-      : name_(std::move(name)), probes_(std::move(probes)) {}
+  StableProvider(std::string name, std::vector<StableProbe> probes,
+                 std::vector<UnavailableProbe> unavailable)
+      : name_(std::move(name)), probes_(std::move(probes)), unavailable_(std::move(unavailable)) {}
 
   const std::string& name() const override { return name_; }
 
@@ -28,6 +29,7 @@ class StableProvider final : public Provider {
 
   bool mightMatch(const ast::ProbeSpec& spec) const override {
     if (!fieldMatches(kModule, spec.module)) return false;
+    if (unavailable(spec)) return true;
     for (const StableProbe& def : probes_) {
       if (fieldMatches(def.name, spec.name) && fieldMatches(def.function, spec.function)) {
         return true;
@@ -45,6 +47,14 @@ class StableProvider final : public Provider {
       p.guards = def.guards;
       p.contextTaskWord = def.contextTaskWord;
     }
+  }
+
+  // A probe of the provider's that Linux cannot carry, named exactly.
+  Result<const Probe*> create(ProbeCatalog&, const ast::ProbeSpec& spec) override {
+    if (const UnavailableProbe* u = unavailable(spec)) {
+      return Error{"probe " + name_ + ":::" + u->name + " is not available: " + u->reason};
+    }
+    return static_cast<const Probe*>(nullptr);
   }
 
   Result<void> describeArgs(Probe& probe) override {
@@ -68,6 +78,14 @@ class StableProvider final : public Provider {
   }
 
  private:
+  const UnavailableProbe* unavailable(const ast::ProbeSpec& spec) const {
+    if (spec.provider != name_ || isGlob(spec.name)) return nullptr;
+    for (const UnavailableProbe& u : unavailable_) {
+      if (u.name == spec.name) return &u;
+    }
+    return nullptr;
+  }
+
   const StableProbe& definition(const Probe& probe) const {
     for (const StableProbe& def : probes_) {
       if (def.name == probe.name && def.function == probe.function) return def;
@@ -77,6 +95,7 @@ class StableProvider final : public Provider {
 
   std::string name_;
   std::vector<StableProbe> probes_;
+  std::vector<UnavailableProbe> unavailable_;
 };
 
 }  // namespace
@@ -108,8 +127,10 @@ ProbeGuard guard(ProbeGuard::Test test, ArgSource value, std::vector<int64_t> op
   return g;
 }
 
-std::unique_ptr<Provider> makeStableProvider(std::string name, std::vector<StableProbe> probes) {
-  return std::make_unique<StableProvider>(std::move(name), std::move(probes));
+std::unique_ptr<Provider> makeStableProvider(std::string name, std::vector<StableProbe> probes,
+                                             std::vector<UnavailableProbe> unavailable) {
+  return std::make_unique<StableProvider>(std::move(name), std::move(probes),
+                                          std::move(unavailable));
 }
 
 }  // namespace dtrace::providers

@@ -26,9 +26,17 @@ struct StableProbe {
   std::string function{};
 };
 
+// A probe DTrace has that Linux gives no source for: naming it (exactly)
+// fails with the reason, rather than matching nothing.
+struct UnavailableProbe {
+  std::string name;
+  std::string reason;
+};
+
 // A provider whose probes are `probes`, each listed (as
 // NAME:vmlinux:function:name) only when this kernel has its tracepoint.
-std::unique_ptr<Provider> makeStableProvider(std::string name, std::vector<StableProbe> probes);
+std::unique_ptr<Provider> makeStableProvider(std::string name, std::vector<StableProbe> probes,
+                                             std::vector<UnavailableProbe> unavailable = {});
 
 // Building blocks for the definitions.
 // Context word `index` (a raw tracepoint's argument `index`), of C type

@@ -77,6 +77,15 @@ std::vector<StableProbe> tcpProbes() {
 
 }  // namespace
 
-std::unique_ptr<Provider> makeTcpProvider() { return makeStableProvider("tcp", tcpProbes()); }
+std::unique_ptr<Provider> makeTcpProvider() {
+  const char* noSegments = "Linux has no tracepoint for each TCP segment sent or received";
+  return makeStableProvider(
+      "tcp", tcpProbes(),
+      {{"send", noSegments},
+       {"receive", noSegments},
+       {"accept-refused",
+        "the reset Linux sends (tcp_send_reset) does not say that a connection attempt caused "
+        "it"}});
+}
 
 }  // namespace dtrace::providers
