@@ -256,6 +256,7 @@ class UsdtProviderFamily final : public ProviderFamily {
       const ObjectProbes& probes = objectProbes(uprobePath(pid, o.mapping));
       if (probes.sites.empty()) continue;
       const sym::Mapping& m = o.mapping;
+      sym::faultInReadOnlyData(pid, m.path);  // string constants its probes pass
       MappedUsdtObject object{m, o.executable, 0, &probes};
       if (auto at = probes.symbols->fileAddress(m, m.start)) object.bias = m.start - *at;
       std::set<std::string> providers;

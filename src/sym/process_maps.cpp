@@ -1,5 +1,6 @@
 #include "sym/process_maps.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -45,6 +46,7 @@ bool parseMapsLine(std::string_view line, Mapping& out) {
   auto [end, ec] = std::from_chars(inode.data(), inode.data() + inode.size(), out.inode);
   if (ec != std::errc()) return false;
   out.executable = perms[2] == 'x';
+  out.readOnly = perms[0] == 'r' && perms[1] == '-' && perms[2] == '-';
   const size_t pathStart = line.find_first_not_of(' ');
   out.path = pathStart == std::string_view::npos ? "" : std::string(line.substr(pathStart));
   constexpr std::string_view kDeleted = " (deleted)";
@@ -61,6 +63,24 @@ std::vector<Mapping> readExecutableMappings(int pid) {
     if (parseMapsLine(line, m) && m.executable) mappings.push_back(std::move(m));
   }
   return mappings;
+}
+
+void faultInReadOnlyData(int pid, const std::string& path) {
+  const std::string proc = "/proc/" + std::to_string(pid);
+  std::ifstream in(proc + "/maps");
+  const int mem = open((proc + "/mem").c_str(), O_RDONLY | O_CLOEXEC);
+  if (mem < 0) return;
+  constexpr uint64_t kPage = 4096;
+  std::string line;
+  while (std::getline(in, line)) {
+    Mapping m;
+    if (!parseMapsLine(line, m) || !m.readOnly || m.path != path) continue;
+    char byte;
+    for (uint64_t at = m.start; at < m.end; at += kPage) {
+      if (pread(mem, &byte, 1, static_cast<off_t>(at)) != 1) break;
+    }
+  }
+  close(mem);
 }
 
 bool processExists(int pid) { return kill(pid, 0) == 0 || errno != ESRCH; }

@@ -16,6 +16,7 @@ struct Mapping {
   uint64_t inode = 0;   // 0 for anonymous memory
   std::string path;     // the file, "[vdso]", "[stack]"..., or empty (anonymous)
   bool executable = false;
+  bool readOnly = false;  // r--: an object's headers and constant data
 
   bool contains(uint64_t address) const { return address >= start && address < end; }
   // Backed by a file that can be read for symbols.
@@ -30,6 +31,12 @@ bool parseMapsLine(std::string_view line, Mapping& out);
 // The executable mappings of a live process; empty when it has exited (or
 // never existed).
 std::vector<Mapping> readExecutableMappings(int pid);
+
+// Brings the read-only data (constant strings) that process `pid` maps
+// from the file at `path` into its page tables, by reading it through
+// /proc/PID/mem: probe context cannot fault pages in, so a USDT probe
+// passing a string constant its process never read could not be read.
+void faultInReadOnlyData(int pid, const std::string& path);
 
 // Whether a process with this ID exists (it may not be ours to signal).
 bool processExists(int pid);
