@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "parse/parser.h"
@@ -109,6 +110,53 @@ TEST_F(BuiltinsTest, ArgsErrorsAreDTraces) {
             "[D_PROTO_LEN] args[ ] prototype mismatch: 2 args passed, 1 expected");
   EXPECT_EQ(check("syscall::close:entry { args[0] = 1; }").substr(0, 12), "[D_OP_WRITE]");
   EXPECT_EQ(check("int args;"), "[D_DECL_IDRED] identifier redeclared: args");
+}
+
+// A translated argument: args[n] has the translated type and stands for
+// the translator applied to the native argument it comes from.
+class TranslatedArgsTest : public BuiltinsTest {
+ protected:
+  TranslatedArgsTest() {
+    args.byText["p:::task"] = {"p:::task", true, {{"struct in *", 8, false, "out_t *"}}};
+    args.byText["q:::task"] = {"q:::task", true, {{"struct in *", 8, false, "out_t *"}}};
+    args.byText["r:::other"] = {"r:::other", true, {{"struct in2 *", 8, false, "out_t *"}}};
+    args.byText["p:::path"] = {"p:::path", true, {{"char *", 8, false, "string"}}};
+    // `probe p(char *s, int n) : (int n)`: args[0] is native argument 1.
+    args.byText["p:::reordered"] = {
+        "p:::reordered", true, {{"char *", 8, false, "int", 1}, {"int", 4, true}}};
+  }
+  // The clause, after the translators and (once: the fixture's type table
+  // outlives each check, its translators do not) their types.
+  std::string withTranslator(const std::string& clause) {
+    const std::string types =
+        std::exchange(declared, true)
+            ? ""
+            : "struct in { int a; }; struct in2 { int a; }; typedef struct out { int b; } out_t;\n";
+    return types +
+           "translator out_t < struct in *I > { b = I->a * 2; };\n"
+           "translator out_t < struct in2 *I > { b = I->a * 3; };\n" +
+           clause;
+  }
+  bool declared = false;
+};
+
+TEST_F(TranslatedArgsTest, MembersComeFromTheTranslator) {
+  EXPECT_EQ(check(withTranslator("p:::task { v = args[0]->b; }")), "");
+  EXPECT_EQ(symbols.findGlobal("v")->type->name, "int");
+  EXPECT_EQ(check(withTranslator("p:::task { trace(args[0]->nothing); }")),
+            "[D_XLATE_NOCONV] translator does not define conversion for member: nothing");
+}
+
+TEST_F(TranslatedArgsTest, StringsAndScalarsConvert) {
+  EXPECT_EQ(typeOf("p:::path", "args[0]"), "string");
+  EXPECT_EQ(typeOf("p:::reordered", "args[0]"), "int");
+}
+
+TEST_F(TranslatedArgsTest, DescriptionsMustTranslateFromOneType) {
+  EXPECT_EQ(check(withTranslator("p:::task, q:::task { trace(args[0]->b); }")), "");
+  EXPECT_EQ(check(withTranslator("p:::task, r:::other { trace(args[0]->b); }")),
+            "[D_ARGS_MULTI] args[0] is translated from struct in * for p:::task but from "
+            "struct in2 * for r:::other: use one clause per description");
 }
 
 TEST_F(BuiltinsTest, UregsTakeRegisterConstants) {
