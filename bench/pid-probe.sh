@@ -14,8 +14,7 @@ trap 'rm -rf "$work"' EXIT
 loop=$work/call_loop
 cc -O2 -o "$loop" "$here/call_loop.c"
 
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-last() { grep -E '^[0-9.]+$' | tail -1; }
+. "$(dirname "$0")/lib.sh"
 base=() dt=() bt=()
 for _ in $(seq "$runs"); do
   base+=("$("$loop" "$calls" 2>/dev/null | last)")

@@ -14,10 +14,8 @@ loop=$(mktemp)
 trap 'rm -f "$loop"' EXIT
 cc -O2 -o "$loop" "$here/getppid_loop.c"
 
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-run() {  # run N times: "$@" must run $loop and print its ns/call last
-  for _ in $(seq "$runs"); do "$@" 2>/dev/null | grep -E '^[0-9.]+$' | tail -1; done | median
-}
+. "$(dirname "$0")/lib.sh"
+run() { median_of_runs "$@"; }  # "$@" runs $loop, which prints its ns/call
 
 base=$(run "$loop" "$calls")
 empty=$(run "$dtrace" -q -n 'syscall::getppid:entry /0/ { }' -c "$loop $calls")

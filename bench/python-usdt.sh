@@ -22,8 +22,7 @@ for i in range(n):
     f(i)
 print(int(n / (time.perf_counter() - t)))
 PY
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-last() { grep -E '^[0-9]+$' | tail -1; }
+. "$(dirname "$0")/lib.sh"
 base=() dt=() bt=()
 for _ in $(seq "$runs"); do
   base+=("$("$python" "$work/loop.py" | last)")

@@ -19,8 +19,7 @@ syscall::getppid:return /self->ts/ { @ = quantize(timestamp - self->ts); self->t
 bscript='tracepoint:syscalls:sys_enter_getppid { @ts[tid] = nsecs; }
 tracepoint:syscalls:sys_exit_getppid /@ts[tid]/ { @ = hist(nsecs - @ts[tid]); delete(@ts[tid]); }'
 
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-last() { grep -E '^[0-9.]+$' | tail -1; }
+. "$(dirname "$0")/lib.sh"
 base=() dt=() bt=()
 for _ in $(seq "$runs"); do
   base+=("$("$loop" "$calls" | last)")

@@ -10,14 +10,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 dtrace=${1:-$here/../build/dtrace}
 runs=${RUNS:-5}
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-seconds() {
-  local start end
-  start=$(date +%s.%N)
-  "$@" >/dev/null 2>&1 || true
-  end=$(date +%s.%N)
-  echo "$end - $start" | bc
-}
+. "$(dirname "$0")/lib.sh"
 probes=$("$dtrace" -l -n 'pid$target:libc.so.6::entry' -c /bin/true | tail -n +2 | wc -l)
 none=() dt=() bt=()
 for _ in $(seq "$runs"); do
