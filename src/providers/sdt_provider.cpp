@@ -59,11 +59,8 @@ class SdtProvider final : public Provider {
   std::string rawTracepoint(const Probe& probe) const override { return probe.tpEvent; }
 
   Result<std::vector<bpf::Link>> attach(const Probe& probe, int progFd) override {
-    auto link = bpf::attachRawTracepoint(progFd, probe.tpEvent);
-    if (!link) return link.error();
-    std::vector<bpf::Link> links;
-    links.push_back(std::move(*link));
-    return links;
+    const Probe* one[] = {&probe};
+    return attachGroup(one, progFd);
   }
 
   bool sharesPrograms() const override { return true; }
