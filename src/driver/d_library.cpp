@@ -5,6 +5,7 @@
 #include <csignal>
 #include <string>
 
+#include "driver/cpu_topology.h"
 #include "ir/program.h"
 
 namespace dtrace::driver {
@@ -349,7 +350,7 @@ typedef struct psinfo {
 typedef struct cpuinfo {
   processorid_t cpu_id;
   psetid_t cpu_pset;
-  int cpu_chip;
+  chipid_t cpu_chip;
   int cpu_lgrp;
 } cpuinfo_t;
 
@@ -430,16 +431,28 @@ translator lwpsinfo_t < struct task_struct *T > {
   pr_bindpset = -1;
 };
 
-translator cpuinfo_t < int C > {
-  cpu_id = C;
-  cpu_pset = -1;
-  cpu_lgrp = lgrp;
-};
-
 inline psinfo_t *curpsinfo = xlate <psinfo_t *> (curthread);
 inline lwpsinfo_t *curlwpsinfo = xlate <lwpsinfo_t *> (curthread);
-inline cpuinfo_t *curcpu = xlate <cpuinfo_t *> (cpu);
 )D";
+
+// cpuinfo_t's translator folds in this machine's topology. Linux has no
+// processor sets: every CPU is in the default one, which illumos reports
+// as -1.
+const char* processLibrarySource() {
+  static const std::string source = std::string(kProcessSource) +
+                                    "translator cpuinfo_t < int C > {\n"
+                                    "  cpu_id = C;\n"
+                                    "  cpu_pset = -1;\n"
+                                    "  cpu_chip = " +
+                                    chipOfCpu("C") +
+                                    ";\n"
+                                    "  cpu_lgrp = lgrp;\n"
+                                    "};\n"
+                                    "inline cpuinfo_t *curcpu = xlate <cpuinfo_t *> (cpu);\n"
+                                    "inline chipid_t chip = curcpu->cpu_chip;\n"
+                                    "inline psetid_t pset = curcpu->cpu_pset;\n";
+  return source.c_str();
+}
 
 bool mentions(std::string_view source, std::string_view name) {
   auto isWordChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
@@ -489,9 +502,9 @@ std::vector<const LibraryUnit*> libraryUnitsFor(std::string_view script) {
       {"null.d", kNullSource, {"NULL"}},
       {"net.d", kNetSource, {"in6_addr_t", "AF_INET", "AF_INET6"}},
       {"process.d",
-       kProcessSource,
+       processLibrarySource(),
        {"curpsinfo", "curlwpsinfo", "curcpu", "psinfo_t", "lwpsinfo_t", "cpuinfo_t",
-        "timestruc_t"}},
+        "timestruc_t", "chip", "pset"}},
       {"io.d",
        ioLibrarySource(),
        {"bufinfo_t", "devinfo_t", "fileinfo_t", "B_BUSY", "B_DONE", "B_ERROR", "B_PAGEIO",

@@ -42,7 +42,6 @@ constexpr BuiltinSpec kBuiltins[] = {
     {"ipl", Builtin::Ipl, "uint_t"},
     {"lgrp", Builtin::Lgrp, "int"},
     // DTrace built-ins with no Linux counterpart: any use is an error.
-    {"chip", Builtin::Unavailable, "void"},
     {"projid", Builtin::Unavailable, "void"},
     {"taskid", Builtin::Unavailable, "void"},
     {"zonename", Builtin::Unavailable, "void"},

@@ -85,6 +85,7 @@ TypeTable::TypeTable(uint32_t strsize) : strsize_(strsize) {
       {"boolean_t", int_},
       // Solaris identifiers D scripts name (illumos <sys/types.h>, LP64).
       {"psetid_t", int_},
+      {"chipid_t", int_},
       {"zoneid_t", int_},
       {"taskid_t", int_},
       {"projid_t", int_},
