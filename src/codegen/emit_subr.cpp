@@ -296,6 +296,10 @@ void ProgramEmitter::subroutineValue(const Expr& call) {
     stringLength(R9, temp, size);
     return;
   }
+  if (call.text == "speculation") {
+    speculationValue();
+    return;
+  }
   if (call.text == "rand") {
     // DTrace's rand() is a weak pseudo-random int, as this is.
     as_.emit(bpf::call(BPF_FUNC_get_prandom_u32));

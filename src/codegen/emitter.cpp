@@ -123,6 +123,7 @@ void ProgramEmitter::clause(const EnabledClause& ec) {
 
 void ProgramEmitter::emitRecord() {
   Label sent = as_.newLabel();
+  if (clause_->speculationTagOffset) speculativeRecordAllowed(sent);
   as_.emit(ldMapFd(R1, maps_.ringbuf));
   as_.emit(mov64(R2, R9));
   as_.emit(alu64(BPF_ADD, R2, static_cast<int32_t>(layout_.recordOffset)));
@@ -316,6 +317,11 @@ void ProgramEmitter::action(const Expr& call) {
       break;
     case ir::ActionKind::Print:
       printAction(call, al.action, data);
+      break;
+    case ir::ActionKind::Speculate:
+    case ir::ActionKind::Commit:
+    case ir::ActionKind::Discard:
+      speculationAction(call, al.action, data);
       break;
     case ir::ActionKind::Stack:
     case ir::ActionKind::Symbol:  // the call is the value

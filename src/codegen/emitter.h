@@ -66,6 +66,7 @@ struct MapFds {
   int scratch = -1;
   int counters = -1;
   int ringbuf = -1;
+  int speculationUsage = -1;      // ir::SpeculationUsage per CPU and speculation ID
   std::vector<int> aggregations;  // by aggregation id
   int aggregationZero = -1;       // one zeroed value, as large as any aggregation's
   std::vector<int> dynamics;      // by dynamic variable id
@@ -122,6 +123,13 @@ class ProgramEmitter {
   // emit_actions.cpp: actions done in probe context, and tracemem()
   void signalAction(const ast::Expr& call);  // raise(sig), stop()
   void chillAction(const ast::Expr& call);
+  // emit_speculation.cpp: speculation() into r6; speculate(), commit() and
+  // discard() record their tag; a speculative record is sent only while
+  // its speculation is active and within specsize.
+  void speculationValue();
+  void speculationAction(const ast::Expr& call, const ir::Action& action, int32_t data);
+  void speculationSlot(bpf::Label inactive);  // r1: the state word of the ID in r6
+  void speculativeRecordAllowed(bpf::Label skip);
   void busyWait();  // until ktime reaches loopState(0) + loopState(1)
   // tracemem() and printm(): the bytes at `address`, of which `dynamicSize`
   // (when given) are printed.

@@ -133,6 +133,18 @@ struct ClauseWalker {
       case ir::ActionKind::Symbol:  // the checker typed the call as its record field
         a.fields.push_back(fieldFor(end, call.type));
         break;
+      case ir::ActionKind::Speculate:
+      case ir::ActionKind::Commit:
+      case ir::ActionKind::Discard: {
+        ir::Field tag;
+        tag.offset = alignUp(end, 8);
+        tag.size = 8;
+        tag.kind = ir::DataKind::Unsigned;
+        end = tag.offset + tag.size;
+        a.fields.push_back(tag);
+        if (a.kind == ir::ActionKind::Speculate) out.speculationTagOffset = tag.offset;
+        break;
+      }
       case ir::ActionKind::Ftruncate:
       case ir::ActionKind::Raise:
       case ir::ActionKind::Stop:
@@ -168,6 +180,7 @@ struct ScratchNeeds {
   bool loops = false;
   bool subroutines = false;
   bool chill = false;  // a busy-wait loop and the per-CPU chill accounting
+  bool speculations = false;  // speculation(), speculate(), commit() or discard()
   uint32_t kernelStackBytes = 0;  // the largest stack() field
 };
 
@@ -178,6 +191,11 @@ void scan(const ast::Expr* e, ScratchNeeds& needs) {
     needs.loops = true;
   }
   if (e->kind == ast::ExprKind::Call && e->text == "chill") needs.chill = true;
+  if (e->kind == ast::ExprKind::Call &&
+      (e->text == "speculation" || e->text == "speculate" || e->text == "commit" ||
+       e->text == "discard")) {
+    needs.speculations = true;
+  }
   if (e->kind == ast::ExprKind::Call && e->text == "stack" && e->type) {
     needs.kernelStackBytes = std::max(needs.kernelStackBytes, e->type->size);
   }
@@ -219,7 +237,7 @@ ir::DataKind dataKindOf(const sema::Type* t) {
 }
 
 Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable& symbols,
-                     bool quiet, uint32_t strsize) {
+                     bool quiet, uint32_t strsize, SpeculationLimits speculations) {
   Layout layout;
 
   for (sema::Variable& v : symbols.globals()) {
@@ -249,6 +267,14 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
     layout.clauses.push_back(std::move(cl));
   }
   layout.types = typeInfo.take();
+
+  const ScratchNeeds needs = scratchNeeds(clauses);
+  if (needs.speculations) {
+    layout.speculationOffset = layout.globalsSize;
+    layout.speculations = speculations.count;
+    layout.speculationBytes = speculations.bytesPerCpu;
+    layout.globalsSize += 8 * speculations.count;
+  }
 
   uint32_t maxKey = 8;
   for (const sema::Variable& agg : symbols.aggregations()) {
@@ -303,7 +329,6 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
   layout.scratchSize = layout.joinOffset + kMaxJoinDepth * 3 * layout.stringTempSize;
   // The subroutines' areas cost scratch space (a per-CPU value is at most
   // 32 KiB): only programs that need them get them (allocaSize 0 otherwise).
-  const ScratchNeeds needs = scratchNeeds(clauses);
   layout.selfAddressOffset = layout.scratchSize;
   layout.scratchSize += 8;
   if (needs.chill) {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "ir/program.h"
@@ -33,6 +34,9 @@ struct ClauseLayout {
   std::map<const ast::Expr*, ActionLayout> actions;  // keyed by the action's Call node
   std::vector<ir::Action> orderedActions;
   bool recordsData = false;  // writes a record (data actions, or empty clause)
+  // speculate(): the record goes to a speculation, its tag at this offset
+  // of the data (the Speculate action's field).
+  std::optional<uint32_t> speculationTagOffset;
   bool hasActionMask = false;
   uint32_t dataSize = 0;
 };
@@ -93,6 +97,11 @@ struct Layout {
   uint32_t kernelStackOffset = 0;
   uint32_t kernelStackSize = 0;
   bool destructive = false;  // some clause calls raise, stop, chill, system or freopen
+  // Speculations' state words in the globals (ir::SpeculationState): nspec
+  // of them, or none when no clause uses speculations.
+  uint32_t speculationOffset = 0;
+  uint32_t speculations = 0;
+  uint64_t speculationBytes = 0;  // specsize: one speculation's records per CPU
   std::vector<ClauseLayout> clauses;
   std::vector<ir::Aggregation> aggregations;
   std::vector<DynamicLayout> dynamics;  // by Variable::dynamicId
@@ -102,8 +111,14 @@ struct Layout {
 
 // Gives every global, clause-local variable, record field and aggregation
 // key its place. Variables' offsets are written into the symbol table.
+// The nspec and specsize options.
+struct SpeculationLimits {
+  uint32_t count = 1;
+  uint64_t bytesPerCpu = 32 * 1024;
+};
+
 Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable& symbols,
-                     bool quiet, uint32_t strsize);
+                     bool quiet, uint32_t strsize, SpeculationLimits speculations = {});
 
 // The record field kind for a value of type t.
 ir::DataKind dataKindOf(const sema::Type* t);

@@ -104,6 +104,25 @@ int Consumer::handleRecord(const void* data, size_t size) {
   if (available < ecb.dataSize) {
     return malformed("record for EPID " + std::to_string(header.epid) + " is truncated");
   }
+  // A speculative record waits for its commit() or discard().
+  if (!replaying_) {
+    for (const ir::Action& action : ecb.actions) {
+      if (action.kind != ir::ActionKind::Speculate) continue;
+      if (action.fields.empty() || !fieldFits(action.fields[0], available)) {
+        return malformed("speculate( ) field lies outside its record");
+      }
+      uint64_t tag = 0;
+      std::memcpy(&tag, payload + action.fields[0].offset, sizeof tag);
+      speculations_.hold(tag, data, size);
+      return 0;
+    }
+  }
+  // A clause that only commits or discards prints nothing of its own.
+  const bool silent =
+      !ecb.actions.empty() &&
+      std::all_of(ecb.actions.begin(), ecb.actions.end(), [](const ir::Action& a) {
+        return a.kind == ir::ActionKind::Commit || a.kind == ir::ActionKind::Discard;
+      });
 
   buffer_.clear();
   // In JSON mode the record is one object, its actions' data in "output".
@@ -113,11 +132,11 @@ int Consumer::handleRecord(const void* data, size_t size) {
     beginProbeObject(*json, "record", header.cpu, &ecb);
     json->key("output").beginArray();
     json_ = &*json;
-  } else if (!quiet_) {
+  } else if (!quiet_ && !silent) {
     if (!headingPrinted_) buffer_ += print::kProbeHeading;
     print::appendProbePrefix(buffer_, header.cpu, ecb.probeId, ecb.function, ecb.name);
   }
-  headingPrinted_ = true;
+  if (!silent) headingPrinted_ = true;
 
   int rc = 0;
   uint64_t ran = ~uint64_t{0};  // actions under an `if` say whether they ran
@@ -255,7 +274,24 @@ int Consumer::handleRecord(const void* data, size_t size) {
       case ir::ActionKind::Raise:
       case ir::ActionKind::Stop:
       case ir::ActionKind::Chill:
+      case ir::ActionKind::Speculate:  // a replayed record's tag
         break;  // done in probe context
+      case ir::ActionKind::Commit:
+      case ir::ActionKind::Discard: {
+        if (action.fields.empty() || !fieldFits(action.fields[0], available)) {
+          rc = malformed("commit( ) field lies outside its record");
+          break;
+        }
+        uint64_t tag = 0;
+        std::memcpy(&tag, payload + action.fields[0].offset, sizeof tag);
+        if (tag == 0) break;
+        if (action.kind == ir::ActionKind::Discard) {
+          speculations_.discard(tag);
+        } else {
+          replayCommitted(tag);
+        }
+        break;
+      }
       case ir::ActionKind::Printa:
       case ir::ActionKind::Clear:
       case ir::ActionKind::Trunc:
@@ -279,11 +315,28 @@ int Consumer::handleRecord(const void* data, size_t size) {
     json->endArray().endObject();
     json_ = nullptr;
     buffer_ += '\n';
-  } else if (!quiet_) {
+  } else if (!quiet_ && !silent) {
     buffer_ += '\n';
   }
   std::fwrite(buffer_.data(), 1, buffer_.size(), recordOut());
   return rc;
+}
+
+// The committed records print where the commit() is, each as it would
+// have printed when it came; the committing record's own text, held
+// meanwhile, follows.
+void Consumer::replayCommitted(uint64_t tag) {
+  std::string held;
+  held.swap(buffer_);
+  print::JsonWriter* heldJson = json_;
+  json_ = nullptr;
+  replaying_ = true;
+  for (const std::string& record : speculations_.commit(tag)) {
+    handleRecord(record.data(), record.size());
+  }
+  replaying_ = false;
+  json_ = heldJson;
+  buffer_.swap(held);
 }
 
 // The record's text so far, before an action that writes (or runs

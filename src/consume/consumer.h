@@ -15,6 +15,7 @@
 
 #include "consume/aggregation_source.h"
 #include "consume/aggregation_table.h"
+#include "consume/speculations.h"
 #include "ir/program.h"
 #include "ir/printf_format.h"
 #include "util/option_table.h"
@@ -53,7 +54,8 @@ class Consumer {
   void setOutputFormat(OutputFormat format) { format_ = format; }
 
   // Lost data, reported on stderr in DTrace's words (and as a JSON object
-  // in JSON mode): `kind` is "principal", "aggregation" or "dynamic", `cpu`
+  // in JSON mode): `kind` is "principal", "aggregation", "dynamic",
+  // "speculation" or "speculation-unavailable", `cpu`
   // -1 for drops of no CPU; `total` counts every drop of the kind so far.
   void reportDrops(std::string_view kind, int cpu, uint64_t count, uint64_t total);
 
@@ -72,6 +74,8 @@ class Consumer {
   // globals): tracing ends even when exit()'s record was dropped.
   void watchExitWord(const uint64_t* word) { exitWord_ = word; }
   bool exitRequested() const;
+  // The number of speculation IDs (nspec), 0 when the program uses none.
+  void setSpeculations(uint32_t count) { speculations_.setCount(count); }
   int exitStatus() const;
   uint64_t faultCount() const { return faults_; }
   const std::string& lastError() const { return lastError_; }
@@ -85,6 +89,8 @@ class Consumer {
 
  private:
   uint64_t exitWord() const;
+  // commit(): the records held for the tag, printed as if they came now.
+  void replayCommitted(uint64_t tag);
   int malformed(std::string message);
   Result<void> write(const std::string& text);
   // The consumer-side actions; `text` is the formatted argument.
@@ -142,6 +148,8 @@ class Consumer {
   std::vector<AggregationData> snapshots_;
   OutputFormat format_ = OutputFormat::Text;
   print::JsonWriter* json_ = nullptr;  // the record being written, in JSON mode
+  SpeculationBuffers speculations_;
+  bool replaying_ = false;  // printing a committed speculation's records
 };
 
 }  // namespace dtrace::consume

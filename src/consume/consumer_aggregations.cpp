@@ -285,6 +285,10 @@ void Consumer::reportDrops(std::string_view kind, int cpu, uint64_t count, uint6
     message = formatDrops(count, cpu);
   } else if (kind == "aggregation") {
     message = formatAggregationDrops(count, cpu);
+  } else if (kind == "speculation") {
+    message = formatSpeculativeDrops(count);
+  } else if (kind == "speculation-unavailable") {
+    message = formatFailedSpeculations(count);
   } else {
     message = formatDynvarDrops(count);
   }

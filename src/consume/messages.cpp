@@ -45,6 +45,15 @@ std::string formatAggregationDrops(uint64_t n, int cpu) {
          std::to_string(cpu);
 }
 
+std::string formatSpeculativeDrops(uint64_t n) {
+  return "dtrace: " + std::to_string(n) + " speculative drop" + plural(n);
+}
+
+std::string formatFailedSpeculations(uint64_t n) {
+  return "dtrace: " + std::to_string(n) + " failed speculation" + plural(n) +
+         " (no speculative buffer available)";
+}
+
 std::string formatDynvarDrops(uint64_t n) {
   return "dtrace: " + std::to_string(n) + " dynamic variable drop" + plural(n);
 }

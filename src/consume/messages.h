@@ -20,5 +20,9 @@ std::string formatDrops(uint64_t n, int cpu);
 std::string formatAggregationDrops(uint64_t n, int cpu);
 // "dtrace: 5 dynamic variable drops"
 std::string formatDynvarDrops(uint64_t n);
+// "dtrace: 2 speculative drops"
+std::string formatSpeculativeDrops(uint64_t n);
+// "dtrace: 1 failed speculation (no speculative buffer available)"
+std::string formatFailedSpeculations(uint64_t n);
 
 }  // namespace dtrace::consume

@@ -37,6 +37,7 @@ using ir::Activity;
 
 struct Session::Maps {
   std::optional<bpf::Map> globals, scratch, counters, ringbuf, aggregationZero;
+  std::optional<bpf::Map> speculationUsage;  // when a clause uses speculations
   std::vector<bpf::Map> aggregations;
   std::vector<bpf::Map> dynamics;
   std::vector<bpf::Map> probeTables;  // one per shared program
@@ -516,6 +517,13 @@ Result<void> Session::createMaps() {
   if (!ringbuf) return ringbuf.error();
   maps_->ringbuf.emplace(std::move(*ringbuf));
 
+  if (layout_.speculations > 0) {
+    auto usage = bpf::Map::create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_spec_usage", 4,
+                                  sizeof(ir::SpeculationUsage), layout_.speculations);
+    if (!usage) return makeError("cannot create speculation map: " + usage.error().message);
+    maps_->speculationUsage.emplace(std::move(*usage));
+  }
+
   // Entries are allocated as they are first used; `aggsize` (per CPU, as
   // in DTrace) bounds how many there may be, and a full map counts drops.
   uint64_t aggsize = options_.size("aggsize");
@@ -563,7 +571,10 @@ Result<void> Session::createMaps() {
 constexpr uint32_t kMaxScratchSize = 32 * 1024;
 
 Result<void> Session::load() {
-  layout_ = codegen::computeLayout(clauses_, symbols_, config_.quiet, types().strsize());
+  const codegen::SpeculationLimits speculations{static_cast<uint32_t>(options_.value("nspec")),
+                                                options_.size("specsize")};
+  layout_ = codegen::computeLayout(clauses_, symbols_, config_.quiet, types().strsize(),
+                                   speculations);
   // As dtrace_go() refuses them (EDT_DESTRUCTIVE), before anything is attached.
   if (layout_.destructive && !options_.flag("destructive")) {
     return makeError("Destructive actions not allowed");
@@ -702,6 +713,7 @@ Result<void> Session::loadProgram(std::span<ProbeEnabling* const> group) {
   fds.scratch = maps_->scratch->fd();
   fds.counters = maps_->counters->fd();
   fds.ringbuf = maps_->ringbuf->fd();
+  if (maps_->speculationUsage) fds.speculationUsage = maps_->speculationUsage->fd();
   for (const auto& m : maps_->aggregations) fds.aggregations.push_back(m.fd());
   if (maps_->aggregationZero) fds.aggregationZero = maps_->aggregationZero->fd();
   for (const auto& m : maps_->dynamics) fds.dynamics.push_back(m.fd());
@@ -774,6 +786,21 @@ void Session::reportCounters(consume::Consumer& consumer) {
   if (dynamicDrops > reportedDynamicDrops_) {
     consumer.reportDrops("dynamic", -1, dynamicDrops - reportedDynamicDrops_, dynamicDrops);
     reportedDynamicDrops_ = dynamicDrops;
+  }
+  // Speculations' losses, in total as DTrace reports them.
+  const std::pair<uint64_t ir::Counters::*, const char*> kSpeculationLosses[] = {
+      {&ir::Counters::speculativeDrops, "speculation"},
+      {&ir::Counters::speculationsUnavailable, "speculation-unavailable"},
+  };
+  reportedSpeculationLosses_.resize(std::size(kSpeculationLosses), 0);
+  for (size_t i = 0; i < std::size(kSpeculationLosses); i++) {
+    const auto [counter, kind] = kSpeculationLosses[i];
+    uint64_t total = 0;
+    for (int cpu = 0; cpu < ncpu; cpu++) total += values[cpu].*counter;
+    if (total > reportedSpeculationLosses_[i]) {
+      consumer.reportDrops(kind, -1, total - reportedSpeculationLosses_[i], total);
+      reportedSpeculationLosses_[i] = total;
+    }
   }
   for (int cpu = 0; cpu < ncpu; cpu++) {
     uint64_t& seenBuffer = reportedDrops_[2 * cpu];
@@ -852,6 +879,7 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
                                                  : consume::OutputFormat::Text);
   consumer.setSymbols(symbols.context());
   consumer.watchExitWord(&globals[ir::kExitOffset / 8]);
+  consumer.setSpeculations(layout_.speculations);
   auto ring = bpf::RingBuffer::open(maps_->ringbuf->fd(), [&](const void* data, size_t size) {
     return consumer.handleRecord(data, size);
   });

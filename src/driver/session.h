@@ -144,6 +144,7 @@ class Session {
   const ProbeEnabling* errorEnabling_ = nullptr;  // dtrace:::ERROR's clauses, if enabled
   std::vector<uint64_t> reportedDrops_;           // per CPU, buffer then aggregation drops
   uint64_t reportedDynamicDrops_ = 0;
+  std::vector<uint64_t> reportedSpeculationLosses_;  // speculative drops, failed speculations
   uint32_t kernelMaxFrames_ = 0;  // perf_event_max_stack, read when first needed
 };
 

@@ -20,6 +20,8 @@ std::optional<ActionKind> actionNamed(std::string_view name) {
       {"func", ActionKind::Symbol},       {"mod", ActionKind::Symbol},
       {"usym", ActionKind::Symbol},       {"ufunc", ActionKind::Symbol},
       {"umod", ActionKind::Symbol},       {"uaddr", ActionKind::Symbol},
+      {"speculate", ActionKind::Speculate}, {"commit", ActionKind::Commit},
+      {"discard", ActionKind::Discard},
   };
   for (const auto& [n, kind] : kActions) {
     if (n == name) return kind;
@@ -39,6 +41,13 @@ bool isDestructive(ActionKind kind) {
       return false;
   }
 }
+
+bool actsOnSpeculations(ActionKind kind) {
+  return kind == ActionKind::Speculate || kind == ActionKind::Commit ||
+         kind == ActionKind::Discard;
+}
+
+bool recordsTracedData(ActionKind kind) { return !isDestructive(kind) && !actsOnSpeculations(kind); }
 
 bool takesFormat(ActionKind kind) {
   return kind == ActionKind::Printf || kind == ActionKind::System || kind == ActionKind::Freopen;

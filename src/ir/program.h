@@ -45,7 +45,18 @@ enum class ActionKind : uint8_t {
   Print,
   Stack,   // stack(), ustack(), jstack(): fields[0] the frames (KernelStack, UserStack)
   Symbol,  // sym(), mod(), usym(), umod(), uaddr()...: fields[0], named by its kind
+  // speculate(id): the clause's record goes to speculation id; commit(id)
+  // and discard(id) end it. fields[0] is the speculation tag (runtime.h).
+  Speculate,
+  Commit,
+  Discard,
 };
+
+// speculate(), commit() and discard(): they record a speculation tag.
+bool actsOnSpeculations(ActionKind kind);
+// Whether an action records data DTrace's speculation rules count
+// (D_SPEC_DREC, D_COMM_DREC): not these, destructive ones or discard().
+bool recordsTracedData(ActionKind kind);
 
 // The action a D function name stands for, if it is one of these.
 std::optional<ActionKind> actionNamed(std::string_view name);

@@ -39,6 +39,8 @@ struct Counters {
   uint64_t aggregationDrops;
   uint64_t dynamicDrops;
   uint64_t errors;
+  uint64_t speculativeDrops;         // a speculation's records beyond specsize on this CPU
+  uint64_t speculationsUnavailable;  // speculation() found every ID in use
 };
 
 // Every record in the principal buffer starts with this header.
@@ -86,5 +88,28 @@ constexpr uint32_t kAggregationCpuSlot = 8;
 // before the clear, so the consumer reads it as zeros and the next firing
 // on that CPU starts it afresh, with no update ever lost to a race.
 constexpr uint32_t kAggregationGenerationWords = 1;
+
+// Speculations: nspec words in the globals (from Layout::speculationOffset),
+// one per speculation ID (ID 1 is the first word). The low byte is the
+// state; the rest counts the times speculation() handed the ID out. A
+// speculative record carries a tag, (generation << 32) | ID, in its
+// Speculate action's field, as do commit() and discard() records; a tag of
+// 0 means "nothing" (ID 0, or not active). commit() and discard() free the
+// ID at once; the consumer holds a tag's records until the commit() or
+// discard() record of that tag arrives, so that a new use of the ID never
+// mixes with the last one, whatever order CPUs' records arrive in.
+enum class SpeculationState : uint8_t {
+  Inactive = 0,  // free for speculation()
+  Active = 1,    // handed out; speculate() records into it
+};
+constexpr uint64_t kSpeculationStateMask = 0xff;
+constexpr uint32_t kSpeculationGenerationShift = 8;
+
+// Per CPU and speculation ID, in the "speculation usage" per-CPU array:
+// the bytes of this CPU's records in the ID's current use (specsize).
+struct SpeculationUsage {
+  uint64_t generation;
+  uint64_t bytes;
+};
 
 }  // namespace dtrace::ir

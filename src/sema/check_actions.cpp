@@ -154,6 +154,9 @@ bool Checker::checkAction(Expr& call) {
       return true;
     case ir::ActionKind::Raise:
     case ir::ActionKind::Chill:  // void(int)
+    case ir::ActionKind::Speculate:
+    case ir::ActionKind::Commit:
+    case ir::ActionKind::Discard:
       if (args.size() != 1) return argCountError(1);
       return prototypeArg(call, 0, assignable(types_.intType(), *args[0]), "int");
     case ir::ActionKind::Stop:

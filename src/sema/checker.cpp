@@ -218,7 +218,7 @@ bool Checker::checkClause(ast::ProbeClause& clause) {
     }
   }
   region_ = nullptr;
-  return ok;
+  return ok && checkSpeculationRules(clause);
 }
 
 bool Checker::checkActions(ast::ProbeClause& clause) {

@@ -79,6 +79,8 @@ class Checker {
  private:
   bool checkClause(ast::ProbeClause& clause);
   bool checkActions(ast::ProbeClause& clause);
+  // check_speculations.cpp: what may follow speculate() and commit().
+  bool checkSpeculationRules(const ast::ProbeClause& clause);
   bool checkPredicate(ast::ProbeClause& clause);
   bool checkDeclaration(ast::Declaration& decl);
   // check_providers.cpp: provider definitions.

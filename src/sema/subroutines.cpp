@@ -50,7 +50,7 @@ const UnavailableSubroutine* findUnavailable(std::string_view name) {
 // does not first complain about the aggregation.
 bool isUnsupportedYet(const std::string& name) {
   static const char* const kNames[] = {
-      "speculation", "speculate", "commit", "discard", "json",
+      "json",
   };
   for (const char* n : kNames) {
     if (name == n) return true;
@@ -65,7 +65,7 @@ bool isFunctionName(std::string_view name) {
       "alloca",    "basename",   "bcopy",     "cleanpath", "copyin",    "copyinstr", "copyinto",
       "dirname",   "getmajor",   "getminor",  "htonl",     "htonll",    "htons",     "index",
       "inet_ntoa", "inet_ntoa6", "inet_ntop", "lltostr",   "ntohl",     "ntohll",    "ntohs",
-      "progenyof", "rand",       "rindex",    "strchr",    "strjoin",   "strlen",    "strrchr",
+      "progenyof", "rand",       "rindex",    "speculation",    "strchr",    "strjoin",   "strlen",    "strrchr",
       "strstr",    "strtok",     "strtoll",   "substr",    "tolower",   "toupper",
   };
   for (const char* n : kSubroutines) {
@@ -191,7 +191,7 @@ const Type* Checker::subroutine(Expr& e) {
     if (!arity(1, 1) || !stringArg(e, 0)) return nullptr;
     return types_.stringType();
   }
-  if (e.text == "rand") {
+  if (e.text == "rand" || e.text == "speculation") {
     if (!arity(0, 0)) return nullptr;
     return types_.intType();
   }

@@ -1,0 +1,13 @@
+# specsize bounds one speculation's records on a CPU: a record that does
+# not fit is a speculative drop, counted exactly; the ones that fit are
+# committed. Each record here is 24 bytes (header, tag, one value), so a
+# 60-byte specsize holds two of the five.
+$DTRACE -q -x specsize=60 -n '
+BEGIN { s = speculation(); }
+BEGIN { speculate(s); printf("%d\n", 1); }
+BEGIN { speculate(s); printf("%d\n", 2); }
+BEGIN { speculate(s); printf("%d\n", 3); }
+BEGIN { speculate(s); printf("%d\n", 4); }
+BEGIN { speculate(s); printf("%d\n", 5); }
+BEGIN { commit(s); }
+BEGIN { exit(0); }' 2>&1

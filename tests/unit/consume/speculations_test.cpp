@@ -1,0 +1,55 @@
+// The consumer holds speculative records by tag (generation << 32 | ID)
+// until their commit() or discard(); records of a use that already ended
+// are late and dropped, whatever order CPUs' records arrive in.
+#include "consume/speculations.h"
+
+#include <gtest/gtest.h>
+
+namespace dtrace::consume {
+namespace {
+
+constexpr uint64_t tag(uint32_t generation, uint32_t id) {
+  return uint64_t{generation} << 32 | id;
+}
+
+TEST(SpeculationBuffers, CommitReturnsTheUsesRecordsInOrder) {
+  SpeculationBuffers b;
+  b.setCount(2);
+  b.hold(tag(1, 1), "a", 1);
+  b.hold(tag(1, 2), "x", 1);
+  b.hold(tag(1, 1), "b", 1);
+  EXPECT_EQ(b.commit(tag(1, 1)), (std::vector<std::string>{"a", "b"}));
+  EXPECT_TRUE(b.commit(tag(1, 1)).empty());  // a second commit finds nothing
+  EXPECT_EQ(b.commit(tag(1, 2)), (std::vector<std::string>{"x"}));
+}
+
+TEST(SpeculationBuffers, DiscardDropsAndLateRecordsAreIgnored) {
+  SpeculationBuffers b;
+  b.setCount(1);
+  b.hold(tag(1, 1), "old", 3);
+  b.discard(tag(1, 1));
+  b.hold(tag(1, 1), "late", 4);  // recorded before the discard, arrived after
+  b.hold(tag(2, 1), "new", 3);   // the next use of ID 1
+  EXPECT_EQ(b.commit(tag(2, 1)), (std::vector<std::string>{"new"}));
+}
+
+TEST(SpeculationBuffers, ANewUseMayArriveBeforeTheLastOnesCommit) {
+  SpeculationBuffers b;
+  b.setCount(1);
+  b.hold(tag(1, 1), "first", 5);
+  b.hold(tag(2, 1), "second", 6);
+  EXPECT_EQ(b.commit(tag(1, 1)), (std::vector<std::string>{"first"}));
+  EXPECT_EQ(b.commit(tag(2, 1)), (std::vector<std::string>{"second"}));
+}
+
+TEST(SpeculationBuffers, IdsOutsideNspecHoldNothing) {
+  SpeculationBuffers b;
+  b.setCount(1);
+  b.hold(tag(1, 0), "zero", 4);
+  b.hold(tag(1, 2), "beyond", 6);
+  EXPECT_TRUE(b.commit(tag(1, 0)).empty());
+  EXPECT_TRUE(b.commit(tag(1, 2)).empty());
+}
+
+}  // namespace
+}  // namespace dtrace::consume
