@@ -124,6 +124,7 @@ void ProgramEmitter::clause(const EnabledClause& ec) {
 void ProgramEmitter::emitRecord() {
   Label sent = as_.newLabel();
   if (clause_->speculationTagOffset) speculativeRecordAllowed(sent);
+  if (layout_.fillLimit && expected_ != Activity::Cooldown) fillRoomLeft(sent);
   as_.emit(ldMapFd(R1, maps_.ringbuf));
   as_.emit(mov64(R2, R9));
   as_.emit(alu64(BPF_ADD, R2, static_cast<int32_t>(layout_.recordOffset)));
@@ -133,6 +134,32 @@ void ProgramEmitter::emitRecord() {
   as_.jumpIf(BPF_JEQ, R0, 0, sent);
   bumpCounter(offsetof(Counters, bufferDrops));
   as_.bind(sent);
+}
+
+// bufpolicy=fill: a record that no longer fits in this CPU's share is a
+// drop, and tracing stops as exit() stops it (END still runs; its records
+// were kept out of the share).
+void ProgramEmitter::fillRoomLeft(Label skip) {
+  Label fits = as_.newLabel();
+  as_.emit(ldMapFd(R1, maps_.counters));
+  as_.emit(mov64(R2, R10));
+  as_.emit(alu64(BPF_ADD, R2, kZeroKeySlot));
+  as_.emit(call(BPF_FUNC_map_lookup_elem));
+  as_.jumpIf(BPF_JEQ, R0, 0, skip);
+  as_.emit(ldx(Size::DW, R2, R0, offsetof(Counters, filledBytes)));
+  as_.emit(alu64(BPF_ADD, R2, static_cast<int32_t>(sizeof(ir::RecordHeader) + clause_->dataSize)));
+  as_.emit(ldImm64(R3, layout_.fillLimit));
+  as_.jumpIf(BPF_JLE, R2, R3, fits);
+  as_.emit(mov64(R1, 1));
+  as_.emit(atomicAdd64(R0, offsetof(Counters, bufferDrops), R1));
+  const Activity from = expected_ == Activity::Any ? Activity::Active : expected_;
+  as_.emit(ldMapValue(R1, maps_.globals, kStateOffset));
+  as_.emit(mov64(R0, static_cast<int32_t>(from)));
+  as_.emit(mov64(R2, static_cast<int32_t>(Activity::Draining)));
+  as_.emit(atomicCmpxchg64(R1, 0, R2));
+  as_.jump(skip);
+  as_.bind(fits);
+  as_.emit(stx(Size::DW, R0, offsetof(Counters, filledBytes), R2));
 }
 
 void ProgramEmitter::storeEpid(Reg base, int16_t offset) {

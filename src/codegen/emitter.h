@@ -148,6 +148,7 @@ class ProgramEmitter {
   void storeField(const ast::Expr& value, const ir::Field& field, bpf::Reg base,
                   int32_t baseOffset);
   void emitRecord();
+  void fillRoomLeft(bpf::Label skip);
   // The clause's EPID stored as a u32 at base+offset (clobbers r1).
   void storeEpid(bpf::Reg base, int16_t offset);
   // Whether this clause learns its probe's identity at run time (a shared

@@ -102,6 +102,10 @@ struct Layout {
   uint32_t speculationOffset = 0;
   uint32_t speculations = 0;
   uint64_t speculationBytes = 0;  // specsize: one speculation's records per CPU
+  // bufpolicy=fill: the bytes a CPU records before tracing stops, END's
+  // records kept out of it (set by the driver, which knows END's clauses);
+  // 0 for the other policies.
+  uint64_t fillLimit = 0;
   std::vector<ClauseLayout> clauses;
   std::vector<ir::Aggregation> aggregations;
   std::vector<DynamicLayout> dynamics;  // by Variable::dynamicId

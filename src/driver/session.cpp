@@ -18,6 +18,7 @@
 
 #include "bpf/disasm.h"
 #include "bpf/ringbuf.h"
+#include "consume/ring_policy.h"
 #include "codegen/emitter.h"
 #include "consume/aggregation_source.h"
 #include "consume/consumer.h"
@@ -586,6 +587,20 @@ Result<void> Session::load() {
                      ": lower strsize (now " + std::to_string(types().strsize()) +
                      ") or the size of clause-local variables");
   }
+  if (options_.text("bufpolicy") == "fill") {
+    // As DTrace keeps room for END in each CPU's fill buffer.
+    uint64_t endRecords = 0;
+    for (const ProbeEnabling& e : enablings_) {
+      if (e.probe->provider != "dtrace" || e.probe->name != "END") continue;
+      for (const auto& [clauseIndex, epid] : e.clauses) {
+        const codegen::ClauseLayout& cl = layout_.clauses[clauseIndex];
+        if (cl.recordsData) endRecords += sizeof(ir::RecordHeader) + cl.dataSize;
+      }
+    }
+    const uint64_t bufsize = options_.size("bufsize");
+    if (endRecords >= bufsize) return makeError("Enabling exceeds size of buffer");
+    layout_.fillLimit = bufsize - endRecords;
+  }
   for (ir::Ecb& ecb : ir_.ecbs) completeEcb(ecb);
   ir_.aggregations = layout_.aggregations;
   ir_.formats = layout_.formats;
@@ -880,7 +895,14 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   consumer.setSymbols(symbols.context());
   consumer.watchExitWord(&globals[ir::kExitOffset / 8]);
   consumer.setSpeculations(layout_.speculations);
+  // bufpolicy=ring keeps each CPU's newest records until tracing ends.
+  std::optional<consume::RingPolicyBuffer> kept;
+  if (options_.text("bufpolicy") == "ring") kept.emplace(options_.size("bufsize"));
   auto ring = bpf::RingBuffer::open(maps_->ringbuf->fd(), [&](const void* data, size_t size) {
+    if (kept) {
+      kept->add(data, size);
+      return 0;
+    }
     return consumer.handleRecord(data, size);
   });
   if (!ring) return ring.error();
@@ -956,7 +978,10 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
       }
     }
     reportCounters(consumer);
-    if (consumer.exitRequested()) done = true;
+    // exit(), or a fill buffer that filled up (bufpolicy=fill).
+    if (consumer.exitRequested() || state.load() == static_cast<uint64_t>(Activity::Draining)) {
+      done = true;
+    }
   }
 
   state.store(static_cast<uint64_t>(Activity::Cooldown));
@@ -964,6 +989,11 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   (void)ring->consume();
   if (endProgram_) (void)endProgram_->run(noArgs);
   (void)ring->consume();
+  if (kept) {
+    (void)kept->drain([&](const void* data, size_t size) {
+      return consumer.handleRecord(data, size);
+    });
+  }
   state.store(static_cast<uint64_t>(Activity::Stopped));
   bpf::detachAll(links_);  // before the (possibly long) aggregation printing
   reportCounters(consumer);

@@ -35,6 +35,7 @@ constexpr uint32_t kFirstGlobalOffset = 24;
 
 // Counters in the per-CPU "counters" map value, read by the consumer.
 struct Counters {
+  uint64_t filledBytes;  // bufpolicy=fill: the bytes this CPU has recorded
   uint64_t bufferDrops;
   uint64_t aggregationDrops;
   uint64_t dynamicDrops;
