@@ -125,15 +125,37 @@ void ProgramEmitter::emitRecord() {
   Label sent = as_.newLabel();
   if (clause_->speculationTagOffset) speculativeRecordAllowed(sent);
   if (layout_.fillLimit && expected_ != Activity::Cooldown) fillRoomLeft(sent);
+  wakeFlags(R8);
   as_.emit(ldMapFd(R1, maps_.ringbuf));
   as_.emit(mov64(R2, R9));
   as_.emit(alu64(BPF_ADD, R2, static_cast<int32_t>(layout_.recordOffset)));
   as_.emit(mov64(R3, static_cast<int32_t>(sizeof(ir::RecordHeader) + clause_->dataSize)));
-  as_.emit(mov64(R4, 0));
+  as_.emit(mov64(R4, R8));
   as_.emit(call(BPF_FUNC_ringbuf_output));
   as_.jumpIf(BPF_JEQ, R0, 0, sent);
   bumpCounter(offsetof(Counters, bufferDrops));
   as_.bind(sent);
+}
+
+// Waking the consumer for every record costs the probe an interrupt; it
+// polls at least every 100 ms, so a record wakes it only when the ring
+// fills up (or tracing is to end: exit() in the clause).
+void ProgramEmitter::wakeFlags(Reg flags) {
+  const bool exits = std::any_of(clause_->orderedActions.begin(), clause_->orderedActions.end(),
+                                 [](const ir::Action& a) { return a.kind == ir::ActionKind::Exit; });
+  if (maps_.ringbufWakeBytes == 0 || exits) {
+    as_.emit(mov64(flags, 0));
+    return;
+  }
+  Label quiet = as_.newLabel();
+  as_.emit(ldMapFd(R1, maps_.ringbuf));
+  as_.emit(mov64(R2, BPF_RB_AVAIL_DATA));
+  as_.emit(call(BPF_FUNC_ringbuf_query));
+  as_.emit(mov64(flags, BPF_RB_NO_WAKEUP));
+  as_.emit(ldImm64(R1, maps_.ringbufWakeBytes));
+  as_.jumpIf(BPF_JLT, R0, R1, quiet);
+  as_.emit(mov64(flags, BPF_RB_FORCE_WAKEUP));
+  as_.bind(quiet);
 }
 
 // bufpolicy=fill: a record that no longer fits in this CPU's share is a

@@ -66,6 +66,9 @@ struct MapFds {
   int scratch = -1;
   int counters = -1;
   int ringbuf = -1;
+  // Records wake the consumer only once the ring holds this many bytes
+  // (it polls meanwhile); 0: every record may wake it.
+  uint64_t ringbufWakeBytes = 0;
   int speculationUsage = -1;      // ir::SpeculationUsage per CPU and speculation ID
   std::vector<int> aggregations;  // by aggregation id
   int aggregationZero = -1;       // one zeroed value, as large as any aggregation's
@@ -149,6 +152,7 @@ class ProgramEmitter {
                   int32_t baseOffset);
   void emitRecord();
   void fillRoomLeft(bpf::Label skip);
+  void wakeFlags(bpf::Reg flags);  // the ringbuf_output flags for this record
   // The clause's EPID stored as a u32 at base+offset (clobbers r1).
   void storeEpid(bpf::Reg base, int16_t offset);
   // Whether this clause learns its probe's identity at run time (a shared

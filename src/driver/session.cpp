@@ -728,6 +728,7 @@ Result<void> Session::loadProgram(std::span<ProbeEnabling* const> group) {
   fds.scratch = maps_->scratch->fd();
   fds.counters = maps_->counters->fd();
   fds.ringbuf = maps_->ringbuf->fd();
+  fds.ringbufWakeBytes = maps_->ringbuf->maxEntries() / 4;
   if (maps_->speculationUsage) fds.speculationUsage = maps_->speculationUsage->fd();
   for (const auto& m : maps_->aggregations) fds.aggregations.push_back(m.fd());
   if (maps_->aggregationZero) fds.aggregationZero = maps_->aggregationZero->fd();
@@ -951,7 +952,10 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   for (int fd : symbols.pollFds()) watch(fd, kMappingEvents);
 
   uint64_t switchNs = options_.timeNs("switchrate");
-  int timeoutMs = switchNs ? static_cast<int>(std::max<uint64_t>(switchNs / 1000000, 10)) : 1000;
+  // Records wake the consumer only when the ring is filling up (see
+  // ProgramEmitter::wakeFlags), so it also drains at least every 100 ms.
+  int timeoutMs = switchNs ? static_cast<int>(std::clamp<uint64_t>(switchNs / 1000000, 10, 100))
+                           : 100;
   size_t liveTargets = targets.size();
   bool done = consumer.exitRequested();
   while (!done) {
