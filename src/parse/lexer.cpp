@@ -304,6 +304,13 @@ bool Lexer::controlLine(Token& err) {
     words.push_back({isIntWord(w) ? Word::Int : Word::Ident, w});
     st_.pos = p;
   }
+  // As DTrace's lexer: a control line ends at a newline, never at the end
+  // of the file.
+  if (st_.pos >= src_.size()) {
+    err = error(err, "D_SYNTAX", "end-of-file encountered before end of control line");
+    err.loc = locAt(st_.pos);
+    return false;
+  }
   lineReset_ = 0;
   if (!applyControlLine(words, offset, loc, err)) return false;
   if (st_.pos < src_.size()) newline();
@@ -664,6 +671,8 @@ Token Lexer::lexString(Token t) {
     char c = src_[p];
     if (c == '\n' || (c == '\\' && at(p + 1) == '\n')) {
       st_.pos = p;
+      // Reported where DTrace's lexer is then: past the newline.
+      t.loc = SourceLoc{st_.line + 1, 1};
       return error(t, "D_STR_NL", "newline encountered in string literal");
     }
     if (c == '"') break;

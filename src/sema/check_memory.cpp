@@ -169,8 +169,9 @@ const Type* Checker::arrayIndex(Expr& e) {
   if (bt->isArray() && bt->count > 0 && index.constValue &&
       (*index.constValue < 0 || static_cast<uint64_t>(*index.constValue) >= bt->count)) {
     error("D_ARR_BOUNDS", e.loc,
-          "index " + std::to_string(*index.constValue) + " is out of range for array " +
-              (base.kind == ExprKind::Identifier ? base.text : std::string("of ") + bt->name));
+          "index outside array bounds: " +
+              std::to_string(static_cast<uint64_t>(*index.constValue)) + ", max is " +
+              std::to_string(bt->count));
     return nullptr;
   }
   if (bt->isArray() && !base.inMemory && base.variable &&

@@ -108,9 +108,11 @@ TEST(ParseLiteral, AdjacentStringsAreNotConcatenated) {
             "[D_SYNTAX] line 1: syntax error near \"\"b\"\"");
 }
 
+// A newline in a string is reported on the next line, where DTrace's
+// lexer is when it finds it.
 TEST(ParseLiteral, StringErrors) {
   EXPECT_EQ(firstError("BEGIN {\n x = \"abc\n\"; }"),
-            "[D_STR_NL] line 2: newline encountered in string literal");
+            "[D_STR_NL] line 3: newline encountered in string literal");
   EXPECT_EQ(firstError("BEGIN {\n x = \"abc"), "[D_SYNTAX] line 2: syntax error near \"\"\"");
 }
 
