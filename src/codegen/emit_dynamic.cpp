@@ -116,6 +116,12 @@ void ProgramEmitter::storeDynamic(const Expr& target) {
   storeOrDelete(v, key, R6);
 }
 
+void ProgramEmitter::deleteDynamic(const Expr& target) {
+  const sema::Variable& v = *target.variable;
+  mapDelete(maps_.dynamics.at(v.dynamicId), dynamicKey(target, v));
+  as_.emit(mov64(R6, 0));
+}
+
 void ProgramEmitter::storeOrDelete(const sema::Variable& v, int32_t key, Reg present) {
   const int fd = maps_.dynamics.at(v.dynamicId);
   const int32_t val = static_cast<int32_t>(layout_.dynamicValueOffset);

@@ -594,6 +594,10 @@ void ProgramEmitter::assign(const Expr& e) {
     }
     return;
   }
+  if (isAggregate(tt) && v && v->isDynamic() && !target.storageRoot && rhs.type->isInteger()) {
+    deleteDynamic(target);  // the checker let only 0 through
+    return;
+  }
   if (isAggregate(tt)) {
     assignAggregate(e);
     return;

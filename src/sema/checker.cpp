@@ -1089,6 +1089,12 @@ const Type* Checker::assign(Expr& e) {
   }
   // Assigning 0 (or NULL) to a string stores "", which frees a dynamic one.
   if (lt->isString() && isNullConstant(value)) replaceWithEmptyString(e.operands[1]);
+  // Assigning 0 to a whole struct or union element of a dynamic variable
+  // deletes it, as storing 0 deletes any other.
+  if (lt->isStruct() && target.variable && target.variable->isDynamic() &&
+      !target.storageRoot && isNullConstant(value)) {
+    return lt;
+  }
   if (!assignable(lt, *e.operands[1])) {
     error("D_OP_INCOMPAT", e.loc,
           "operands have incompatible types: " + quoted(lt) + " = " + quoted(e.operands[1]->type));
@@ -1235,7 +1241,8 @@ bool Checker::checkKeys(Variable& v, Expr& index) {
   for (size_t i = 1; i < index.operands.size(); i++) {
     const Type* t = expr(*index.operands[i]);
     if (!t) return false;
-    if (!t->isScalar() && !t->isString()) {
+    // Structs and unions are keys by their bytes, as in DTrace.
+    if (!t->isScalar() && !t->isString() && !t->isStruct()) {
       return error("D_KEY_TYPE", index.operands[i]->loc,
                    "invalid key type: " + t->name + " (key #" + std::to_string(i) + ")");
     }
@@ -1255,7 +1262,10 @@ bool Checker::checkKeys(Variable& v, Expr& index) {
                      std::to_string(v.keyTypes.size()) + " expected");
   }
   for (size_t i = 0; i < keys.size(); i++) {
-    if (keys[i]->isString() != v.keyTypes[i]->isString()) {
+    const bool sameKind = keys[i]->isString() == v.keyTypes[i]->isString() &&
+                          keys[i]->isStruct() == v.keyTypes[i]->isStruct();
+    if (!sameKind || (keys[i]->isStruct() && types_.complete(keys[i]) !=
+                                                 types_.complete(v.keyTypes[i]))) {
       return error("D_PROTO_ARG", index.operands[i + 1]->loc,
                    keyMismatch(v.name, i, v.keyTypes[i], keys[i]));
     }
