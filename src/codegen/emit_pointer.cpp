@@ -55,6 +55,12 @@ void ProgramEmitter::address(const Expr& e) {
       popSlot();
       return;
     }
+    case ExprKind::Identifier:
+      if (e.variable && e.variable->kind == sema::Variable::Kind::TranslatorInput) {
+        loadTranslatorInput(*e.variable);  // a struct input is bound to its address
+        return;
+      }
+      break;
     default:
       break;
   }
@@ -151,7 +157,15 @@ void ProgramEmitter::bindTranslatorInput(const Expr& e) {
 }
 
 void ProgramEmitter::bindTranslatorInput(const Expr& input, const sema::Variable& inputVariable) {
-  value(input);
+  if (!isAggregate(inputVariable.type)) {
+    value(input);
+  } else if (input.inMemory) {  // a struct input: its address
+    address(input);
+  } else if (input.variable && input.variable->kind != sema::Variable::Kind::Builtin) {
+    storageAddress(input);
+  } else {
+    fail("a translator's struct input must be a variable or an object in memory");
+  }
   const int16_t slot = pushSlot();
   as_.emit(stx(Size::DW, R10, slot, R6));
   translatorInputs_.push_back({&inputVariable, slot});

@@ -75,7 +75,11 @@ const Type* Checker::member(Expr& e, bool forAssignment) {
   }
   e.bitWidth = m->bitWidth;
   e.bitOffset = m->bitWidth ? m->bitOffset - m->offset * 8 : 0;
-  if (e.isArrow || base.inMemory) {
+  // A translator's struct input is read where its value is (the
+  // translator is given its address).
+  const bool structInput = !e.isArrow && source.variable &&
+                           source.variable->kind == Variable::Kind::TranslatorInput;
+  if (e.isArrow || base.inMemory || structInput) {
     e.inMemory = true;
     e.storageOffset = m->offset;  // from the pointer, or from the base's address
   } else if (source.variable && source.variable->kind != Variable::Kind::Builtin) {
