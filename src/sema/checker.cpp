@@ -237,6 +237,47 @@ bool Checker::checkPredicate(ast::ProbeClause& clause) {
   return true;
 }
 
+namespace {
+
+// An expression made of integer constants only: literals, integer inlines
+// and enumerators, and operators on them. Checking it has no effect
+// beyond the expression itself.
+bool isConstantCondition(const Expr& e, const Definitions& defs) {
+  switch (e.kind) {
+    case ExprKind::IntLiteral:
+    case ExprKind::CharLiteral:
+      return true;
+    case ExprKind::Identifier: {
+      auto it = defs.inlines.find(e.text);
+      return it != defs.inlines.end() && it->second.value->constValue.has_value();
+    }
+    case ExprKind::Unary:
+    case ExprKind::Binary:
+    case ExprKind::Ternary:
+      for (const auto& o : e.operands) {
+        if (!isConstantCondition(*o, defs)) return false;
+      }
+      return !e.operands.empty();
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+// `OPT_verbose ? printf("...") : 1;`: a statement whose condition is a
+// constant (an integer inline, a macro argument, a literal) is the branch
+// it chooses, as DTrace substitutes constants while parsing; the other
+// branch is never checked, so either may be an action.
+void Checker::foldConstantConditions(ast::ExprPtr& e) {
+  while (e->kind == ExprKind::Ternary && isConstantCondition(*e->operands[0], defs_)) {
+    Expr& condition = *e->operands[0];
+    if (!expr(condition) || !condition.constValue) return;
+    ast::ExprPtr chosen = std::move(e->operands[*condition.constValue != 0 ? 1 : 2]);
+    e = std::move(chosen);
+  }
+}
+
 bool Checker::checkStatements(std::vector<ast::StmtPtr>& stmts) {
   for (auto& s : stmts) {
     if (!checkStatement(*s)) return false;
@@ -262,6 +303,7 @@ bool Checker::checkStatement(ast::Stmt& stmt) {
     case ast::StmtKind::Expr:
       break;
   }
+  foldConstantConditions(stmt.expr);
   Expr& e = *stmt.expr;
   if (const Expr* nested = nestedAggregationIndex(e)) {
     return error("D_AGG_MDIM", nested->loc,

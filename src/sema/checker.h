@@ -90,6 +90,7 @@ class Checker {
                       SourceLoc loc, std::vector<const Type*>& types);
   bool checkStatements(std::vector<ast::StmtPtr>& stmts);
   bool checkStatement(ast::Stmt& stmt);
+  void foldConstantConditions(ast::ExprPtr& e);
   bool checkAction(ast::Expr& call);
   // check_stacks.cpp: stack(), ustack(), jstack(), sym(), usym(), ...
   // The type of one of these calls, its arguments already checked.
