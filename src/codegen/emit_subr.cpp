@@ -1,5 +1,6 @@
 // Subroutines: DTrace's built-in functions that compute a value.
 #include "codegen/emitter.h"
+#include "sema/checker.h"
 
 namespace dtrace::codegen {
 
@@ -286,7 +287,34 @@ void ProgramEmitter::integerToString(const Expr& call, Reg base, int32_t offset,
   for (int i = 0; i < kSlots + 2; i++) popSlot();
 }
 
+// s[i]: the character at i of the string, or 0 at or beyond strsize. The
+// index is evaluated first: the string's temporary area is the one other
+// string operations use.
+void ProgramEmitter::stringCharacter(const Expr& call) {
+  const int32_t temp = static_cast<int32_t>(layout_.stringTempOffset);
+  const uint32_t size = std::min(layout_.stringTempSize, types_.strsize());
+  value(*call.operands[1]);
+  const int16_t slot = pushSlot();
+  as_.emit(stx(Size::DW, R10, slot, R6));
+  stringInto(*call.operands[0], R9, temp, size);
+  as_.emit(ldx(Size::DW, R1, R10, slot));
+  popSlot();
+  Label outside = as_.newLabel(), done = as_.newLabel();
+  as_.jumpIf(BPF_JGE, R1, static_cast<int32_t>(size), outside);
+  as_.emit(alu64(BPF_ADD, R1, R9));
+  as_.emit(ldx(Size::B, R6, R1, static_cast<int16_t>(temp)));
+  normalize(R6, call.type);
+  as_.jump(done);
+  as_.bind(outside);
+  as_.emit(mov64(R6, 0));
+  as_.bind(done);
+}
+
 void ProgramEmitter::subroutineValue(const Expr& call) {
+  if (call.text == sema::kStringCharacter) {
+    stringCharacter(call);
+    return;
+  }
   if (call.text == "strlen") {
     // Bounded by strsize (the buffer is rounded up to whole words), so that
     // a literal counts what a string variable would keep of it.

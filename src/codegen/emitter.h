@@ -125,6 +125,7 @@ class ProgramEmitter {
   void exitAction();  // the status is in r6
   // emit_actions.cpp: actions done in probe context, and tracemem()
   void signalAction(const ast::Expr& call);  // raise(sig), stop()
+  void stringCharacter(const ast::Expr& call);  // s[i]
   void chillAction(const ast::Expr& call);
   // emit_speculation.cpp: speculation() into r6; speculate(), commit() and
   // discard() record their tag; a speculative record is sent only while

@@ -156,6 +156,12 @@ const Type* Checker::arrayIndex(Expr& e) {
   Expr& index = *e.operands[1];
   const Type* it = expr(index);
   if (!it) return nullptr;
+  if (bt->isString() && it->isInteger()) {
+    // s[i] is the character at i, as *(s + i) reads it in DTrace.
+    e.kind = ExprKind::Call;
+    e.text = kStringCharacter;
+    return types_.charType();
+  }
   if (!bt->isPointer() && !bt->isArray()) {
     error("D_OP_INCOMPAT", e.loc, "operator [ ] may not be applied to type " + quoted(bt));
     return nullptr;

@@ -260,6 +260,10 @@ bool isActionName(std::string_view name);
 bool isFunctionName(std::string_view name);
 // The expression an inline name stands for, through any chain of inlines.
 const ast::Expr& throughInlines(const ast::Expr& e);
+
+// What a string index s[i] becomes: a call of this name, operands {s, i},
+// typed char. No D identifier can spell it.
+inline constexpr const char* kStringCharacter = "string[]";
 // An xlate<T *>(...) result, directly or through an inline.
 bool isTranslatedPointer(const ast::Expr& e);
 // Built-in variables indexed like arrays: args[], uregs[].
