@@ -41,6 +41,12 @@ bool Parser::parseDeclaration() {
     for (;;) {
       ast::Declarator d;
       if (!parseDeclarator(d, DeclaratorKind::Named)) return false;
+      if (decl.declarators.empty() && atPunct("{") && isFunction(d)) {
+        // A C function definition, as system headers have (glibc's byte
+        // swapping): D cannot call it, so only its declaration counts,
+        // and that is not needed either.
+        return skipFunctionBody();
+      }
       declareName(decl.spec, d.name);
       decl.declarators.push_back(std::move(d));
       if (!accept(",")) break;
@@ -48,6 +54,25 @@ bool Parser::parseDeclaration() {
     if (!expect(";")) return false;
   }
   result_.program.items.emplace_back(std::move(decl));
+  return true;
+}
+
+bool Parser::isFunction(const ast::Declarator& d) {
+  for (const ast::DeclaratorStep& step : d.steps) {
+    if (step.kind == ast::DeclaratorStep::Kind::Function) return true;
+  }
+  return false;
+}
+
+// From its `{` to its matching `}`.
+bool Parser::skipFunctionBody() {
+  int depth = 0;
+  do {
+    if (tok().kind == TokKind::End) return syntaxError();
+    if (atPunct("{")) depth++;
+    if (atPunct("}")) depth--;
+    advance();
+  } while (depth > 0);
   return true;
 }
 

@@ -64,6 +64,8 @@ class Parser {
 
   // ---- declarations (parse_decl.cpp) ----
   bool parseDeclaration();
+  static bool isFunction(const ast::Declarator& d);
+  bool skipFunctionBody();
   bool parseInline();
   bool parseTranslator();
   bool parseProvider();

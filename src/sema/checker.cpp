@@ -372,8 +372,15 @@ bool Checker::checkDeclaration(ast::Declaration& decl) {
     if (!type) return false;
     if (decl.spec.storage == ast::StorageClass::Typedef) {
       // The same typedef again is harmless (a library and a script may
-      // share one); another type under the name is not.
+      // share one); another type under the name is not, but for an integer
+      // of the same size, as system headers give D's own names (id_t is
+      // unsigned in glibc): the first one stays.
       if (const Type* old = types_.lookupLocal(d.name); old && old != type) {
+        const Type* oldBase = types_.complete(old);
+        const Type* newBase = types_.complete(type);
+        if (oldBase->isInteger() && newBase->isInteger() && oldBase->size == newBase->size) {
+          continue;
+        }
         return error("D_DECL_IDRED", d.loc, "typedef redeclared: " + d.name);
       }
       types_.addTypedef(d.name, type);

@@ -170,7 +170,10 @@ Result<std::string> preprocess(const std::string& source, const std::string& fil
   std::vector<std::string> args = {cppPath};
   if (showIncludes) args.push_back("-H");
   args.push_back("-undef");          // no GNU/system macros such as `linux` or `unix`
-  args.push_back("-ffreestanding");  // no implicit <stdc-predef.h>
+  // No __STDC_VERSION__: system headers then define __inline and
+  // __restrict away, leaving declarations D can read (and C90 keeps //
+  // comments as GNU's dialect).
+  args.push_back("-std=gnu89");
   for (const char* define : kPredefined) args.push_back(define);
   for (const std::string& arg : cppArgs) args.push_back(arg);
   // After the user's -D/-U, as libdtrace's dt_preproc() adds it: D 1.13
