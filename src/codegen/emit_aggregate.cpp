@@ -25,6 +25,7 @@ void ProgramEmitter::zeroFill(int32_t offset, uint32_t size) {
 // base+offset = the `size` bytes at address r6; an unreadable address is a
 // fault that carries it.
 void ProgramEmitter::copyFromAddress(Reg base, int32_t offset, uint32_t size) {
+  readableScratch(size);
   as_.emit(mov64(R1, base));
   as_.emit(alu64(BPF_ADD, R1, offset));
   as_.emit(mov64(R2, static_cast<int32_t>(size)));

@@ -71,6 +71,33 @@ void ProgramEmitter::writableRange(Reg address, Reg size) {
   as_.bind(ok);
 }
 
+// A read of `size` bytes at r6 that lands in the alloca area, or just below
+// it, must lie within what this clause allocated: as in DTrace, reading
+// before the first allocation or past the last is an invalid address.
+// Other memory (the kernel's, D variables) is not checked here.
+void ProgramEmitter::readableScratch(uint32_t size) {
+  if (layout_.allocaSize == 0) return;
+  const auto below = static_cast<int32_t>(layout_.allocaUsedOffset);
+  const auto neighbourhood = static_cast<int32_t>(layout_.scratchSize - layout_.allocaUsedOffset);
+  Label ok = as_.newLabel(), bad = as_.newLabel();
+  // r6 may still be a map pointer to the verifier: compare its number.
+  const auto self = static_cast<int16_t>(layout_.selfAddressOffset);
+  as_.emit(stx(Size::DW, R9, self, R6));
+  as_.emit(ldx(Size::DW, R3, R9, self));
+  scratchAddress();
+  as_.emit(alu64(BPF_SUB, R3, R0));
+  as_.emit(alu64(BPF_SUB, R3, below));
+  as_.jumpIf(BPF_JGE, R3, neighbourhood, ok);
+  as_.emit(alu64(BPF_SUB, R3, static_cast<int32_t>(layout_.allocaOffset - layout_.allocaUsedOffset)));
+  as_.jumpIf(BPF_JGE, R3, neighbourhood, bad);  // below the first allocation
+  as_.emit(alu64(BPF_ADD, R3, static_cast<int32_t>(size)));
+  as_.emit(ldx(Size::DW, R2, R9, static_cast<int16_t>(layout_.allocaUsedOffset)));
+  as_.jumpIf(BPF_JLE, R3, R2, ok);
+  as_.bind(bad);
+  fault(ir::Fault::BadAddr, R6);
+  as_.bind(ok);
+}
+
 bool ProgramEmitter::memorySubroutine(const Expr& call) {
   const std::string& name = call.text;
   auto& args = call.operands;

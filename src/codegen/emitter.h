@@ -126,6 +126,7 @@ class ProgramEmitter {
   // emit_actions.cpp: actions done in probe context, and tracemem()
   void signalAction(const ast::Expr& call);  // raise(sig), stop()
   void stringCharacter(const ast::Expr& call);  // s[i]
+  void readableScratch(uint32_t size);  // r6: an address about to be read
   void chillAction(const ast::Expr& call);
   // emit_speculation.cpp: speculation() into r6; speculate(), commit() and
   // discard() record their tag; a speculative record is sent only while
