@@ -122,7 +122,6 @@ std::string decodeEscapes(std::string_view raw) {
         out += '\v';
         break;
       case '"':
-      case '\'':
       case '\\':
         out += c;
         break;
@@ -132,7 +131,7 @@ std::string decodeEscapes(std::string_view raw) {
         out += static_cast<char>(v);
         break;
       }
-      default:
+      default:  // not an escape in D (\' and \? among them): both characters stay
         out += '\\';
         out += c;
     }

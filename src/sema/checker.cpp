@@ -578,7 +578,10 @@ const Type* Checker::expr(Expr& e) {
       t = intLiteral(e);
       break;
     case ExprKind::CharLiteral:
-      t = types_.intType();  // as in C, and illumos's D: 'A' is an int
+      // As in C, and illumos's D: 'A' is an int; a constant of more bytes
+      // than an int holds (up to 8) takes the type an integer literal of
+      // its value would.
+      t = e.intValue <= static_cast<uint64_t>(INT32_MAX) ? types_.intType() : intLiteral(e);
       e.constValue = static_cast<int64_t>(e.intValue);
       break;
     case ExprKind::StringLiteral:

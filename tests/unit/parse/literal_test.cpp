@@ -70,7 +70,9 @@ TEST(ParseLiteral, CharacterConstants) {
     uint64_t value;
   } cases[] = {
       {"'a'", 'a'},      {"'\\n'", '\n'}, {"'\\0'", 0},      {"'\\x41'", 0x41},
-      {"'\\101'", 0101}, {"'\\''", '\''}, {"'\\\\'", '\\'},  {"'ab'", ('a' << 8) | 'b'},
+      {"'\\101'", 0101}, {"'\\\\'", '\\'},  {"'ab'", ('a' << 8) | 'b'},
+      // D escapes neither ' nor ?: both characters stay, as in DTrace.
+      {"'\\''", ('\\' << 8) | '\''}, {"'\\?'", ('\\' << 8) | '?'},
       {"'\\t'", '\t'},   {"'\"'", '"'},   {"'\\377'", 0xff},
   };
   for (const auto& c : cases) {
