@@ -63,8 +63,10 @@ bool isKeywordMemberName(const Token& t) { return t.kind == TokKind::Keyword; }
 }  // namespace
 
 ExprPtr Parser::parseExpression() {
+  Nesting nesting(*this);
   ExprPtr lhs = parseAssignment();
   while (lhs && atPunct(",")) {
+    if (!nesting.deeper()) return nullptr;
     SourceLoc loc = tok().loc;
     advance();
     ExprPtr rhs = parseAssignment();
@@ -75,6 +77,8 @@ ExprPtr Parser::parseExpression() {
 }
 
 ExprPtr Parser::parseAssignment() {
+  Nesting nesting(*this);
+  if (!nesting.deeper()) return nullptr;
   ExprPtr lhs = parseConditional();
   if (!lhs) return nullptr;
   const Token& t = tok();
@@ -118,6 +122,7 @@ ExprPtr Parser::parseConditional() {
 
 // Precedence climbing over the left-associative binary operators.
 ExprPtr Parser::parseBinary(int minPrecedence) {
+  Nesting nesting(*this);
   ExprPtr lhs = parseCast();
   while (lhs) {
     const Token& t = tok();
@@ -127,6 +132,7 @@ ExprPtr Parser::parseBinary(int minPrecedence) {
       if (t.text == b.spelling) found = &b;
     }
     if (found == nullptr || found->precedence < minPrecedence) break;
+    if (!nesting.deeper()) return nullptr;
     SourceLoc loc = t.loc;
     advance();
     ExprPtr rhs = parseBinary(found->precedence + 1);
@@ -137,6 +143,8 @@ ExprPtr Parser::parseBinary(int minPrecedence) {
 }
 
 ExprPtr Parser::parseCast() {
+  Nesting nesting(*this);
+  if (!nesting.deeper()) return nullptr;
   if (!atPunct("(") || !startsTypeName(peek())) return parseUnary();
   SourceLoc loc = tok().loc;
   advance();
@@ -151,6 +159,8 @@ ExprPtr Parser::parseCast() {
 }
 
 ExprPtr Parser::parseUnary() {
+  Nesting nesting(*this);
+  if (!nesting.deeper()) return nullptr;
   const Token& t = tok();
   SourceLoc loc = t.loc;
   if (isPunct(t, "++") || isPunct(t, "--")) {
@@ -215,8 +225,10 @@ bool Parser::parseMemberName(std::string& name) {
 }
 
 ExprPtr Parser::parsePostfix() {
+  Nesting nesting(*this);
   ExprPtr e = parsePrimary();
   while (e) {
+    if (!nesting.deeper()) return nullptr;
     const Token& t = tok();
     SourceLoc loc = t.loc;
     if (isPunct(t, "[")) {

@@ -87,6 +87,14 @@ bool Parser::expect(std::string_view p) {
   return syntaxError();
 }
 
+bool Parser::Nesting::deeper() {
+  ++levels_;
+  if (++p_.nesting_ <= kMaxNesting) return true;
+  p_.error("D_SYNTAX", p_.tok().loc,
+           "syntax error: nested more than " + std::to_string(kMaxNesting) + " levels deep");
+  return false;
+}
+
 bool Parser::syntaxError() {
   const Token& t = tok();
   if (failed_) return false;
@@ -263,6 +271,8 @@ bool Parser::parseClause() {
 // Statements up to (not including) the closing '}'. The last expression
 // statement may omit its ';'.
 bool Parser::parseStatementList(std::vector<ast::StmtPtr>& out) {
+  Nesting nesting(*this);
+  if (!nesting.deeper()) return false;
   while (!failed()) {
     const Token& t = tok();
     if (isPunct(t, "}")) return true;
@@ -299,6 +309,8 @@ bool Parser::parseStatementList(std::vector<ast::StmtPtr>& out) {
 // The branch of an if: a braced statement list, or one statement that must
 // end with its ';'.
 bool Parser::parseStatementOrBlock(std::vector<ast::StmtPtr>& out) {
+  Nesting nesting(*this);
+  if (!nesting.deeper()) return false;
   const Token& t = tok();
   if (isPunct(t, "{")) {
     advance();

@@ -78,6 +78,23 @@ class Parser {
   std::shared_ptr<ast::TypeName> parseTypeName();
   void declareName(const ast::DeclSpec& spec, const std::string& name);
 
+  // ---- nesting ----
+  // Every recursive descent, and every operator stacked on an operand,
+  // deepens the tree the checker and code generator walk recursively: past
+  // kMaxNesting levels the script is refused rather than the stack run out.
+  static constexpr int kMaxNesting = 1000;
+  class Nesting {
+   public:
+    explicit Nesting(Parser& p) : p_(p) {}
+    ~Nesting() { p_.nesting_ -= levels_; }
+    Nesting(const Nesting&) = delete;
+    Nesting& operator=(const Nesting&) = delete;
+    bool deeper();  // false (after an error) beyond kMaxNesting
+   private:
+    Parser& p_;
+    int levels_ = 0;
+  };
+
   // ---- expressions (parse_expr.cpp) ----
   ast::ExprPtr parseExpression();
   ast::ExprPtr parseAssignment();
@@ -101,6 +118,7 @@ class Parser {
   std::set<std::string, std::less<>> typedefs_;         // declared with typedef in this program
   std::set<std::string, std::less<>> variables_;        // declared or assigned: never types
   std::unordered_set<const ast::Expr*> parenthesized_;  // may be assigned to: `(x) = 1`
+  int nesting_ = 0;
 };
 
 }  // namespace dtrace::parse
