@@ -689,6 +689,21 @@ void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_
     literalInto(e.text, base, offset, size);
     return;
   }
+  if (e.kind == ExprKind::Assign) {
+    // x = (y = strjoin(a, b)): the assignment, then the string it stored.
+    // The destination's base register, and r7 (an enclosing assignment's
+    // destination), survive the inner assignment.
+    const int16_t baseSlot = pushSlot(), r7Slot = pushSlot();
+    as_.emit(stx(Size::DW, R10, baseSlot, base));
+    as_.emit(stx(Size::DW, R10, r7Slot, R7));
+    assign(e);
+    as_.emit(ldx(Size::DW, R7, R10, r7Slot));
+    as_.emit(ldx(Size::DW, base, R10, baseSlot));
+    popSlot();
+    popSlot();
+    stringInto(*e.operands[0], base, offset, size);
+    return;
+  }
   if (e.kind == ExprKind::Ternary) {
     Label otherwise = as_.newLabel(), done = as_.newLabel();
     value(*e.operands[0]);

@@ -60,6 +60,7 @@ Result<std::vector<Insn>> ProgramEmitter::emit(const std::vector<EnabledClause>&
   }
   probeGuards(done);
   as_.emit(mov64(R6, 0));  // spilled around nested evaluations, sometimes before it is set
+  as_.emit(mov64(R7, 0));  // likewise (a string assignment inside another keeps it)
   // strtok(NULL, ...) goes on only within one probe firing, as in DTrace.
   if (layout_.allocaSize) as_.emit(st(Size::B, R9, static_cast<int16_t>(layout_.strtokOffset), 0));
   for (const auto& ec : clauses) {
