@@ -325,6 +325,12 @@ int main(int argc, char** argv) {
           matched[i], matched[i] == 1 ? "" : "s");
     }
   }
+  // Nothing enabled and no process to wait for (an empty program with
+  // -x empty, or -Z descriptions that all matched nothing): tracing could
+  // never end by itself.
+  size_t total = 0;
+  for (size_t n : matched) total += n;
+  if (total == 0 && targets.empty()) return fail("no probes matched");
   // As dtrace(1M) does: each program's match is reported when it is
   // compiled, before tracing is enabled (which may still fail).
   const uint64_t requestedBufsize = options.size("bufsize");

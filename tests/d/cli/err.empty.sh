@@ -6,4 +6,10 @@ $DTRACE -n ''
 $DTRACE -n 'int x;'
 $DTRACE -e -x empty -s /dev/null
 echo "status $?" >&2
+# Run, an empty program (or descriptions -Z let match nothing) enables no
+# probe: refused, rather than waiting for nothing.
+$DTRACE -q -x empty -s /dev/null
+echo "status $?" >&2
+$DTRACE -q -Z -n 'syscall::nosuchcall:entry'
+echo "status $?" >&2
 exit 1
