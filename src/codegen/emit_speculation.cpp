@@ -38,8 +38,8 @@ void ProgramEmitter::speculationValue() {
   // The next use of the ID: its generation goes up by one.
   as_.emit(mov64(R8, R0));
   as_.emit(mov64(R2, R0));
-  as_.emit(alu64(BPF_ADD, R2,
-                 (1 << ir::kSpeculationGenerationShift) + state(SpeculationState::Active)));
+  as_.emit(
+      alu64(BPF_ADD, R2, (1 << ir::kSpeculationGenerationShift) + state(SpeculationState::Active)));
   as_.emit(atomicCmpxchg64(R1, 0, R2));
   as_.jumpIf(BPF_JEQ, R0, R8, claimed);  // else another CPU claimed it first
   as_.bind(next);

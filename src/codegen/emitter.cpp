@@ -164,11 +164,7 @@ void ProgramEmitter::wakeFlags(Reg flags) {
 // were kept out of the share).
 void ProgramEmitter::fillRoomLeft(Label skip) {
   Label fits = as_.newLabel();
-  as_.emit(ldMapFd(R1, maps_.counters));
-  as_.emit(mov64(R2, R10));
-  as_.emit(alu64(BPF_ADD, R2, kZeroKeySlot));
-  as_.emit(call(BPF_FUNC_map_lookup_elem));
-  as_.jumpIf(BPF_JEQ, R0, 0, skip);
+  lookupCounters(skip);
   as_.emit(ldx(Size::DW, R2, R0, offsetof(Counters, filledBytes)));
   as_.emit(alu64(BPF_ADD, R2, static_cast<int32_t>(sizeof(ir::RecordHeader) + clause_->dataSize)));
   as_.emit(ldImm64(R3, layout_.fillLimit));
@@ -198,13 +194,17 @@ void ProgramEmitter::storeEpid(Reg base, int16_t offset) {
 
 void ProgramEmitter::loadProbeEntry() { as_.emit(ldx(Size::DW, R8, R10, kProbeEntrySlot)); }
 
-void ProgramEmitter::bumpCounter(uint32_t counterOffset) {
-  Label skip = as_.newLabel();
+void ProgramEmitter::lookupCounters(Label missing) {
   as_.emit(ldMapFd(R1, maps_.counters));
   as_.emit(mov64(R2, R10));
   as_.emit(alu64(BPF_ADD, R2, kZeroKeySlot));
   as_.emit(call(BPF_FUNC_map_lookup_elem));
-  as_.jumpIf(BPF_JEQ, R0, 0, skip);
+  as_.jumpIf(BPF_JEQ, R0, 0, missing);
+}
+
+void ProgramEmitter::bumpCounter(uint32_t counterOffset) {
+  Label skip = as_.newLabel();
+  lookupCounters(skip);
   as_.emit(mov64(R1, 1));
   as_.emit(atomicAdd64(R0, static_cast<int16_t>(counterOffset), R1));
   as_.bind(skip);

@@ -164,6 +164,7 @@ class ProgramEmitter {
   void loadProbeEntry();
   void faultHandler();
   void runErrorClauses();  // inline, after a fault record is sent
+  void lookupCounters(bpf::Label missing);  // r0 = this CPU's ir::Counters
   void bumpCounter(uint32_t counterOffset);
   // Map helpers on `fd` with the key (and value) at offsets in scratch;
   // r0 holds the result (a value pointer, or 0 on success).

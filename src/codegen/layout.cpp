@@ -23,6 +23,16 @@ uint32_t place(uint32_t& end, const sema::Type* t) {
   return offset;
 }
 
+// `size` unsigned bytes at the next 8-aligned offset (a dump, a word).
+ir::Field alignedField(uint32_t& end, uint32_t size) {
+  ir::Field f;
+  f.offset = alignUp(end, 8);
+  f.size = size;
+  f.kind = ir::DataKind::Unsigned;
+  end = f.offset + f.size;
+  return f;
+}
+
 ir::Field fieldFor(uint32_t& end, const sema::Type* t) {
   ir::Field f;
   f.offset = place(end, t);
@@ -102,19 +112,9 @@ struct ClauseWalker {
         // The bytes, then (with tracemem's third argument) how many of them
         // to print.
         const ast::Expr& size = *call.operands[a.kind == ir::ActionKind::Printm ? 0 : 1];
-        ir::Field bytes;
-        bytes.offset = alignUp(end, 8);
-        bytes.size = static_cast<uint32_t>(*size.constValue);
-        bytes.kind = ir::DataKind::Unsigned;
-        end = bytes.offset + bytes.size;
-        a.fields.push_back(bytes);
+        a.fields.push_back(alignedField(end, static_cast<uint32_t>(*size.constValue)));
         if (a.kind == ir::ActionKind::Tracemem && call.operands.size() > 2) {
-          ir::Field dynsize;
-          dynsize.offset = alignUp(end, 8);
-          dynsize.size = 8;
-          dynsize.kind = ir::DataKind::Unsigned;
-          end = dynsize.offset + dynsize.size;
-          a.fields.push_back(dynsize);
+          a.fields.push_back(alignedField(end, 8));
         }
         break;
       }
@@ -136,13 +136,8 @@ struct ClauseWalker {
       case ir::ActionKind::Speculate:
       case ir::ActionKind::Commit:
       case ir::ActionKind::Discard: {
-        ir::Field tag;
-        tag.offset = alignUp(end, 8);
-        tag.size = 8;
-        tag.kind = ir::DataKind::Unsigned;
-        end = tag.offset + tag.size;
-        a.fields.push_back(tag);
-        if (a.kind == ir::ActionKind::Speculate) out.speculationTagOffset = tag.offset;
+        a.fields.push_back(alignedField(end, 8));
+        if (a.kind == ir::ActionKind::Speculate) out.speculationTagOffset = a.fields[0].offset;
         break;
       }
       case ir::ActionKind::Ftruncate:

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-
 namespace dtrace::consume {
 
 void SpeculationBuffers::hold(uint64_t tag, const void* record, size_t size) {

@@ -18,10 +18,10 @@
 
 #include "bpf/disasm.h"
 #include "bpf/ringbuf.h"
-#include "consume/ring_policy.h"
 #include "codegen/emitter.h"
 #include "consume/aggregation_source.h"
 #include "consume/consumer.h"
+#include "consume/ring_policy.h"
 #include "consume/messages.h"
 #include "driver/d_library.h"
 #include "driver/symbols.h"
@@ -790,32 +790,27 @@ Result<void> Session::loadProgram(std::span<ProbeEnabling* const> group) {
 }
 
 // Drops not reported yet: per CPU for the principal buffer and the
-// aggregations, in total for dynamic variables (the counters are totals).
+// aggregations, in total for dynamic variables and speculations.
 void Session::reportCounters(consume::Consumer& consumer) {
   int ncpu = bpf::Map::possibleCpus();
   std::vector<ir::Counters> values(ncpu);
   uint32_t key = 0;
   if (!maps_->counters->lookup(&key, values.data())) return;
   reportedDrops_.resize(2 * ncpu, 0);
-  uint64_t dynamicDrops = 0;
-  for (int cpu = 0; cpu < ncpu; cpu++) dynamicDrops += values[cpu].dynamicDrops;
-  if (dynamicDrops > reportedDynamicDrops_) {
-    consumer.reportDrops("dynamic", -1, dynamicDrops - reportedDynamicDrops_, dynamicDrops);
-    reportedDynamicDrops_ = dynamicDrops;
-  }
-  // Speculations' losses, in total as DTrace reports them.
-  const std::pair<uint64_t ir::Counters::*, const char*> kSpeculationLosses[] = {
+  // Losses DTrace reports in total, not per CPU.
+  const std::pair<uint64_t ir::Counters::*, const char*> kTotals[] = {
+      {&ir::Counters::dynamicDrops, "dynamic"},
       {&ir::Counters::speculativeDrops, "speculation"},
       {&ir::Counters::speculationsUnavailable, "speculation-unavailable"},
   };
-  reportedSpeculationLosses_.resize(std::size(kSpeculationLosses), 0);
-  for (size_t i = 0; i < std::size(kSpeculationLosses); i++) {
-    const auto [counter, kind] = kSpeculationLosses[i];
+  reportedTotals_.resize(std::size(kTotals), 0);
+  for (size_t i = 0; i < std::size(kTotals); i++) {
+    const auto [counter, kind] = kTotals[i];
     uint64_t total = 0;
     for (int cpu = 0; cpu < ncpu; cpu++) total += values[cpu].*counter;
-    if (total > reportedSpeculationLosses_[i]) {
-      consumer.reportDrops(kind, -1, total - reportedSpeculationLosses_[i], total);
-      reportedSpeculationLosses_[i] = total;
+    if (total > reportedTotals_[i]) {
+      consumer.reportDrops(kind, -1, total - reportedTotals_[i], total);
+      reportedTotals_[i] = total;
     }
   }
   for (int cpu = 0; cpu < ncpu; cpu++) {

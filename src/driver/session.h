@@ -143,8 +143,7 @@ class Session {
   const bpf::Program* endProgram_ = nullptr;
   const ProbeEnabling* errorEnabling_ = nullptr;  // dtrace:::ERROR's clauses, if enabled
   std::vector<uint64_t> reportedDrops_;           // per CPU, buffer then aggregation drops
-  uint64_t reportedDynamicDrops_ = 0;
-  std::vector<uint64_t> reportedSpeculationLosses_;  // speculative drops, failed speculations
+  std::vector<uint64_t> reportedTotals_;  // dynamic, speculative drops, failed speculations
   uint32_t kernelMaxFrames_ = 0;  // perf_event_max_stack, read when first needed
 };
 

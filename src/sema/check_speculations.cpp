@@ -82,7 +82,8 @@ bool Checker::checkSpeculationRules(const ast::ProbeClause& clause) {
       return error("D_EXIT_SPEC", loc, "exit( ) may not follow speculate( )");
     }
     if (!ir::recordsTracedData(*kind)) continue;
-    if (committed) return error("D_DREC_COMM", loc, "data-recording actions may not follow commit( )");
+    if (committed)
+      return error("D_DREC_COMM", loc, "data-recording actions may not follow commit( )");
     if (!speculating) recorded = true;
   }
   return true;

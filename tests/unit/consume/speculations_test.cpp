@@ -8,9 +8,7 @@
 namespace dtrace::consume {
 namespace {
 
-constexpr uint64_t tag(uint32_t generation, uint32_t id) {
-  return uint64_t{generation} << 32 | id;
-}
+constexpr uint64_t tag(uint32_t generation, uint32_t id) { return uint64_t{generation} << 32 | id; }
 
 TEST(SpeculationBuffers, CommitReturnsTheUsesRecordsInOrder) {
   SpeculationBuffers b;
