@@ -43,6 +43,20 @@ Consumer::Consumer(const ir::Program& program, FILE* out, bool quiet, FILE* err)
   }
 }
 
+// What speculations make of an ECB's records, worked out once per ECB
+// rather than for every record.
+Consumer::EcbRole Consumer::roleOf(const ir::Ecb& ecb) {
+  EcbRole role;
+  for (const ir::Action& a : ecb.actions) {
+    if (a.kind == ir::ActionKind::Speculate && !a.fields.empty()) role.speculationTag = a.fields[0];
+  }
+  role.silent = !ecb.actions.empty() &&
+                std::all_of(ecb.actions.begin(), ecb.actions.end(), [](const ir::Action& a) {
+                  return a.kind == ir::ActionKind::Commit || a.kind == ir::ActionKind::Discard;
+                });
+  return role;
+}
+
 Consumer::~Consumer() {
   if (out_ != originalOut_) std::fclose(out_);
 }
@@ -104,25 +118,23 @@ int Consumer::handleRecord(const void* data, size_t size) {
   if (available < ecb.dataSize) {
     return malformed("record for EPID " + std::to_string(header.epid) + " is truncated");
   }
+  // ECBs are added while tracing (probes of a library mapped later).
+  while (ecbRoles_.size() < program_.ecbs.size()) {
+    ecbRoles_.push_back(roleOf(program_.ecbs[ecbRoles_.size()]));
+  }
+  const EcbRole& role = ecbRoles_[header.epid - 1];
   // A speculative record waits for its commit() or discard().
-  if (!replaying_) {
-    for (const ir::Action& action : ecb.actions) {
-      if (action.kind != ir::ActionKind::Speculate) continue;
-      if (action.fields.empty() || !fieldFits(action.fields[0], available)) {
-        return malformed("speculate( ) field lies outside its record");
-      }
-      uint64_t tag = 0;
-      std::memcpy(&tag, payload + action.fields[0].offset, sizeof tag);
-      speculations_.hold(tag, data, size);
-      return 0;
+  if (role.speculationTag && !replaying_) {
+    if (!fieldFits(*role.speculationTag, available)) {
+      return malformed("speculate( ) field lies outside its record");
     }
+    uint64_t tag = 0;
+    std::memcpy(&tag, payload + role.speculationTag->offset, sizeof tag);
+    speculations_.hold(tag, data, size);
+    return 0;
   }
   // A clause that only commits or discards prints nothing of its own.
-  const bool silent =
-      !ecb.actions.empty() &&
-      std::all_of(ecb.actions.begin(), ecb.actions.end(), [](const ir::Action& a) {
-        return a.kind == ir::ActionKind::Commit || a.kind == ir::ActionKind::Discard;
-      });
+  const bool silent = role.silent;
 
   buffer_.clear();
   // In JSON mode the record is one object, its actions' data in "output".

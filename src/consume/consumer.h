@@ -148,6 +148,14 @@ class Consumer {
   std::vector<AggregationData> snapshots_;
   OutputFormat format_ = OutputFormat::Text;
   print::JsonWriter* json_ = nullptr;  // the record being written, in JSON mode
+  // By EPID - 1: the speculate() field of a speculating clause's records,
+  // and whether a record prints nothing of its own (commit/discard only).
+  struct EcbRole {
+    std::optional<ir::Field> speculationTag;
+    bool silent = false;
+  };
+  static EcbRole roleOf(const ir::Ecb& ecb);
+  std::vector<EcbRole> ecbRoles_;
   SpeculationBuffers speculations_;
   bool replaying_ = false;  // printing a committed speculation's records
 };
