@@ -1,7 +1,8 @@
 // Aggregating functions in probe context: @name[keys] = func(args). The
-// entry of (tuple, this CPU) is found or made, brought to the current
-// generation (clear() leaves older entries behind), and the argument is
-// folded into its data words (ir/aggregation.h) as DTrace's kernel does.
+// entry of (tuple, this CPU) — of (tuple, this CPU, bucket) for a
+// distribution — is found or made, brought to the current generation
+// (clear() leaves older entries behind), and the argument is folded into
+// its data words (ir/aggregation.h) as DTrace's kernel does.
 #include <cstddef>
 
 #include "codegen/emitter.h"
@@ -34,6 +35,8 @@ void ProgramEmitter::aggregation(const Expr& assign) {
   const ir::Aggregation& agg = layout_.aggregations.at(ref.variable->aggregationId);
   const ir::AggFuncInfo& info = agg.info();
   const int aggFd = maps_.aggregations.at(agg.id);
+  Label current = as_.newLabel(), fresh = as_.newLabel(), dropped = as_.newLabel(),
+        done = as_.newLabel();
 
   // The value, then the increment (the optional last argument), on the stack.
   int16_t valueSlot = 0, incrementSlot = 0;
@@ -58,10 +61,14 @@ void ProgramEmitter::aggregation(const Expr& assign) {
   // The entry belongs to this CPU: only this CPU ever updates it.
   as_.emit(call(BPF_FUNC_get_smp_processor_id));
   as_.emit(stx(Size::DW, R9, static_cast<int16_t>(key + agg.keySize), R0));
+  if (agg.bucketed()) {
+    // A distribution's entry counts one bucket: the slot's high half.
+    distributionBucket(agg, valueSlot);
+    as_.jumpIf(BPF_JGE, R6, static_cast<int32_t>(agg.dataWords()), dropped);
+    as_.emit(stx(Size::W, R9, static_cast<int16_t>(key + agg.keySize + 4), R6));
+  }
 
   // r0 = the entry; a missing or older-generation one is (re)made from zeros.
-  Label current = as_.newLabel(), fresh = as_.newLabel(), dropped = as_.newLabel(),
-        done = as_.newLabel();
   mapLookup(aggFd, key);
   as_.jumpIf(BPF_JEQ, R0, 0, fresh);
   as_.emit(ldx(Size::DW, R1, R0, kGenerationOffset));
@@ -87,7 +94,7 @@ void ProgramEmitter::aggregation(const Expr& assign) {
     as_.emit(stx(Size::DW, R0, dataWord(0), R2));
   }
   as_.bind(current);
-  foldIntoAggregation(agg, valueSlot, incrementSlot, dropped);
+  foldIntoAggregation(agg, valueSlot, incrementSlot);
   as_.jump(done);
   as_.bind(dropped);
   bumpCounter(offsetof(ir::Counters, aggregationDrops));
@@ -98,7 +105,7 @@ void ProgramEmitter::aggregation(const Expr& assign) {
 
 // r0 is the entry's value. r1-r5 and r6-r8 are free here.
 void ProgramEmitter::foldIntoAggregation(const ir::Aggregation& agg, int16_t valueSlot,
-                                         int16_t incrementSlot, Label dropped) {
+                                         int16_t incrementSlot) {
   auto loadValue = [&](Reg r) { as_.emit(ldx(Size::DW, r, R10, valueSlot)); };
   auto addOne = [&](uint32_t word) {
     as_.emit(ldx(Size::DW, R1, R0, dataWord(word)));
@@ -143,11 +150,22 @@ void ProgramEmitter::foldIntoAggregation(const ir::Aggregation& agg, int16_t val
     case ir::AggFunc::Quantize:
     case ir::AggFunc::Lquantize:
     case ir::AggFunc::Llquantize:
-      break;
+      // The entry is the bucket's: its count += the increment (1 by default).
+      if (incrementSlot) {
+        as_.emit(ldx(Size::DW, R2, R10, incrementSlot));
+      } else {
+        as_.emit(mov64(R2, 1));
+      }
+      as_.emit(ldx(Size::DW, R1, R0, dataWord(0)));
+      as_.emit(alu64(BPF_ADD, R1, R2));
+      as_.emit(stx(Size::DW, R0, dataWord(0), R1));
+      return;
   }
-  // Distributions: r6 = the bucket, then that word += the increment (1 by
-  // default). The bound check tells the verifier the word is in the value.
-  loadValue(R6);
+}
+
+// r6 = the bucket of a distribution the value on the stack falls in.
+void ProgramEmitter::distributionBucket(const ir::Aggregation& agg, int16_t valueSlot) {
+  as_.emit(ldx(Size::DW, R6, R10, valueSlot));
   if (agg.func == ir::AggFunc::Quantize) {
     quantizeBucket();
   } else if (agg.func == ir::AggFunc::Lquantize) {
@@ -155,17 +173,6 @@ void ProgramEmitter::foldIntoAggregation(const ir::Aggregation& agg, int16_t val
   } else {
     llquantizeBucket(agg.params);
   }
-  as_.jumpIf(BPF_JGE, R6, static_cast<int32_t>(agg.dataWords()), dropped);
-  as_.emit(alu64(BPF_LSH, R6, 3));
-  as_.emit(alu64(BPF_ADD, R6, R0));
-  if (incrementSlot) {
-    as_.emit(ldx(Size::DW, R2, R10, incrementSlot));
-  } else {
-    as_.emit(mov64(R2, 1));
-  }
-  as_.emit(ldx(Size::DW, R1, R6, kDataOffset));
-  as_.emit(alu64(BPF_ADD, R1, R2));
-  as_.emit(stx(Size::DW, R6, kDataOffset, R1));
 }
 
 // stddev's sum of squares: the two words after count and sum, low then

@@ -23,15 +23,19 @@ Error mapError(const ir::Aggregation& agg, const char* what, int err) {
                    std::strerror(err));
 }
 
-// Groups the map's (tuple, CPU) entries by tuple: each CPU updates only its
-// own entries, and the consumer merges them, as DTrace merges per-CPU
-// aggregation buffers. An open-addressing table of entry indices finds a
+// Groups the map's (tuple, CPU) entries — (tuple, CPU, bucket) for
+// distributions — by tuple: each CPU updates only its own entries, and the
+// consumer merges them, as DTrace merges per-CPU aggregation buffers. An open-addressing table of entry indices finds a
 // tuple's entry without allocating per tuple.
 class Grouper {
  public:
   Grouper(AggregationData& data, uint32_t keySize, uint64_t generation,
           const SymbolKeys* symbolKeys)
-      : data_(data), keySize_(keySize), generation_(generation), symbolKeys_(symbolKeys) {
+      : data_(data),
+        keySize_(keySize),
+        bucketed_(data.aggregation->bucketed()),
+        generation_(generation),
+        symbolKeys_(symbolKeys) {
     if (symbolKeys_ && !SymbolKeys::merges(*data_.aggregation)) symbolKeys_ = nullptr;
   }
 
@@ -42,10 +46,11 @@ class Grouper {
       symbolKeys_->normalize(*data_.aggregation, normalized_.data());
       mapKey = normalized_.data();
     }
-    uint64_t cpu = 0, generation = 0;
-    std::memcpy(&cpu, mapKey + keySize_, sizeof cpu);
+    uint64_t slotWord = 0, generation = 0;
+    std::memcpy(&slotWord, mapKey + keySize_, sizeof slotWord);
     std::memcpy(&generation, value, sizeof generation);
-    if (cpu >= static_cast<uint64_t>(data_.ncpus())) return;
+    const uint32_t cpu = static_cast<uint32_t>(slotWord);
+    if (cpu >= static_cast<uint32_t>(data_.ncpus())) return;
     if (2 * (data_.size() + 1) > table_.size()) grow();
     const uint32_t tag = hash(mapKey);
     size_t i = find(mapKey, tag);
@@ -55,8 +60,14 @@ class Grouper {
     // The words are 8-byte aligned in the buffers the map is read into.
     const auto* words =
         reinterpret_cast<const int64_t*>(value + 8 * ir::kAggregationGenerationWords);
-    data_.fold(static_cast<uint32_t>(table_[i]), static_cast<int>(cpu),
-               generation == generation_ ? CpuSlot::Current : CpuSlot::Cleared, words);
+    const uint32_t row = static_cast<uint32_t>(table_[i]);
+    const CpuSlot slot = generation == generation_ ? CpuSlot::Current : CpuSlot::Cleared;
+    if (bucketed_) {
+      data_.foldBucket(row, static_cast<int>(cpu), slot,
+                       static_cast<uint32_t>(slotWord >> ir::kAggregationBucketShift), words[0]);
+    } else {
+      data_.fold(row, static_cast<int>(cpu), slot, words);
+    }
   }
 
  private:
@@ -100,6 +111,7 @@ class Grouper {
 
   AggregationData& data_;
   uint32_t keySize_;
+  bool bucketed_;  // an entry holds one bucket of a distribution
   uint64_t generation_;
   const SymbolKeys* symbolKeys_;
   std::vector<uint8_t> normalized_;  // the key being added, normalized

@@ -33,6 +33,22 @@ void AggregationData::fold(size_t i, int cpu, CpuSlot slot, const int64_t* words
   }
 }
 
+void AggregationData::foldBucket(size_t i, int cpu, CpuSlot slot, uint32_t bucket,
+                                 int64_t count) {
+  if (bucket >= words_) return;
+  const bool current = slot == CpuSlot::Current;
+  if (current) {
+    int64_t& word = merged_[i * words_ + bucket];
+    word = static_cast<int64_t>(static_cast<uint64_t>(word) + static_cast<uint64_t>(count));
+    current_[i] = 1;
+  }
+  if (!perCpu_) return;
+  // A CPU's buckets of older generations read as zeros.
+  CpuSlot& old = slots_[i * ncpus_ + cpu];
+  if (old == CpuSlot::Absent || (old == CpuSlot::Cleared && current)) old = slot;
+  if (current) cpuData_[(i * ncpus_ + cpu) * words_ + bucket] += count;
+}
+
 MergedAggregation::MergedAggregation(const AggregationData& data) : aggregation_(data.aggregation) {
   const size_t n = data.size();
   entries_.reserve(n);

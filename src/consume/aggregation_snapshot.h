@@ -56,6 +56,9 @@ class AggregationData {
   // before a clear(). Several entries of one CPU (keys that merged by what
   // they name) fold together.
   void fold(size_t i, int cpu, CpuSlot slot, const int64_t* words);
+  // Adds one map entry of a distribution's tuple i: the count of one bucket
+  // of `cpu`.
+  void foldBucket(size_t i, int cpu, CpuSlot slot, uint32_t bucket, int64_t count);
 
  private:
   uint32_t keySize() const { return aggregation ? aggregation->keySize : 0; }

@@ -44,7 +44,7 @@ class KernelAggregations : public AggregationSource {
   std::vector<int> mapFds_;
   uint64_t* globals_;
   const SymbolKeys* symbolKeys_ = nullptr;
-  void removeMerged(const ir::Aggregation& agg, const std::vector<const uint8_t*>& keys);
+  void removeByScan(const ir::Aggregation& agg, const std::vector<const uint8_t*>& keys);
 };
 
 }  // namespace dtrace::consume

@@ -25,8 +25,8 @@ void KernelAggregations::clear(const ir::Aggregation& agg) {
 
 void KernelAggregations::remove(const ir::Aggregation& agg,
                                 const std::vector<const uint8_t*>& keys) {
-  if (symbolKeys_ && SymbolKeys::merges(agg)) {
-    removeMerged(agg, keys);
+  if (agg.bucketed() || (symbolKeys_ && SymbolKeys::merges(agg))) {
+    removeByScan(agg, keys);
     return;
   }
   const int ncpus = libbpf_num_possible_cpus();
@@ -40,10 +40,12 @@ void KernelAggregations::remove(const ir::Aggregation& agg,
   }
 }
 
-// Keys that merged by symbol stand for every map entry whose key names the
-// same: those are found by reading every key.
-void KernelAggregations::removeMerged(const ir::Aggregation& agg,
+// A distribution's tuple has an entry per CPU and bucket, and keys that
+// merged by symbol stand for every map entry whose key names the same:
+// those entries are found by reading every key.
+void KernelAggregations::removeByScan(const ir::Aggregation& agg,
                                       const std::vector<const uint8_t*>& keys) {
+  const bool normalizes = symbolKeys_ && SymbolKeys::merges(agg);
   const int fd = mapFds_.at(agg.id);
   const size_t mapKeySize = agg.keySize + ir::kAggregationCpuSlot;
   auto tuple = [&agg](const uint8_t* key) {
@@ -57,7 +59,7 @@ void KernelAggregations::removeMerged(const ir::Aggregation& agg,
   while (bpf_map_get_next_key(fd, first ? nullptr : prev.data(), next.data()) == 0) {
     first = false;
     normalized = next;
-    symbolKeys_->normalize(agg, normalized.data());
+    if (normalizes) symbolKeys_->normalize(agg, normalized.data());
     if (removed.contains(tuple(normalized.data()))) doomed.push_back(next);
     prev.swap(next);
   }

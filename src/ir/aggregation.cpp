@@ -86,7 +86,10 @@ uint32_t quantizeBucket(int64_t value) {
 
 uint32_t lquantizeBucket(const AggParams& p, int64_t value) {
   if (value < p.base) return 0;
-  const uint64_t level = static_cast<uint64_t>(value - p.base) / static_cast<uint64_t>(p.step);
+  // value >= base: the distance fits in 64 unsigned bits where the signed
+  // difference may not (INT64_MAX - -100).
+  const uint64_t distance = static_cast<uint64_t>(value) - static_cast<uint64_t>(p.base);
+  const uint64_t level = distance / static_cast<uint64_t>(p.step);
   return level < p.levels ? static_cast<uint32_t>(level) + 1 : p.levels + 1;
 }
 
@@ -142,6 +145,11 @@ uint32_t Aggregation::dataWords() const {
       return 2 * llquantizeZeroBucket(params) + 1;
   }
   return 1;
+}
+
+bool Aggregation::bucketed() const {
+  const AggDisplay d = info().display;
+  return d == AggDisplay::Quantize || d == AggDisplay::Lquantize || d == AggDisplay::Llquantize;
 }
 
 void mergeAggregationData(const Aggregation& agg, const int64_t* cpu, int64_t* merged,

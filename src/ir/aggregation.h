@@ -104,10 +104,19 @@ struct Aggregation {
   uint32_t generationOffset = 0;
 
   const AggFuncInfo& info() const { return aggFuncInfo(func); }
-  // Data words of one (tuple, CPU) entry, after the generation word.
+  // Data words of a tuple's merged value (a distribution: one per bucket).
   uint32_t dataWords() const;
+  // Whether the kernel keeps one map entry per bucket used rather than
+  // every bucket of the distribution (ir/runtime.h): a million keys of
+  // quantize(), each with a value or two, then read in a fraction of the
+  // time.
+  bool bucketed() const;
+  // Data words of one map entry, after the generation word.
+  uint32_t entryWords() const { return bucketed() ? 1 : dataWords(); }
   // Bytes of a map value: the generation word and the data words.
-  uint32_t valueSize() const { return 8 * (kAggregationGenerationWords + dataWords()); }
+  uint32_t valueSize() const { return 8 * (kAggregationGenerationWords + entryWords()); }
+  // Bytes DTrace's aggregation buffer gives a tuple (aggsize's unit).
+  uint32_t recordSize() const { return keySize + 8 * dataWords(); }
 };
 
 // Folds one CPU's data words into `merged` (dataWords() of each).

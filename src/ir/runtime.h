@@ -77,13 +77,17 @@ struct FaultRecord {
 
 // An aggregation lives in a BPF hash map. Its key is the tuple's fields
 // packed at their offsets (Aggregation::keySize bytes; a single zero word
-// when there are no keys) followed by the number of the CPU that owns the
-// entry: each CPU updates only its own entries, as DTrace's per-CPU
-// aggregation buffers, and the consumer merges them.
+// when there are no keys) followed by a slot word: the number of the CPU
+// that owns the entry in its low half (each CPU updates only its own
+// entries, as DTrace's per-CPU aggregation buffers, and the consumer
+// merges them) and, for distributions (Aggregation::bucketed()), the
+// bucket the entry counts in its high half.
 constexpr uint32_t kAggregationCpuSlot = 8;
+constexpr uint32_t kAggregationBucketShift = 32;
 
 // Its value is a generation word, then the function's data words
-// (aggregationDataWords()). clear() is the consumer bumping the
+// (Aggregation::entryWords(): a distribution's entry holds its bucket's
+// count only). clear() is the consumer bumping the
 // aggregation's generation word in the globals (Aggregation::
 // generationOffset): an entry whose generation is older holds data from
 // before the clear, so the consumer reads it as zeros and the next firing

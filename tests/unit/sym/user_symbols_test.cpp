@@ -116,12 +116,16 @@ TEST(UserSymbols, KeepsTheObjectWhenItsFileIsGone) {
   const std::string copy = dir.file("stackcopy");
   fs::copy_file(kWorkload, copy);
   const pid_t child = spawnExec(copy, "100000000");
+  // The child may not have reached its exec yet on a busy machine.
+  uint64_t text = 0;
+  for (int tries = 0; text == 0 && tries < 500; tries++) {
+    for (const Mapping& m : readExecutableMappings(child)) {
+      if (m.path == copy) text = m.start;
+    }
+    if (text == 0) usleep(10000);
+  }
   UserSymbols symbols;
   symbols.notePid(child);
-  uint64_t text = 0;
-  for (const Mapping& m : readExecutableMappings(child)) {
-    if (m.path == copy) text = m.start;
-  }
   killAndReap(child);
   fs::remove(copy);
   ASSERT_NE(text, 0u);
@@ -169,7 +173,8 @@ TEST(ObjectFile, ReadsSymbolsThroughDebugLink) {
   }
   ASSERT_TRUE(run("nm '" + linked + "' 2>/dev/null").empty());  // stripped
   const uint64_t middle = nmValue(kWorkload, "stack_middle");
-  std::optional<FunctionSymbol> f = ObjectFile::load(linked)->containing(middle + 1);
+  const auto object = ObjectFile::load(linked);  // the symbol's name is a view into it
+  std::optional<FunctionSymbol> f = object->containing(middle + 1);
   ASSERT_TRUE(f);
   EXPECT_EQ(f->name, "stack_middle");
 }
@@ -189,7 +194,8 @@ TEST(ObjectFile, ReadsMiniDebugInfo) {
     GTEST_SKIP() << "objcopy or xz failed";
   }
   const uint64_t leaf = nmValue(kWorkload, "stack_leaf");
-  std::optional<FunctionSymbol> f = ObjectFile::load(stripped)->containing(leaf + 3);
+  const auto object = ObjectFile::load(stripped);  // the symbol's name is a view into it
+  std::optional<FunctionSymbol> f = object->containing(leaf + 3);
   ASSERT_TRUE(f);
   EXPECT_EQ(f->name, "stack_leaf");
   EXPECT_EQ(f->address, leaf);
