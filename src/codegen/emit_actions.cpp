@@ -79,6 +79,8 @@ void ProgramEmitter::chillAction(const Expr& call) {
   as_.bind(allowed);
   as_.emit(stx(Size::DW, R9, chilled, R2));
   busyWait();
+  // timestamp is read afresh after a chill, as DTrace's chill() makes it.
+  as_.emit(st(Size::DW, R10, kTimestampSlot, 0));
 }
 
 // bpf_loop bounds a loop's iterations (2^23), each of which reads the

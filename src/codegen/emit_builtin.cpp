@@ -14,6 +14,18 @@ using namespace bpf;
 using ast::Expr;
 using sema::Builtin;
 
+// r6 = the clock as first read in this probe firing: DTrace samples
+// timestamp once per firing, so two reads (in one clause or in two) agree.
+void ProgramEmitter::firingTimestamp() {
+  Label known = as_.newLabel();
+  as_.emit(ldx(Size::DW, R6, R10, kTimestampSlot));
+  as_.jumpIf(BPF_JNE, R6, 0, known);
+  as_.emit(call(BPF_FUNC_ktime_get_ns));
+  as_.emit(mov64(R6, R0));
+  as_.emit(stx(Size::DW, R10, kTimestampSlot, R6));
+  as_.bind(known);
+}
+
 void ProgramEmitter::builtin(const sema::Variable& v) {
   switch (v.builtin) {
     case Builtin::Arg:
@@ -44,12 +56,10 @@ void ProgramEmitter::builtin(const sema::Variable& v) {
       taskMember("se.sum_exec_runtime", 8);
       return;
     case Builtin::Timestamp:
-      as_.emit(call(BPF_FUNC_ktime_get_ns));
-      as_.emit(mov64(R6, R0));
+      firingTimestamp();
       return;
     case Builtin::Walltimestamp:
-      as_.emit(call(BPF_FUNC_ktime_get_ns));
-      as_.emit(mov64(R6, R0));
+      firingTimestamp();
       as_.emit(ldMapValue(R1, maps_.globals, kWallClockOffset));
       as_.emit(ldx(Size::DW, R1, R1, 0));
       as_.emit(alu64(BPF_ADD, R6, R1));

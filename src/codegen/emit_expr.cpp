@@ -89,7 +89,12 @@ void ProgramEmitter::value(const Expr& e) {
     return;
   }
   if (e.inlineValue) {
+    // An inline array's parameters name its keys while its value runs.
+    for (size_t i = 0; i < e.inlineParams.size(); i++) {
+      bindTranslatorInput(*e.operands[i + 1], *e.inlineParams[i]);
+    }
     value(*e.inlineValue);
+    for (size_t i = 0; i < e.inlineParams.size(); i++) unbindTranslatorInput();
     normalize(R6, e.type);
     return;
   }
@@ -257,10 +262,22 @@ void ProgramEmitter::addVariableIndexes(Reg ptr, const Expr& target) {
   popSlot();
 }
 
+// The bytes a scalar or bit-field is read and written with. A bit-field's
+// unit is the smallest that holds its bits: a D struct gives a bit-field
+// just that much room (as illumos' CTF lays it out), a kernel struct the
+// unit of its declared type, which holds it too.
+uint32_t accessSize(const Expr& target) {
+  if (!target.bitWidth) return target.type->size;
+  const uint32_t bytes = (target.bitOffset + target.bitWidth + 7) / 8;
+  uint32_t unit = 1;
+  while (unit < bytes) unit *= 2;
+  return unit;
+}
+
 // r6 = the scalar (or bit-field) that `target` names at `ptr`.
 void ProgramEmitter::loadFrom(Reg ptr, const Expr& target) {
   const sema::Type* t = target.type;
-  as_.emit(ldx(sizeOf(t->size), R6, ptr, 0));
+  as_.emit(ldx(sizeOf(accessSize(target)), R6, ptr, 0));
   if (target.bitWidth) {
     extractBits(target.bitOffset, target.bitWidth, t);
   } else {
@@ -271,7 +288,7 @@ void ProgramEmitter::loadFrom(Reg ptr, const Expr& target) {
 // Stores r6 into the scalar (or bit-field) that `target` names at `ptr`;
 // clobbers r2, r3 and r5.
 void ProgramEmitter::storeTo(Reg ptr, const Expr& target) {
-  const Size size = sizeOf(target.type->size);
+  const Size size = sizeOf(accessSize(target));
   if (!target.bitWidth) {
     as_.emit(stx(size, ptr, 0, R6));
     return;

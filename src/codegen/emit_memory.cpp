@@ -152,10 +152,14 @@ bool ProgramEmitter::memorySubroutine(const Expr& call) {
       operandValue(*args[0]);
     }
     as_.emit(stx(Size::DW, R10, from, R6));
-    operandValue(*args[user ? 2 : 1]);
-    as_.emit(stx(Size::DW, R10, to, R6));
-    operandValue(*args[user ? 1 : 2]);
-    as_.emit(mov64(R8, R6));
+    // The arguments run left to right (n++ in one is seen by the next).
+    const int16_t size = pushSlot();
+    operandValue(*args[1]);
+    as_.emit(stx(Size::DW, R10, user ? size : to, R6));
+    operandValue(*args[2]);
+    as_.emit(stx(Size::DW, R10, user ? to : size, R6));
+    as_.emit(ldx(Size::DW, R8, R10, size));
+    popSlot();
     as_.emit(ldx(Size::DW, R6, R10, to));
     writableRange(R6, R8);
     as_.emit(mov64(R1, R0));

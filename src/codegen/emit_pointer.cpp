@@ -107,7 +107,7 @@ void ProgramEmitter::storeMemory(const Expr& e) {
   const int16_t valueSlot = pushSlot();
   as_.emit(stx(Size::DW, R10, valueSlot, R6));
   address(e);
-  if (writablePointer(R6, e.type->size)) {
+  if (writablePointer(R6, accessSize(e))) {
     as_.emit(ldx(Size::DW, R6, R10, valueSlot));
     storeTo(R0, e);
   }

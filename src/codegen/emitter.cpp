@@ -43,6 +43,7 @@ Result<std::vector<Insn>> ProgramEmitter::emit(const std::vector<EnabledClause>&
   Label done = as_.newLabel();
   clauseCount_ = static_cast<uint32_t>(clauses.size());
   prologue();
+  as_.emit(st(Size::DW, R10, kTimestampSlot, 0));
   as_.jumpIf(BPF_JEQ, R0, 0, done);
   as_.emit(mov64(R9, R0));
   if (maps_.probeTable >= 0) {

@@ -47,6 +47,9 @@ bool isAggregate(const sema::Type* t);
 // run-time index (v.a[i].m).
 bool hasVariableIndex(const ast::Expr& target);
 
+// The bytes the scalar or bit-field `target` names is read and written with.
+uint32_t accessSize(const ast::Expr& target);
+
 // Fixed stack slots of every generated program.
 inline constexpr int16_t kCtxSlot = -8;
 inline constexpr int16_t kZeroKeySlot = -16;
@@ -59,7 +62,10 @@ inline constexpr int16_t kFaultPcSlot = -36;      // u32
 inline constexpr int16_t kProbeKeySlot = -40;
 inline constexpr int16_t kCookieSlot = -48;
 inline constexpr int16_t kProbeEntrySlot = -56;
-inline constexpr int kFirstSpillSlot = -64;
+// timestamp as first read in this probe firing (0: not read yet): DTrace
+// samples it once per firing, so every clause sees the same value.
+inline constexpr int16_t kTimestampSlot = -64;
+inline constexpr int kFirstSpillSlot = -72;
 
 struct MapFds {
   int globals = -1;
@@ -143,8 +149,9 @@ class ProgramEmitter {
   void printAction(const ast::Expr& call, const ir::Action& action, int32_t data);
   // emit_aggregation.cpp: @name[keys] = func(args)
   void aggregation(const ast::Expr& assign);
-  void foldIntoAggregation(const ir::Aggregation& agg, int16_t valueSlot, int16_t incrementSlot,
-                           bpf::Label dropped);  // into the entry at r0
+  void foldIntoAggregation(const ir::Aggregation& agg, int16_t valueSlot,
+                           int16_t incrementSlot);  // into the entry at r0
+  void distributionBucket(const ir::Aggregation& agg, int16_t valueSlot);  // into r6
   void addSquare(int16_t valueSlot);             // stddev's 128-bit sum of squares
   void log2Floor();                              // r7 = floor(log2(r6)), r6 > 0
   void quantizeBucket();                         // r6 = the bucket of the value in r6
@@ -235,6 +242,7 @@ class ProgramEmitter {
   void zeroFill(int32_t offset, uint32_t size);
   // ---- emit_builtin.cpp: built-in variables ----
   void builtin(const sema::Variable& v);
+  void firingTimestamp();  // r6 = timestamp, read once per probe firing
   void probeArg(int index);
   void probeArgFrom(const providers::ArgSource& a);
   bool isUserAddressArgument(const ast::Expr& e) const;

@@ -361,6 +361,8 @@ translator timestruc_t < uint64_t N > {
 };
 
 /*
+ * Linux reaps an exiting thread at once, except a thread-group leader that
+ * exits before the rest of its group: it stays a zombie (pr_nzomb).
  * The initial stack (mm->start_stack) holds argc, then the argument vector,
  * its NULL, then the environment vector. Reading argc is a read of user
  * memory, possible only in the address space the probe fired in.
@@ -396,8 +398,10 @@ translator psinfo_t < struct task_struct *T > {
   pr_dmodel = PR_MODEL_LP64;
   pr_taskid = 0;
   pr_projid = 0;
+  pr_nzomb = (T->group_leader->exit_state & 32) && T->signal->nr_threads > 0 ? 1 : 0;
   pr_poolid = 0;
   pr_zoneid = 0;
+  pr_contract = 0;
 };
 
 /*

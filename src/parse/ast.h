@@ -44,12 +44,17 @@ struct StructSpec {
   bool hasBody = false;
   std::vector<StructMember> members;
   SourceLoc loc;
+  // The token after the tag (its "{" in a definition): where DTrace's
+  // parser takes the specifier and checks it against the rest of the
+  // declaration, so errors about the combination are on its line.
+  SourceLoc specLoc;
 };
 struct EnumSpec {
   std::string tag;
   bool hasBody = false;
   std::vector<EnumMember> members;
   SourceLoc loc;
+  SourceLoc specLoc;  // as StructSpec's
 };
 
 struct DeclSpec {
@@ -219,6 +224,10 @@ struct Expr {
   bool countScaled = false;
   // An inline's name: the expression it stands for.
   const Expr* inlineValue = nullptr;
+  // An element of an inline array (sum[a, b] of `inline int sum[int x,
+  // int y] = x + y`): its parameters, bound to the keys (operands[1...])
+  // while inlineValue is evaluated.
+  std::vector<const sema::Variable*> inlineParams{};
   // A member of a translated struct (xlate<T>(x).m): the translator's
   // expression for m, evaluated with its input bound to `translatorInput`.
   const Expr* translatedMember = nullptr;
@@ -293,6 +302,9 @@ struct TranslatorDecl {
   };
   std::vector<Member> members;
   SourceLoc loc;
+  // The closing ";": DTrace checks the whole translator there, so errors
+  // about it as a whole are reported on that line.
+  SourceLoc endLoc;
 };
 
 // `#pragma D option name[=value]` and the other #pragma D forms, kept as

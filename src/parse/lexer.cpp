@@ -126,8 +126,12 @@ std::string decodeEscapes(std::string_view raw) {
         out += c;
         break;
       case 'x': {
-        int v = 0;
-        while (i + 1 < raw.size() && isHexDigit(raw[i + 1])) v = v * 16 + hexValue(raw[++i]);
+        // Any number of digits; the character is the low byte (unsigned:
+        // a long run of digits wraps rather than overflows).
+        unsigned v = 0;
+        while (i + 1 < raw.size() && isHexDigit(raw[i + 1])) {
+          v = v * 16 + static_cast<unsigned>(hexValue(raw[++i]));
+        }
         out += static_cast<char>(v);
         break;
       }
@@ -761,6 +765,12 @@ Token Lexer::lexPunct(Token t) {
       while (p < src_.size() && isSpace(src_[p])) ++p;
       char c = at(p);
       if (p >= src_.size() || c == ';' || c == '{' || c == '/') {
+        // DTrace's lexer has read up to that character when it decides,
+        // so the predicate's end (and an error here) is on its line.
+        t.loc = SourceLoc{
+            static_cast<uint32_t>(st_.line + std::count(src_.begin() + static_cast<long>(st_.pos),
+                                                        src_.begin() + static_cast<long>(p), '\n')),
+            t.loc.column};
         if (st_.parens != 0) {
           return error(t, "D_SYNTAX", "closing ) expected in predicate before /");
         }

@@ -20,6 +20,16 @@ bool isBasicTypeWord(std::string_view w) {
   return std::find(kWords.begin(), kWords.end(), w) != kWords.end();
 }
 
+// Whether the specifiers so far name a type (not just attributes such as
+// long or unsigned): a struct, union or enum after one is a second type.
+bool namesType(const ast::DeclSpec& spec) {
+  if (spec.structSpec || spec.enumSpec || !spec.typedefName.empty()) return true;
+  for (const std::string& w : spec.basicWords) {
+    if (w != "short" && w != "long" && w != "signed" && w != "unsigned") return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 void Parser::declareName(const ast::DeclSpec& spec, const std::string& name) {
@@ -117,7 +127,9 @@ bool Parser::parseTranslator() {
     if (!m.value || !expect(";")) return false;
     xl.members.push_back(std::move(m));
   }
-  if (!expect("}") || !expect(";")) return false;
+  if (!expect("}")) return false;
+  xl.endLoc = tok().loc;
+  if (!expect(";")) return false;
   result_.program.items.emplace_back(std::move(xl));
   return true;
 }
@@ -227,6 +239,11 @@ bool Parser::parseStructSpec(ast::DeclSpec& spec) {
     sou->tag = tok().text;
     advance();
   }
+  sou->specLoc = tok().loc;
+  if (namesType(spec)) {  // dt_decl_spec: e.g. a struct definition without its ";"
+    error("D_DECL_COMBO", sou->specLoc, "invalid type combination");
+    return false;
+  }
   if (accept("{")) {
     sou->hasBody = true;
     do {
@@ -261,6 +278,11 @@ bool Parser::parseEnumSpec(ast::DeclSpec& spec) {
   if (tok().kind == TokKind::Ident) {
     en->tag = tok().text;
     advance();
+  }
+  en->specLoc = tok().loc;
+  if (namesType(spec)) {
+    error("D_DECL_COMBO", en->specLoc, "invalid type combination");
+    return false;
   }
   if (accept("{")) {
     en->hasBody = true;

@@ -133,11 +133,12 @@ ExprPtr Parser::parseBinary(int minPrecedence) {
     }
     if (found == nullptr || found->precedence < minPrecedence) break;
     if (!nesting.deeper()) return nullptr;
-    SourceLoc loc = t.loc;
     advance();
     ExprPtr rhs = parseBinary(found->precedence + 1);
     if (!rhs) return nullptr;
-    lhs = makeBinary(ExprKind::Binary, found->op, loc, std::move(lhs), std::move(rhs));
+    // DTrace's parser builds the node when it sees the token after the
+    // right operand: its errors are reported on that token's line.
+    lhs = makeBinary(ExprKind::Binary, found->op, tok().loc, std::move(lhs), std::move(rhs));
   }
   return lhs;
 }
@@ -152,6 +153,8 @@ ExprPtr Parser::parseCast() {
   if (!type || !expect(")")) return nullptr;
   ExprPtr operand = parseCast();
   if (!operand) return nullptr;
+  // Built, as DTrace's parser builds it, on seeing the token after it.
+  loc = tok().loc;
   ExprPtr e = makeExpr(ExprKind::Cast, loc);
   e->typeName = std::move(type);
   e->operands.push_back(std::move(operand));

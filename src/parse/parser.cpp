@@ -24,7 +24,14 @@ ParseResult Parser::run() {
     if (t.kind == TokKind::End) break;
     parseTopLevelItem();
   }
-  if (!failed()) flushPragmas();
+  if (!failed()) {
+    flushPragmas();
+  } else {
+    // The pragmas read before the error, for a caller that acts on them
+    // in order (DTrace's lexer does as it reads them).
+    for (PragmaLine& p : lexer_.takePragmas()) pendingPragmas_.push_back(std::move(p));
+    for (PragmaLine& p : pendingPragmas_) result_.pragmas.push_back(std::move(p));
+  }
   for (size_t i : lexer_.referencedArgs()) result_.referencedArgs.insert(i);
   return std::move(result_);
 }

@@ -184,9 +184,10 @@ const Type* Checker::arrayIndex(Expr& e) {
               std::to_string(bt->count));
     return nullptr;
   }
-  if (bt->isArray() && !base.inMemory && base.variable &&
+  if (bt->isArray() && !base.inMemory && base.variable && !base.translatedMember &&
       base.variable->kind != Variable::Kind::Builtin) {
-    // An element of an array held in a D variable.
+    // An element of an array held in a D variable (a translated array
+    // member is the translator's expression, wherever that puts it).
     e.variable = base.variable;
     e.storageRoot = base.storageRoot ? base.storageRoot : &base;
     e.storageOffset = base.storageOffset;

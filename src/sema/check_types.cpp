@@ -1,6 +1,8 @@
 // Types written in a D program: C keyword combinations, typedef names,
 // struct/union/enum definitions and uses (the kernel's when the script
 // defines none by that tag), pointers, arrays and function declarators.
+#include <algorithm>
+
 #include "sema/checker.h"
 
 namespace dtrace::sema {
@@ -43,50 +45,75 @@ bool Checker::checkTypeAttributes(const ast::DeclSpec& spec) {
                  "invalid type declaration: attributes may not be used with void type");
   }
   const bool named = !spec.typedefName.empty() || spec.structSpec || spec.enumSpec;
+  // A struct, union or enum is checked where DTrace takes it (after its tag).
+  const SourceLoc at = spec.structSpec ? spec.structSpec->specLoc
+                       : spec.enumSpec ? spec.enumSpec->specLoc
+                                       : spec.loc;
   if (named && sign) {
-    return error("D_DECL_SIGNINT", spec.loc,
+    return error("D_DECL_SIGNINT", at,
                  "invalid type declaration: signed and unsigned may only be used with integer "
                  "type");
   }
   if (named && longs) {
-    return error("D_DECL_LONGINT", spec.loc,
+    return error("D_DECL_LONGINT", at,
                  "invalid type declaration: long and long long may only be used with integer or "
                  "floating-point type");
   }
   return true;
 }
 
+// dt_decl_spec and dt_decl_attr: a second base type is an invalid
+// combination and an attribute repeated too often is refused; words that
+// do not combine into a type (short long, signed unsigned) fail to
+// resolve, as dt_decl_type's lookup of the name they spell does.
 const Type* Checker::basicType(const ast::DeclSpec& spec) {
-  // Canonical keyword order: signedness, then size words, then the base.
-  std::string sign, size, basic;
-  int longs = 0;
-  bool combo = false;
+  int longs = 0, shorts = 0, signeds = 0, unsigneds = 0;
+  std::string basic;
   for (const auto& w : spec.basicWords) {
-    if (w == "signed" || w == "unsigned") {
-      combo |= !sign.empty();
-      sign = w;
+    if (w == "signed") {
+      signeds++;
+    } else if (w == "unsigned") {
+      unsigneds++;
     } else if (w == "long") {
       longs++;
     } else if (w == "short") {
-      combo |= !size.empty();
-      size = "short";
+      shorts++;
     } else {
-      combo |= !basic.empty();
+      if (!basic.empty()) {
+        error("D_DECL_COMBO", spec.loc, "invalid type combination");
+        return nullptr;
+      }
       basic = w;
     }
   }
-  if (combo || (!size.empty() && longs > 0)) {
-    error("D_DECL_COMBO", spec.loc, "invalid type combination");
+  auto repeated = [&](const char* word, const char* times) {
+    error("D_DECL_COMBO", spec.loc,
+          std::string("the attribute '") + word + "' may only be used at most " + times +
+              " in a declaration");
     return nullptr;
-  }
-  if (longs == 1) size = "long";
-  if (longs == 2) size = "long long";
-  if (longs > 2) {
-    error("D_DECL_COMBO", spec.loc, "invalid type combination");
+  };
+  if (longs > 2) return repeated("long", "twice");
+  if (shorts > 1) return repeated("short", "once");
+  if (signeds > 1) return repeated("signed", "once");
+  if (unsigneds > 1) return repeated("unsigned", "once");
+  const std::string size = shorts ? "short" : longs == 2 ? "long long" : longs ? "long" : "";
+  if ((shorts && longs) || (signeds && unsigneds)) {
+    // dt_decl_type's spelling: each attribute followed by a space.
+    std::string spelled;
+    if (signeds) spelled += "signed ";
+    if (unsigneds) spelled += "unsigned ";
+    if (shorts) spelled += "short ";
+    if (longs == 1) spelled += "long ";
+    if (longs == 2) spelled += "long long ";
+    if (!shorts && !longs) spelled += basic;
+    error("D_UNKNOWN", spec.loc, "failed to resolve type " + spelled + ": Unknown type name");
     return nullptr;
   }
   std::string name;
-  for (const std::string& part : {sign, size, basic}) {
+  for (const std::string& part : {std::string(signeds     ? "signed"
+                                              : unsigneds ? "unsigned"
+                                                          : ""),
+                                  size, basic}) {
     if (part.empty()) continue;
     if (!name.empty()) name += ' ';
     name += part;
@@ -97,8 +124,12 @@ const Type* Checker::basicType(const ast::DeclSpec& spec) {
   return t;
 }
 
-// `struct s { ... }` lays out its members as C does: each at the next
-// multiple of its alignment, bit-fields packed into their storage units.
+// `struct s { ... }` lays out its members as illumos' CTF library does
+// (ctf_add_member): each member starts at the first byte after the bits of
+// the one before, rounded up to its alignment, and the struct ends where
+// its last member does. A bit-field is an integer of just its width, in
+// the smallest unit of 1, 2, 4 or 8 bytes that holds it, so bit-fields do
+// not share bytes: `struct { int a : 1; int b : 3; }` is two bytes long.
 const Type* Checker::structType(const ast::StructSpec& spec) {
   const Type::Kind kind = spec.isUnion ? Type::Kind::Union : Type::Kind::Struct;
   static int anonymous = 0;
@@ -111,7 +142,9 @@ const Type* Checker::structType(const ast::StructSpec& spec) {
     error("D_DECL_TYPERED", spec.loc, "type redeclared: " + t->name);
     return nullptr;
   }
-  uint32_t offset = 0, size = 0, align = 1, bitCursor = 0;
+  uint32_t size = 0, align = 1;
+  uint32_t endBits = 0;  // where the previous member's bits end
+  bool first = true;
   for (const ast::StructMember& m : spec.members) {
     const Type* mt = resolveDeclared(m.spec, m.declarator);
     if (!mt) return nullptr;
@@ -131,48 +164,47 @@ const Type* Checker::structType(const ast::StructSpec& spec) {
       }
     }
     Member member{m.declarator.name, mt, 0, 0, 0, spelledTypeName(types_, m.spec, mt)};
+    uint32_t memberSize = mt->size, memberAlign = mt->align, bits = mt->size * 8;
     if (m.bitWidth) {
+      const std::string name = m.declarator.name.empty() ? "(anon)" : m.declarator.name;
+      if (!expr(*m.bitWidth)) return nullptr;
+      // An unnamed bit-field of width 0 only asks for a new unit: ignored.
+      if (m.declarator.name.empty() && m.bitWidth->constValue == 0) continue;
       // dt_decl_member's checks, in its order.
-      if (!expr(*m.bitWidth) || !m.bitWidth->constValue || *m.bitWidth->constValue <= 0) {
+      if (!m.bitWidth->constValue || *m.bitWidth->constValue <= 0) {
         error("D_DECL_BFCONST", m.loc,
               "positive integral constant expression expected as bit-field size");
         return nullptr;
       }
       if (!mt->isInteger()) {
-        error("D_DECL_BFTYPE", m.loc, "invalid type for bit-field: " + m.declarator.name);
+        error("D_DECL_BFTYPE", m.loc, "invalid type for bit-field: " + name);
         return nullptr;
       }
       if (*m.bitWidth->constValue > mt->size * 8) {
-        error("D_DECL_BFSIZE", m.loc, "bit-field too big for type: " + m.declarator.name);
+        error("D_DECL_BFSIZE", m.loc, "bit-field too big for type: " + name);
         return nullptr;
       }
-      const uint32_t width = static_cast<uint32_t>(*m.bitWidth->constValue);
-      uint32_t start = kind == Type::Kind::Union ? 0 : bitCursor;
-      // A bit-field does not straddle a unit of its declared type.
-      const uint32_t unitBits = mt->size * 8;
-      if (start / unitBits != (start + width - 1) / unitBits) start = alignUp(start, unitBits);
-      // The member is the storage unit holding the bits.
-      member.offset = start / unitBits * mt->size;
-      member.bitOffset = start;
-      member.bitWidth = width;
-      bitCursor = start + width;
-      offset = alignUp(bitCursor, 8) / 8;
-      align = std::max(align, mt->align);
-    } else {
-      const uint32_t at = kind == Type::Kind::Union
-                              ? 0
-                              : alignUp(std::max(offset, alignUp(bitCursor, 8) / 8), mt->align);
-      member.offset = at;
-      member.bitOffset = at * 8;
-      offset = at + mt->size;
-      bitCursor = offset * 8;
-      align = std::max(align, mt->align);
+      bits = static_cast<uint32_t>(*m.bitWidth->constValue);
+      memberSize = 1;
+      while (memberSize * 8 < bits) memberSize *= 2;
+      memberAlign = memberSize;
+      member.bitWidth = bits;
     }
-    size =
-        std::max(size, kind == Type::Kind::Union ? std::max(mt->size, member.offset + 1) : offset);
+    uint32_t at = 0;
+    if (kind == Type::Kind::Union) {
+      size = std::max(size, memberSize);
+    } else {
+      if (!first) at = alignUp(alignUp(endBits, 8) / 8, std::max<uint32_t>(memberAlign, 1));
+      size = first ? std::max(size, memberSize) : at + memberSize;
+      endBits = at * 8 + bits;
+    }
+    first = false;
+    member.offset = at;
+    member.bitOffset = at * 8;
+    align = std::max(align, memberAlign);
     t->members.push_back(std::move(member));
   }
-  t->size = alignUp(size, align);
+  t->size = size;
   t->align = align;
   t->complete = true;
   return t;
@@ -273,8 +305,27 @@ const Type* Checker::resolveDeclared(const ast::DeclSpec& spec, const ast::Decla
         t = types_.arrayOf(t, static_cast<uint32_t>(*step.arraySize->constValue));
         break;
       case ast::DeclaratorStep::Kind::Function:
-        for (const auto& param : step.params) {
-          if (!resolveDeclared(param->spec, param->declarator)) return nullptr;
+        for (size_t i = 0; i < step.params.size(); i++) {
+          const ast::ParamDecl& param = *step.params[i];
+          // dt_decl_pop_param, then dt_decl_prototype's check of the type.
+          if (param.spec.storage != ast::StorageClass::None &&
+              param.spec.storage != ast::StorageClass::Register) {
+            error("D_DECL_PARMCLASS", param.spec.loc,
+                  "inappropriate storage class for function or associative array parameter");
+            return nullptr;
+          }
+          const bool dynamic =
+              std::any_of(param.declarator.steps.begin(), param.declarator.steps.end(),
+                          [](const ast::DeclaratorStep& s) { return !s.arrayKeys.empty(); });
+          if (dynamic) {
+            const std::string& name = param.declarator.name;
+            error("D_DECL_PROTO_TYPE", param.spec.loc,
+                  "function prototype may not use parameter of type dynamic variable: " +
+                      (name.empty() ? std::string("(anonymous)") : name) + ", parameter #" +
+                      std::to_string(i + 1));
+            return nullptr;
+          }
+          if (!resolveDeclared(param.spec, param.declarator)) return nullptr;
         }
         t = types_.functionType(t);
         break;

@@ -20,9 +20,10 @@ bool isIntegerText(std::string_view s) {
   for (; i < s.size(); i++) {
     if (!std::isalnum(static_cast<unsigned char>(s[i]))) return false;
   }
+  const std::string text(s);  // `end` points into it
   char* end = nullptr;
   errno = 0;
-  std::strtoull(std::string(s).c_str(), &end, 0);
+  std::strtoull(text.c_str(), &end, 0);
   return errno == 0 && *end == '\0';
 }
 
@@ -190,8 +191,16 @@ bool Checker::check(ast::Program& program) {
       ok = checkInline(*in);
     } else if (auto* tr = std::get_if<ast::TranslatorDecl>(&item)) {
       ok = checkTranslator(*tr);
+    } else if (auto* pragma = std::get_if<ast::Pragma>(&item)) {
+      ok = checkAttributesPragma(*pragma);
     }
     if (!ok) return false;
+  }
+  // A #pragma attributes whose name the program never defined.
+  for (const ast::Pragma* p : pendingAttributes_) {
+    if (identifierKind(attributesTarget(*p)).empty()) {
+      return error("D_PRAGMA_UNUSED", p->loc, "unused #pragma attributes");
+    }
   }
   // An action inside an expression is refused only once everything else is
   // known to be right, as illumos refuses it in its code generator.
@@ -637,6 +646,10 @@ const Type* Checker::expr(Expr& e) {
       }
       if (e.operands[0]->kind == ExprKind::Identifier && isBuiltinArray(e.operands[0]->text)) {
         t = builtinArray(e);
+      } else if (auto in = defs_.inlines.find(e.operands[0]->text);
+                 e.operands[0]->kind == ExprKind::Identifier && in != defs_.inlines.end() &&
+                 !in->second.params.empty()) {
+        t = inlineArrayRead(e);
       } else if (namesAssociative(*e.operands[0])) {
         t = associativeRead(e);
       } else {
@@ -721,6 +734,17 @@ const Type* Checker::identifier(Expr& e, bool forAssignment) {
     e.variable = translatorScope_;
     return translatorScope_->type;
   }
+  if (inlineScope_) {
+    for (const Variable* param : *inlineScope_) {
+      if (param->name != e.text) continue;
+      if (forAssignment) {
+        error("D_OP_WRITE", e.loc, "operator = can only be applied to a writable variable");
+        return nullptr;
+      }
+      e.variable = param;
+      return param->type;
+    }
+  }
   if (const Variable* b = symbols_.findBuiltin(e.text, types_)) {
     if (b->builtin == Builtin::Unavailable) {
       error("D_VAR_UNSUP", e.loc, e.text + " is not available on Linux");
@@ -751,6 +775,10 @@ const Type* Checker::identifier(Expr& e, bool forAssignment) {
     return enumType;
   }
   if (auto it = defs_.inlines.find(e.text); it != defs_.inlines.end()) {
+    if (!it->second.params.empty()) {
+      arrayAsScalarError(e);
+      return nullptr;
+    }
     e.inlineValue = it->second.value;
     e.constValue = it->second.value->constValue;
     if (it->second.value->inMemory) e.inMemory = true;
@@ -1218,6 +1246,11 @@ const Type* Checker::cast(Expr& e) {
   if (!to) return nullptr;
   const Type* from = expr(*e.operands[0]);
   if (!from) return nullptr;
+  if (isTranslatedPointer(*e.operands[0]) && !to->isVoid()) {  // dt_node_type_name's name
+    error("D_CAST_INVAL", e.loc,
+          "invalid cast expression: \"pointer to translated data\" to " + quoted(to));
+    return nullptr;
+  }
   // illumos's rules: between scalars, from an array to a pointer, anything
   // to void, and (D's own) from a scalar, pointer or string to a string.
   const bool toString =
@@ -1279,6 +1312,10 @@ std::string Checker::keyMismatch(const std::string& array, size_t i, const Type*
 // Kernel data symbols: this kernel's kallsyms lists none, and BTF types
 // only per-CPU variables, so there is neither an address nor a type.
 void Checker::kernelVariableError(const Expr& e) {
+  if (e.text.empty() || e.text.back() == '`') {  // no name at all
+    error("D_IDENT_UNDEF", e.loc, "failed to resolve " + e.text + ": Unknown symbol name");
+    return;
+  }
   error("D_IDENT_UNDEF", e.loc,
         "failed to resolve " + e.text +
             ": kernel variables are not available on Linux (no data symbols or types)");

@@ -42,6 +42,7 @@ struct Definitions {
   struct Inline {
     const Type* type;
     const ast::Expr* value;
+    std::vector<const Variable*> params{};  // an inline array's, in order
   };
   std::map<std::string, Inline, std::less<>> inlines;
   std::deque<Translator> translators;  // a deque: expressions point at its elements
@@ -78,6 +79,12 @@ class Checker {
 
  private:
   bool checkClause(ast::ProbeClause& clause);
+  // #pragma D attributes on an identifier (dt_pragma_attributes): a
+  // built-in is outside the program's scope; a name not defined yet waits
+  // for the program to define it.
+  bool checkAttributesPragma(const ast::Pragma& pragma);
+  static std::string attributesTarget(const ast::Pragma& pragma);
+  std::vector<const ast::Pragma*> pendingAttributes_;
   bool checkActions(ast::ProbeClause& clause);
   // check_speculations.cpp: what may follow speculate() and commit().
   bool checkSpeculationRules(const ast::ProbeClause& clause);
@@ -132,6 +139,7 @@ class Checker {
   const Type* pointerArithmetic(ast::Expr& e);
   // check_translators.cpp: inline, translator and xlate.
   bool checkInline(ast::InlineDecl& decl);
+  std::string identifierKind(const std::string& name);
   bool checkTranslator(ast::TranslatorDecl& decl);
   const Type* xlate(ast::Expr& e);
   // `pointerForm`: the member is read with -> (xlate<T *>) rather than .
@@ -243,6 +251,8 @@ class Checker {
   Definitions ownDefinitions_;
   Definitions& defs_;
   const Variable* translatorScope_ = nullptr;  // the input while checking a translator
+  const std::vector<const Variable*>* inlineScope_ = nullptr;  // an inline array's parameters
+  const Type* inlineArrayRead(ast::Expr& e);
 
   TypeTable& types_;
   SymbolTable& symbols_;

@@ -259,22 +259,15 @@ const Type* TypeTable::lookupLocal(std::string_view name) const {
 void TypeTable::addTypedef(const std::string& name, const Type* type) { names_[name] = type; }
 
 const Type* TypeTable::promote(const Type* t) const {
-  if (t->kind == Type::Kind::Enum) return int_;
-  if (t->isInteger() && t->rank < int_->rank) return int_;
-  return t;
+  return t->kind == Type::Kind::Enum ? int_ : t;
 }
 
 const Type* TypeTable::arithmeticResult(const Type* a, const Type* b) const {
   a = promote(a);
   b = promote(b);
-  if (a == b) return a;
-  if (a->isSigned == b->isSigned) return a->rank >= b->rank ? a : b;
-  const Type* u = a->isSigned ? b : a;
-  const Type* s = a->isSigned ? a : b;
-  if (u->rank >= s->rank) return u;
-  if (s->size > u->size) return s;
-  // Same size, signed of higher rank: its unsigned counterpart.
-  return s == llong_ ? ullong_ : integer(s->size, false);
+  auto rank = [](const Type* t) { return t->size * 8 + (t->isSigned ? 0 : 1); };
+  if (rank(a) != rank(b)) return rank(a) > rank(b) ? a : b;
+  return a->rank >= b->rank ? a : b;  // long and long long: either
 }
 
 }  // namespace dtrace::sema

@@ -162,7 +162,10 @@ class TypeTable {
   // A new type the source builds (kernel types); named ones are registered.
   Type* newType(Type t);
 
-  // C's integer promotions and usual arithmetic conversions.
+  // DTrace's usual arithmetic conversions (dt_type_promote): no promotion
+  // to int, an enum is an int, and of two integer types the one of higher
+  // rank (its width in bits, plus one if unsigned) is the result, so
+  // `unsigned char + unsigned char` is an `unsigned char`.
   const Type* promote(const Type* t) const;
   const Type* arithmeticResult(const Type* a, const Type* b) const;
 

@@ -12,6 +12,6 @@ printf '#pragma D binding "1.x" foo\nBEGIN {}\n' | check
 printf '#pragma D binding 1 foo\nBEGIN {}\n' | check
 printf '#pragma D attributes Bogus/Stable/Common foo\nBEGIN {}\n' | check
 printf '#pragma D attributes foo\nBEGIN {}\n' | check
-printf '#pragma D attributes Stable/Evolving/Common foo\nBEGIN {}\n' | check
+printf '#pragma D attributes Stable/Evolving/Common foo\nint foo;\nBEGIN {}\n' | check
 echo "status $?" >&2
 exit 1

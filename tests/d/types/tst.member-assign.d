@@ -1,7 +1,8 @@
 /*
  * Whole structs assigned into members and elements of D variables and of
  * scratch memory; elements selected by run-time indexes; string members of
- * associative-array elements; bit-fields stored through a pointer.
+ * associative-array elements; bit-fields stored through a pointer (each in
+ * a byte of its own, as illumos lays out a D struct).
  */
 #pragma D option quiet
 struct in { int a; char s[8]; };
@@ -39,7 +40,7 @@ BEGIN
 	nums[this->k + 1] = 8;
 	printf("%d %d %d\n", nums[2], nums[this->k + 1], nums[this->k - 2]);
 
-	b = (struct bf *)alloca(sizeof (struct bf));
+	b = (struct bf *)alloca(sizeof (int));
 	*(int *)b = 0;
 	b->e = 5;
 	b->a = 2;

@@ -1,5 +1,7 @@
-/* Unions share storage; bit-fields pack into their unit and read back with
-   their own width and signedness. */
+/* Unions share storage; bit-fields read back with their own width and
+   signedness. Each bit-field takes the smallest unit that holds it, from
+   the next byte on (illumos' CTF layout): struct flags is 1 + 1 + 1 + pad
+   + 4 bytes. */
 #pragma D option quiet
 
 union u {

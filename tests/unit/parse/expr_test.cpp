@@ -178,7 +178,9 @@ TEST(ParseExpr, OperatorLocations) {
   EXPECT_EQ(assign.loc.line, 3u);
   EXPECT_EQ(assign.operands[0]->loc.line, 3u);
   EXPECT_EQ(assign.operands[0]->loc.column, 3u);
-  EXPECT_EQ(assign.operands[1]->loc.line, 4u);
+  // A binary operator is placed where DTrace's parser builds it: at the
+  // token after its right operand (the ";").
+  EXPECT_EQ(assign.operands[1]->loc.line, 5u);
   EXPECT_EQ(assign.operands[1]->operands[1]->loc.line, 5u);
 }
 

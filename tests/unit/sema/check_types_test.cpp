@@ -8,9 +8,11 @@ namespace {
 
 using CheckTypesTest = FreshCheck;
 
-TEST_F(CheckTypesTest, StructMembersAreAlignedAsInC) {
+// As illumos' CTF lays a D struct out: members aligned, no padding after
+// the last one.
+TEST_F(CheckTypesTest, StructMembersAreAlignedAndTheStructEndsWithTheLast) {
   const std::string s = "struct s { char c; int i; char d; long l; short h; };";
-  EXPECT_EQ(constant(s, "sizeof (struct s)"), 32);
+  EXPECT_EQ(constant(s, "sizeof (struct s)"), 26);
   EXPECT_EQ(constant(s, "offsetof(struct s, i)"), 4);
   EXPECT_EQ(constant(s, "offsetof(struct s, d)"), 8);
   EXPECT_EQ(constant(s, "offsetof(struct s, l)"), 16);
@@ -18,13 +20,22 @@ TEST_F(CheckTypesTest, StructMembersAreAlignedAsInC) {
 }
 
 TEST_F(CheckTypesTest, UnionsAreAsLargeAsTheirLargestMember) {
-  EXPECT_EQ(constant("union u { char c[5]; int i; };", "sizeof (union u)"), 8);
+  EXPECT_EQ(constant("union u { char c[5]; int i; };", "sizeof (union u)"), 5);
 }
 
-TEST_F(CheckTypesTest, BitFieldsPackIntoTheirUnit) {
+// A bit-field is an integer of its width in the smallest unit holding it,
+// starting at the next byte: a:3 takes byte 0, b:30 the 4 bytes from 4.
+TEST_F(CheckTypesTest, BitFieldsTakeTheSmallestUnitFromTheNextByte) {
   const std::string s = "struct b { unsigned a : 3; unsigned b : 30; char c; };";
-  EXPECT_EQ(constant(s, "sizeof (struct b)"), 12);
+  EXPECT_EQ(constant(s, "sizeof (struct b)"), 9);
   EXPECT_EQ(constant(s, "offsetof(struct b, c)"), 8);
+  EXPECT_EQ(constant("struct b { int a : 1; int b : 3; int c : 3; };", "sizeof (struct b)"), 3);
+  EXPECT_EQ(constant("struct b { int a : 12; int b : 10; int c : 3; };", "sizeof (struct b)"), 5);
+  EXPECT_EQ(constant("struct b { char a : 2; short b : 12; long c : 32; };", "sizeof (struct b)"),
+            8);
+  EXPECT_EQ(constant("struct b { int a; int : 0; char c; };", "offsetof(struct b, c)"), 4);
+  EXPECT_EQ(check("struct b { float : 1; };"),
+            "[D_DECL_BFTYPE] line 1: invalid type for bit-field: (anon)");
   EXPECT_EQ(check("struct b { int a : 33; };"),
             "[D_DECL_BFSIZE] line 1: bit-field too big for type: a");
   EXPECT_EQ(check("struct b { int a : 0; };"),

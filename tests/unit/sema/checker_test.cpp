@@ -139,10 +139,12 @@ TEST_F(CheckerTest, StringLiteralIsAStringSizedToFit) {
 
 // ---- conversions -----------------------------------------------------------------
 
-TEST_F(CheckerTest, CharPlusCharIsInt) { EXPECT_EQ(typeOf("c + c", "char c;"), "int"); }
+// DTrace does not promote to int: the operand of higher rank is the type.
+TEST_F(CheckerTest, CharPlusCharIsChar) { EXPECT_EQ(typeOf("c + c", "char c;"), "char"); }
 
-TEST_F(CheckerTest, ShortTimesUnsignedCharIsInt) {
-  EXPECT_EQ(typeOf("s * u", "short s; unsigned char u;"), "int");
+TEST_F(CheckerTest, ShortTimesUnsignedCharIsShort) {
+  EXPECT_EQ(typeOf("s * u", "short s; unsigned char u;"), "short");
+  EXPECT_EQ(typeOf("c + u", "char c; unsigned char u;"), "unsigned char");
 }
 
 TEST_F(CheckerTest, IntPlusUnsignedIsUnsignedInt) {
@@ -162,8 +164,8 @@ TEST_F(CheckerTest, IntPlusLongLongIsLongLong) {
   EXPECT_EQ(typeOf("i + ll", "int i; long long ll;"), "long long");
 }
 
-TEST_F(CheckerTest, ShiftTakesThePromotedLeftType) {
-  EXPECT_EQ(typeOf("c << l", "char c; long l;"), "int");
+TEST_F(CheckerTest, ShiftTakesTheLeftType) {
+  EXPECT_EQ(typeOf("c << l", "char c; long l;"), "char");
   EXPECT_EQ(typeOf("u >> l", "unsigned int u; long l;"), "unsigned int");
 }
 
@@ -174,9 +176,9 @@ TEST_F(CheckerTest, ComparisonsAndLogicalOperatorsAreInt) {
   EXPECT_EQ(typeOf("!l", "long l;"), "int");
 }
 
-TEST_F(CheckerTest, UnaryMinusPromotes) {
-  EXPECT_EQ(typeOf("-c", "char c;"), "int");
-  EXPECT_EQ(typeOf("~us", "unsigned short us;"), "int");
+TEST_F(CheckerTest, UnaryMinusKeepsTheOperandType) {
+  EXPECT_EQ(typeOf("-c", "char c;"), "char");
+  EXPECT_EQ(typeOf("~us", "unsigned short us;"), "unsigned short");
   EXPECT_EQ(typeOf("-ui", "unsigned int ui;"), "unsigned int");
 }
 

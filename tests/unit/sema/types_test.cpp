@@ -129,19 +129,21 @@ TEST_F(TypesTest, IntegerForSizeAndSign) {
   EXPECT_EQ(types.integer(8, false)->name, "unsigned long");
 }
 
-TEST_F(TypesTest, PromotionRaisesSmallTypesToInt) {
-  EXPECT_EQ(types.promote(named("char")), types.intType());
-  EXPECT_EQ(types.promote(named("unsigned char")), types.intType());
-  EXPECT_EQ(types.promote(named("short")), types.intType());
-  EXPECT_EQ(types.promote(named("unsigned short")), types.intType());
+// dt_type_promote: no integer promotions, only an enum becomes an int.
+TEST_F(TypesTest, PromotionKeepsSmallTypes) {
+  EXPECT_EQ(types.promote(named("char")), named("char"));
+  EXPECT_EQ(types.promote(named("unsigned char")), named("unsigned char"));
+  EXPECT_EQ(types.promote(named("short")), named("short"));
+  EXPECT_EQ(types.promote(named("unsigned short")), named("unsigned short"));
   EXPECT_EQ(types.promote(named("unsigned int")), types.uintType());
   EXPECT_EQ(types.promote(named("long")), types.longType());
 }
 
 TEST_F(TypesTest, UsualArithmeticConversions) {
-  EXPECT_EQ(result("char", "char"), "int");
-  EXPECT_EQ(result("unsigned char", "unsigned char"), "int");
-  EXPECT_EQ(result("short", "unsigned short"), "int");
+  EXPECT_EQ(result("char", "char"), "char");
+  EXPECT_EQ(result("unsigned char", "unsigned char"), "unsigned char");
+  EXPECT_EQ(result("short", "unsigned short"), "unsigned short");
+  EXPECT_EQ(result("unsigned char", "short"), "short");
   EXPECT_EQ(result("char", "unsigned int"), "unsigned int");
   EXPECT_EQ(result("int", "unsigned int"), "unsigned int");
   EXPECT_EQ(result("unsigned int", "int"), "unsigned int");
@@ -160,8 +162,8 @@ TEST_F(TypesTest, UsualArithmeticConversions) {
 // corresponds to the signed type: unsigned long + long long is
 // unsigned long long. We name it unsigned long: same width and signedness,
 // only the name (seen in error messages) differs.
-TEST_F(TypesTest, UnsignedLongPlusLongLongIsUnsignedLongLong) {
-  EXPECT_EQ(result("unsigned long", "long long"), "unsigned long long");
+TEST_F(TypesTest, UnsignedLongPlusLongLongIsUnsignedLong) {
+  EXPECT_EQ(result("unsigned long", "long long"), "unsigned long");
 }
 
 }  // namespace
