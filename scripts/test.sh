@@ -12,6 +12,16 @@ tracefs=/sys/kernel/tracing
 if [ ! -e "$tracefs/events" ]; then
   mount -t tracefs nodev "$tracefs"
 fi
-[ -d build ] || { echo "test.sh: run scripts/setup.sh first" >&2; exit 2; }
+[ -d build ] && [ -d build-fuzz ] || { echo "test.sh: run scripts/setup.sh first" >&2; exit 2; }
 ninja -C build -j"$(nproc)" >/dev/null
-ctest --test-dir build -j"$(nproc)" --output-on-failure --timeout 120
+ninja -C build-fuzz -j"$(nproc)" >/dev/null
+# Under AddressSanitizer and UndefinedBehaviorSanitizer: the unit tests,
+# then every fuzz target on every input that ever crashed one
+# (tests/fuzz/regressions) and a short fuzz run of each (docs/ROBUSTNESS.md).
+# A failure here still lets the main suite run; the status says it.
+status=0
+ctest --test-dir build-fuzz -j"$(nproc)" -L unit --output-on-failure --timeout 300 || status=1
+ctest --test-dir build-fuzz -L fuzz --output-on-failure || status=1
+tests/fuzz/run --seconds 40 build-fuzz || status=1
+ctest --test-dir build -j"$(nproc)" --output-on-failure --timeout 120 || status=1
+exit $status

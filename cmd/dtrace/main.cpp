@@ -1,6 +1,4 @@
 // dtrace(1M): option handling only; the work happens in the library.
-#include <linux/capability.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -13,6 +11,7 @@
 #include <sstream>
 
 #include "bpf/attach.h"
+#include "bpf/privileges.h"
 #include "driver/session.h"
 #include "generate_mode.h"
 #include "options.h"
@@ -71,16 +70,6 @@ void reportLoweredSize(const char* what, uint64_t requested, uint64_t granted) {
     std::fprintf(stderr, "dtrace: %s lowered to %llu bytes\n", what,
                  static_cast<unsigned long long>(granted));
   }
-}
-
-// BPF and perf events need root, or CAP_BPF with CAP_PERFMON.
-bool hasTracingPrivileges() {
-  if (geteuid() == 0) return true;
-  __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
-  __user_cap_data_struct data[2]{};
-  if (syscall(SYS_capget, &header, data) != 0) return false;
-  auto has = [&](int cap) { return (data[cap / 32].effective >> (cap % 32)) & 1; };
-  return has(CAP_BPF) && has(CAP_PERFMON);
 }
 
 int listProbes(driver::Session& session, const std::vector<driver::SourceUnit>& units, bool verbose,
@@ -243,13 +232,15 @@ int main(int argc, char** argv) {
   config.allowZeroMatches = cl.allowZeroMatches || options.flag("zdefs");
   config.errtags = options.flag("errtags");
 
-  if (!cl.list && !cl.compileOnly && !hasTracingPrivileges()) {
+  // As dtrace(1M) fails to open DTrace without privileges (-e compiles
+  // without them): one line, before anything is created.
+  (void)bpf::prepareProcess();
+  if (!cl.compileOnly && !bpf::hasTracingPrivileges()) {
     return fail(
         "failed to initialize dtrace: DTrace requires additional privileges "
         "(run as root, or with CAP_BPF and CAP_PERFMON)",
         kExitUsage);
   }
-  (void)bpf::prepareProcess();
 
   FILE* out = stdout;
   if (!cl.outputFile.empty()) {
@@ -258,6 +249,7 @@ int main(int argc, char** argv) {
       return fail("failed to open output file '" + cl.outputFile + "': " + std::strerror(errno));
   }
   config.out = out;
+  if (!cl.outputFile.empty()) config.outName = cl.outputFile;
   for (int i = 0; i < argc; i++) config.commandLine += (i ? " " : "") + std::string(argv[i]);
 
   // Targets exist before compiling: $target names the first one.
@@ -334,8 +326,12 @@ int main(int argc, char** argv) {
   // As dtrace(1M) does: each program's match is reported when it is
   // compiled, before tracing is enabled (which may still fail).
   const uint64_t requestedBufsize = options.size("bufsize");
+  const uint64_t requestedAggsize = options.size("aggsize");
+  const uint64_t requestedDynvarsize = options.size("dynvarsize");
   if (auto r = session.load(); !r) return fail("could not enable tracing: " + r.error().message);
   reportLoweredSize("buffer size", requestedBufsize, options.size("bufsize"));
+  reportLoweredSize("aggregation size", requestedAggsize, options.size("aggsize"));
+  reportLoweredSize("dynamic variable size", requestedDynvarsize, options.size("dynvarsize"));
   if (options.flag("destructive") && !session.quiet()) {
     std::fputs("dtrace: allowing destructive actions\n", stderr);
   }

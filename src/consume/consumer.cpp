@@ -438,11 +438,15 @@ void Consumer::truncateOutput() {
 
 Result<void> Consumer::write(const std::string& text) {
   if (std::fwrite(text.data(), 1, text.size(), out_) != text.size()) {
+    if (writeError_ == 0 && errno != EPIPE) writeError_ = errno;
     return makeError(std::string("failed to print aggregations: ") + std::strerror(errno));
   }
   return {};
 }
 
-void Consumer::flush() { std::fflush(out_); }
+void Consumer::flush() {
+  // stdio reports a failed write at the flush that retries it, if not before.
+  if (std::fflush(out_) != 0 && writeError_ == 0 && errno != EPIPE) writeError_ = errno;
+}
 
 }  // namespace dtrace::consume

@@ -86,6 +86,10 @@ class Consumer {
   Result<void> printFinal();
 
   void flush();
+  // The errno of the first write to the output that failed (a full disk,
+  // an I/O error), 0 while every one succeeded. A closed pipe (EPIPE) is
+  // not counted: a reader that has had enough ends tracing by SIGPIPE.
+  int writeError() const { return writeError_; }
 
  private:
   uint64_t exitWord() const;
@@ -136,6 +140,7 @@ class Consumer {
   bool exitRequested_ = false;
   int exitStatus_ = 0;
   uint64_t faults_ = 0;
+  int writeError_ = 0;
   std::string lastError_;
   std::string buffer_;                                      // reused for every record
   std::vector<std::optional<ir::PrintfFormat>> formats_;  // by Program::formats index

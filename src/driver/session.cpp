@@ -60,6 +60,10 @@ std::string fullDescription(const ast::ProbeSpec& s) {
   return s.provider + ":" + s.module + ":" + s.function + ":" + s.name;
 }
 
+std::string fullName(const providers::Probe& p) {
+  return p.provider + ":" + p.module + ":" + p.function + ":" + p.name;
+}
+
 bool isErrorProbe(const providers::Probe& p) { return p.provider == "dtrace" && p.name == "ERROR"; }
 
 std::atomic_ref<uint64_t> stateRef(uint64_t* globals) {
@@ -314,6 +318,12 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
   po.probeSpecContext = unit.probeSpecContext;
   parse::ParseResult parsed = parse::parseProgram(unit.text, po);
   if (!parsed.diags.empty()) {
+    // DTrace acts on a pragma as its lexer reads it: one before the error
+    // fails first.
+    for (const parse::PragmaLine& p : parsed.pragmas) {
+      if (p.loc.line > parsed.diags.first().loc.line) break;
+      if (auto r = checkPragma(unit, p); !r) return r;
+    }
     return makeError(compileError(unit, parsed.diags.first(), parsed.errorFile));
   }
   auto program = std::make_unique<ast::Program>(std::move(parsed.program));
@@ -492,6 +502,34 @@ Result<bpf::Map> createPrincipalBuffer(OptionTable& options) {
   }
 }
 
+// Hash maps allocate their elements as they are stored, but `size` bytes
+// of them (`perEntry` each, times `copies` for one per CPU) bound how many
+// there may be. As DTrace's kernel lowers an aggsize or dynvarsize it
+// cannot allocate (bufresize=auto), a size whose elements would take more
+// than a sixteenth of physical memory, or that the kernel refuses (at most
+// 2^27 buckets), is halved until the map can be created; `size` becomes
+// the size granted. With bufresize=manual the size is taken or refused.
+Result<bpf::Map> createSizedHash(const char* name, uint32_t keySize, uint32_t valueSize,
+                                 uint64_t& size, uint64_t perEntry, uint64_t copies,
+                                 uint64_t minEntries, bool autoResize) {
+  auto entries = [&] {
+    return std::clamp<uint64_t>(size / perEntry * copies, minEntries, UINT32_MAX);
+  };
+  if (autoResize) {
+    long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && pageSize > 0) {
+      const uint64_t limit = static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize) / 16;
+      while (size > perEntry && entries() * perEntry > limit) size >>= 1;
+    }
+  }
+  for (;;) {
+    auto map = bpf::Map::create(BPF_MAP_TYPE_HASH, name, keySize, valueSize,
+                                static_cast<uint32_t>(entries()), BPF_F_NO_PREALLOC);
+    if (map || !autoResize || entries() <= minEntries) return map;
+    size >>= 1;
+  }
+}
+
 }  // namespace
 
 Result<void> Session::createMaps() {
@@ -527,6 +565,7 @@ Result<void> Session::createMaps() {
 
   // Entries are allocated as they are first used; `aggsize` (per CPU, as
   // in DTrace) bounds how many there may be, and a full map counts drops.
+  const bool autoResize = options_.text("bufresize") != "manual";
   uint64_t aggsize = options_.size("aggsize");
   if (aggsize == 0) aggsize = 4 << 20;
   uint32_t largestValue = 8;
@@ -534,14 +573,17 @@ Result<void> Session::createMaps() {
     const uint32_t mapKey = agg.keySize + ir::kAggregationCpuSlot;
     const uint64_t perEntry = mapKey + agg.valueSize() + kHashEntryOverhead;
     // As DTrace refuses an aggregation buffer that cannot hold one record.
-    if (aggsize < perEntry - kHashEntryOverhead) {
+    if (aggsize < agg.recordSize() + 8 * ir::kAggregationGenerationWords) {
       return makeError("Enabling exceeds size of buffer");
     }
-    agg.maxEntries = static_cast<uint32_t>(
-        std::clamp<uint64_t>(aggsize / perEntry * bpf::Map::possibleCpus(), 1, 1u << 28));
-    auto map = bpf::Map::create(BPF_MAP_TYPE_HASH, "dt_agg", mapKey, agg.valueSize(),
-                                agg.maxEntries, BPF_F_NO_PREALLOC);
+    const uint64_t cpus = static_cast<uint64_t>(bpf::Map::possibleCpus());
+    uint64_t size = aggsize;
+    auto map =
+        createSizedHash("dt_agg", mapKey, agg.valueSize(), size, perEntry, cpus, 1, autoResize);
     if (!map) return makeError("cannot create aggregation map: " + map.error().message);
+    agg.maxEntries =
+        static_cast<uint32_t>(std::clamp<uint64_t>(size / perEntry * cpus, 1, UINT32_MAX));
+    if (size < options_.size("aggsize")) (void)options_.set("aggsize", std::to_string(size));
     maps_->aggregations.push_back(std::move(*map));
     largestValue = std::max(largestValue, agg.valueSize());
     // Generation 1 is the first: an entry made from the zero value
@@ -559,11 +601,11 @@ Result<void> Session::createMaps() {
   if (dynvarsize == 0) dynvarsize = 1 << 20;
   for (const codegen::DynamicLayout& d : layout_.dynamics) {
     const uint64_t perEntry = d.keySize + d.valueSize + kHashEntryOverhead;
-    const uint32_t maxEntries =
-        static_cast<uint32_t>(std::clamp<uint64_t>(dynvarsize / perEntry, 64, 1u << 28));
-    auto map = bpf::Map::create(BPF_MAP_TYPE_HASH, "dt_dynvar", d.keySize, d.valueSize, maxEntries,
-                                BPF_F_NO_PREALLOC);
+    uint64_t size = dynvarsize;
+    auto map =
+        createSizedHash("dt_dynvar", d.keySize, d.valueSize, size, perEntry, 1, 64, autoResize);
     if (!map) return makeError("cannot create dynamic variable map: " + map.error().message);
+    if (size < options_.size("dynvarsize")) (void)options_.set("dynvarsize", std::to_string(size));
     maps_->dynamics.push_back(std::move(*map));
   }
   return {};
@@ -571,7 +613,7 @@ Result<void> Session::createMaps() {
 
 constexpr uint32_t kMaxScratchSize = 32 * 1024;
 
-Result<void> Session::load() {
+Result<void> Session::layOut() {
   const codegen::SpeculationLimits speculations{static_cast<uint32_t>(options_.value("nspec")),
                                                 options_.size("specsize")};
   layout_ = codegen::computeLayout(clauses_, symbols_, config_.quiet, types().strsize(),
@@ -605,8 +647,6 @@ Result<void> Session::load() {
   ir_.aggregations = layout_.aggregations;
   ir_.formats = layout_.formats;
   ir_.types = layout_.types;
-
-  if (auto r = createMaps(); !r) return r;
   // ERROR has no program of its own: its clauses run inline where a fault
   // happens, so they are found first.
   for (ProbeEnabling& e : enablings_) {
@@ -614,11 +654,47 @@ Result<void> Session::load() {
     if (auto r = catalog_.describeArgs(*e.probe); !r) return r;
     errorEnabling_ = &e;
   }
+  return {};
+}
+
+Result<void> Session::load() {
+  if (auto r = layOut(); !r) return r;
+  if (auto r = createMaps(); !r) return r;
   std::vector<ProbeEnabling*> all;
   for (ProbeEnabling& e : enablings_) {
     if (&e != errorEnabling_) all.push_back(&e);
   }
   return loadPrograms(all);
+}
+
+Result<size_t> Session::generateUnloaded(size_t maxPrograms) {
+  if (auto r = layOut(); !r) return r.error();
+  // Descriptors no map has: nothing generated here reaches the kernel.
+  int next = 1000;
+  codegen::MapFds fds;
+  fds.globals = next++;
+  fds.scratch = next++;
+  fds.counters = next++;
+  fds.ringbuf = next++;
+  fds.ringbufWakeBytes = (4 << 20) / 4;
+  if (layout_.speculations > 0) fds.speculationUsage = next++;
+  for (size_t i = 0; i < layout_.aggregations.size(); i++) fds.aggregations.push_back(next++);
+  if (!layout_.aggregations.empty()) fds.aggregationZero = next++;
+  for (size_t i = 0; i < layout_.dynamics.size(); i++) fds.dynamics.push_back(next++);
+  size_t instructions = 0, programs = 0;
+  for (ProbeEnabling& e : enablings_) {
+    if (&e == errorEnabling_) continue;
+    if (programs++ == maxPrograms) break;
+    if (!e.probe->argsDescribed) {
+      if (auto r = catalog_.describeArgs(*e.probe); !r) return r.error();
+    }
+    codegen::MapFds programFds = fds;
+    if (e.probe->owner && e.probe->owner->sharesPrograms()) programFds.probeTable = next;
+    auto insns = emitProgram(e, programFds);
+    if (!insns) return insns.error();
+    instructions += insns->size();
+  }
+  return instructions;
 }
 
 // Probes of a provider that shares programs, read alike and running the
@@ -709,6 +785,33 @@ Result<int> Session::createProbeTable(std::span<ProbeEnabling* const> group) {
   return maps_->probeTables.back().fd();
 }
 
+Result<std::vector<bpf::Insn>> Session::emitProgram(const ProbeEnabling& enabling,
+                                                    const codegen::MapFds& fds) {
+  const providers::Probe& probe = *enabling.probe;
+  Activity expected = probe.provider == "dtrace" && probe.name == "BEGIN" ? Activity::Warmup
+                      : probe.provider == "dtrace" && probe.name == "END" ? Activity::Cooldown
+                                                                          : Activity::Active;
+  auto enabledClauses = [this](const ProbeEnabling& e) {
+    std::vector<codegen::EnabledClause> clauses;
+    for (auto [clauseIndex, epid] : e.clauses) {
+      clauses.push_back({&layout_.clauses.at(clauseIndex), epid});
+    }
+    return clauses;
+  };
+  codegen::ProgramEmitter emitter(probe, expected, layout_, fds, types(),
+                                  [](const char* type, const char* member) {
+                                    return types::KernelBtf::instance().memberOffset(type, member);
+                                  });
+  if (errorEnabling_)
+    emitter.setErrorClauses(*errorEnabling_->probe, enabledClauses(*errorEnabling_));
+  auto insns = emitter.emit(enabledClauses(enabling));
+  if (!insns) {
+    return makeError("failed to compile program for " + fullName(probe) + ": " +
+                     insns.error().message);
+  }
+  return insns;
+}
+
 Result<void> Session::loadProgram(std::span<ProbeEnabling* const> group) {
   ProbeEnabling& enabling = *group.front();
   const providers::Probe& probe = *enabling.probe;
@@ -720,9 +823,6 @@ Result<void> Session::loadProgram(std::span<ProbeEnabling* const> group) {
     if (auto r = catalog_.describeArgs(probe); !r) return r;
   }
   const providers::Probe& probeView = probe;
-  Activity expected = probe.provider == "dtrace" && probe.name == "BEGIN" ? Activity::Warmup
-                      : probe.provider == "dtrace" && probe.name == "END" ? Activity::Cooldown
-                                                                          : Activity::Active;
   codegen::MapFds fds;
   fds.globals = maps_->globals->fd();
   fds.scratch = maps_->scratch->fd();
@@ -739,25 +839,9 @@ Result<void> Session::loadProgram(std::span<ProbeEnabling* const> group) {
     fds.probeTable = *table;
   }
 
-  auto enabledClauses = [this](const ProbeEnabling& e) {
-    std::vector<codegen::EnabledClause> clauses;
-    for (auto [clauseIndex, epid] : e.clauses) {
-      clauses.push_back({&layout_.clauses.at(clauseIndex), epid});
-    }
-    return clauses;
-  };
-  codegen::ProgramEmitter emitter(probeView, expected, layout_, fds, types(),
-                                  [](const char* type, const char* member) {
-                                    return types::KernelBtf::instance().memberOffset(type, member);
-                                  });
-  if (errorEnabling_)
-    emitter.setErrorClauses(*errorEnabling_->probe, enabledClauses(*errorEnabling_));
-  const std::vector<codegen::EnabledClause> clauses = enabledClauses(enabling);
-  std::string description =
-      probe.provider + ":" + probe.module + ":" + probe.function + ":" + probe.name;
-  auto insns = emitter.emit(clauses);
-  if (!insns)
-    return makeError("failed to compile program for " + description + ": " + insns.error().message);
+  const std::string description = fullName(probe);
+  auto insns = emitProgram(enabling, fds);
+  if (!insns) return insns.error();
   if (config_.showProgram) {
     std::fprintf(stderr, "\n%s (probe ID %u): %zu instructions\n%s", description.c_str(), probe.id,
                  insns->size(), bpf::disassemble(*insns).c_str());
@@ -961,6 +1045,7 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
     extendToMapped();
     (void)ring->consume();
     consumer.flush();
+    if (consumer.writeError() != 0) done = true;  // as dtrace(1M) aborts processing
     for (int i = 0; i < n; i++) {
       uint64_t tag = events[i].data.u64;
       if (tag == kMappingEvents) continue;  // taken in above
@@ -998,11 +1083,19 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   reportCounters(consumer);
 
   symbols.refresh();  // mappings made up to the end, for the keys about to print
-  if (auto r = consumer.printFinal(); !r) return r.error();
+  auto writeFailed = [&] {
+    return makeError("failed to write to " + config_.outName + ": " +
+                     std::strerror(consumer.writeError()));
+  };
+  if (consumer.writeError() != 0) return writeFailed();
+  if (auto r = consumer.printFinal(); !r) {
+    return consumer.writeError() != 0 ? writeFailed() : r.error();
+  }
   if (const std::string path = options_.text("flamegraph"); !path.empty()) {
     if (auto r = consumer.writeFlameGraph(path, config_.commandLine); !r) return r.error();
   }
   consumer.flush();
+  if (consumer.writeError() != 0) return writeFailed();
   close(epfd);
   if (sigfd >= 0) close(sigfd);
   return consumer.exitStatus();

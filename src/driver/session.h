@@ -36,6 +36,10 @@ namespace dtrace::consume {
 class Consumer;
 }
 
+namespace dtrace::codegen {
+struct MapFds;
+}
+
 namespace dtrace::driver {
 
 // One -n description or -s script.
@@ -53,6 +57,7 @@ struct SessionConfig {
   bool allowZeroMatches = false;  // -Z
   bool errtags = false;           // -x errtags
   FILE* out = stdout;
+  std::string outName = "<stdout>";  // -o's file, as write errors name it
   sema::MacroTable macros;
   std::string commandLine;  // as typed, for the flame graph's subtitle
 };
@@ -72,6 +77,12 @@ class Session {
   // enabled probe, and attaches them (they stay idle until run()).
   Result<void> load();
 
+  // -e's compile carried on to eBPF without the kernel: lays out storage
+  // and generates the programs of up to `maxPrograms` enabled probes
+  // against placeholder map descriptors, creating no map and loading
+  // nothing (the fuzz targets of tests/fuzz). Returns the instruction count.
+  Result<size_t> generateUnloaded(size_t maxPrograms);
+
   // Fires BEGIN, starts the targets, consumes until the end of tracing,
   // fires END and prints the aggregations. Returns the exit status.
   Result<int> run(std::vector<proc::Target>& targets);
@@ -87,7 +98,12 @@ class Session {
   };
 
   sema::TypeTable& types();
+  // The storage layout, the ECBs' records, and dtrace:::ERROR's enabling.
+  Result<void> layOut();
   Result<void> createMaps();
+  // The program of one enabling, its maps' descriptors in `fds`.
+  Result<std::vector<bpf::Insn>> emitProgram(const ProbeEnabling& enabling,
+                                             const codegen::MapFds& fds);
   // Loads one program for the probes of `group` (one probe, or several of
   // a provider that shares programs, all running the same clauses) and
   // attaches it to them.

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <elf.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -27,8 +28,18 @@ constexpr std::string_view kWhitespace = " \t\n\r\f\v";
 constexpr const char* kNoExecutable = "cannot find executable file";
 constexpr const char* kCannotExecute = "cannot execute file";
 constexpr const char* kNoProcess = "no such process";
+constexpr const char* kZombie = "zombie process";
 
 int openPidfd(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
+
+// A process that has exited but not been waited for: nothing left to trace.
+bool isZombie(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat;
+  std::getline(in, stat);
+  const size_t comm = stat.rfind(')');  // the state follows the command name
+  return comm != std::string::npos && comm + 2 < stat.size() && stat[comm + 2] == 'Z';
+}
 
 void closeFd(int& fd) {
   if (fd >= 0) ::close(fd);
@@ -117,7 +128,13 @@ bool waitForTrap(pid_t pid, int& status) {
 }
 
 // Runs in the forked child: only async-signal-safe calls.
-[[noreturn]] void childWaitThenExec(int goRead, int execErrWrite, char* const* argv) {
+[[noreturn]] void childWaitThenExec(pid_t dtracePid, int goRead, int execErrWrite,
+                                    char* const* argv) {
+  // The command dies with dtrace, however dtrace ends (SIGKILL included),
+  // as dtrace kills the processes it created when it exits: never an orphan
+  // left running untraced, nor one stopped at its entry point. The setting
+  // survives exec (for a command that is not set-user-ID).
+  if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != dtracePid) ::_exit(127);
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -167,6 +184,7 @@ Result<Target> Target::spawn(const std::vector<std::string>& argv) {
   for (std::string& word : target.argv_) args.push_back(word.data());
   args.push_back(nullptr);
 
+  const pid_t dtracePid = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) {
     int error = errno;
@@ -176,7 +194,7 @@ Result<Target> Target::spawn(const std::vector<std::string>& argv) {
   if (pid == 0) {
     ::close(go[1]);  // so the read sees EOF if dtrace dies
     ::close(execErr[0]);
-    childWaitThenExec(go[0], execErr[1], args.data());
+    childWaitThenExec(dtracePid, go[0], execErr[1], args.data());
   }
   ::close(go[0]);
   ::close(execErr[1]);
@@ -201,6 +219,7 @@ Result<Target> Target::grab(int pid) {
   if (target.pidfd_ < 0) {
     return Error{prefix + (errno == ESRCH || errno == EINVAL ? kNoProcess : strerror(errno))};
   }
+  if (isZombie(pid)) return Error{prefix + kZombie};
   target.started_ = true;
   return target;
 }

@@ -17,7 +17,8 @@ class Target {
   // -c: forks a child that waits (blocked on a pipe) until start(), then
   // execvp's `command` split on whitespace as dtrace does (no shell). The
   // child shares dtrace's stdin, stdout and stderr. If dtrace goes away
-  // before start(), the child exits without running the command.
+  // before start(), the child exits without running the command; if it
+  // dies afterwards (even by SIGKILL), the kernel kills the command.
   static Result<Target> spawn(const std::string& command);
   static Result<Target> spawn(const std::vector<std::string>& argv);
   // -p: the process must exist. We never signal it.

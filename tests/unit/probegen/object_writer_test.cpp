@@ -61,9 +61,10 @@ ObjectContents readBack(const std::string& path) {
       GElf_Sym sym;
       gelf_getsym(data, static_cast<int>(i), &sym);
       out.symbols[elf_strptr(elf, shdr.sh_link, sym.st_name)] = {
-          GELF_ST_BIND(sym.st_info),
-          GELF_ST_TYPE(sym.st_info),
-          GELF_ST_VISIBILITY(sym.st_other),
+          // The macros give ints; clang refuses them narrowed in braces.
+          static_cast<unsigned>(GELF_ST_BIND(sym.st_info)),
+          static_cast<unsigned>(GELF_ST_TYPE(sym.st_info)),
+          static_cast<unsigned>(GELF_ST_VISIBILITY(sym.st_other)),
           sym.st_value,
           sym.st_size,
           sym.st_shndx == SHN_ABS ? "ABS" : sectionNames[sym.st_shndx]};
