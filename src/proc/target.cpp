@@ -128,13 +128,14 @@ bool waitForTrap(pid_t pid, int& status) {
 }
 
 // Runs in the forked child: only async-signal-safe calls.
-[[noreturn]] void childWaitThenExec(pid_t dtracePid, int goRead, int execErrWrite,
-                                    char* const* argv) {
+[[noreturn]] void childWaitThenExec(int goRead, int execErrWrite, char* const* argv) {
   // The command dies with dtrace, however dtrace ends (SIGKILL included),
   // as dtrace kills the processes it created when it exits: never an orphan
   // left running untraced, nor one stopped at its entry point. The setting
-  // survives exec (for a command that is not set-user-ID).
-  if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != dtracePid) ::_exit(127);
+  // survives exec (for a command that is not set-user-ID). A dtrace that
+  // died before this shows as the end of the `go` pipe below; no getppid()
+  // here, which the probes may already see as the command's.
+  if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) ::_exit(127);
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -184,7 +185,6 @@ Result<Target> Target::spawn(const std::vector<std::string>& argv) {
   for (std::string& word : target.argv_) args.push_back(word.data());
   args.push_back(nullptr);
 
-  const pid_t dtracePid = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) {
     int error = errno;
@@ -194,7 +194,7 @@ Result<Target> Target::spawn(const std::vector<std::string>& argv) {
   if (pid == 0) {
     ::close(go[1]);  // so the read sees EOF if dtrace dies
     ::close(execErr[0]);
-    childWaitThenExec(dtracePid, go[0], execErr[1], args.data());
+    childWaitThenExec(go[0], execErr[1], args.data());
   }
   ::close(go[0]);
   ::close(execErr[1]);
