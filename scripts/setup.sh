@@ -14,13 +14,16 @@ export DEBIAN_FRONTEND=noninteractive
 # bookworm-backports carries libbpf 1.4 and the kernel 6.12 UAPI headers:
 # the multi-uprobe link (BPF_TRACE_UPROBE_MULTI) that attaches thousands of
 # pid probes at once is not in Debian 12's libbpf 1.1 or its headers.
+# elfutils comes from there too: libbpf 1.4 (or an image that already
+# carries backports' libelf1/libdw1) pulls elfutils 0.192, and Debian 12's
+# libdw-dev 0.188 cannot install beside it.
 if ! grep -rqs bookworm-backports /etc/apt/sources.list /etc/apt/sources.list.d/; then
   echo "deb http://deb.debian.org/debian bookworm-backports main" \
     >/etc/apt/sources.list.d/bookworm-backports.list
 fi
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends -t bookworm-backports \
-  libbpf-dev linux-libc-dev >/dev/null
+  libbpf-dev linux-libc-dev libelf-dev libdw-dev >/dev/null
 # chromium, python3-pil and fonts-dejavu-core: the browser test of flame
 # graphs (tests/browser/) renders them and checks the screenshot.
 # libcapstone-dev: instruction boundaries for pid offset and return probes.

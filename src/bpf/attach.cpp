@@ -3,6 +3,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -128,6 +129,11 @@ std::string tracefsRoot() {
     if (stat("/sys/kernel/debug/tracing/events", &st) == 0) {
       return std::string("/sys/kernel/debug/tracing");
     }
+    // A system booted without systemd's sys-kernel-tracing.mount has no
+    // tracefs mounted: mount it where the kernel provides its mount point,
+    // as systemd would (root only; otherwise each lookup says what is
+    // missing).
+    (void)mount("nodev", "/sys/kernel/tracing", "tracefs", 0, nullptr);
     return std::string("/sys/kernel/tracing");
   }();
   return root;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <linux/bpf.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -174,16 +175,31 @@ TEST_F(ProviderAttach, SyscallReattachAfterDetachDoesNotReviveOldProbes) {
 }
 
 #if defined(__x86_64__)
+// ia32 call 64 is getppid; x86-64 call 64 is semget.
+long ia32Getppid() {
+  long ret = 64;
+  asm volatile("int $0x80" : "+a"(ret) : : "memory", "r8", "r9", "r10", "r11");
+  return ret;
+}
+
+// Whether this kernel runs ia32 system calls: without ia32 emulation
+// (ia32_emulation=0, or a guest that has none) int $0x80 kills the caller.
+bool ia32SystemCallsRun() {
+  const pid_t child = fork();
+  if (child == 0) _exit(ia32Getppid() == getppid() ? 0 : 1);
+  int status = 0;
+  return child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) &&
+         WEXITSTATUS(status) == 0;
+}
+
 TEST_F(ProviderAttach, Ia32SystemCallsAreNotDispatched) {
-  // ia32 call 64 is getppid; x86-64 call 64 is semget.
+  if (!ia32SystemCallsRun()) GTEST_SKIP() << "this kernel has no ia32 system calls";
   const Probe* semget = probe("syscall::semget:entry");
   ASSERT_NE(semget, nullptr);
   Counter counter = Counter::make(1);
   Result<std::vector<Link>> links = catalog_.attach(*semget, counter.program.fd());
   ASSERT_TRUE(links.ok()) << links.error().message;
-  long ret = 64;
-  asm volatile("int $0x80" : "+a"(ret) : : "memory", "r8", "r9", "r10", "r11");
-  EXPECT_EQ(ret, getppid());  // it did run, as ia32 getppid
+  EXPECT_EQ(ia32Getppid(), getppid());  // it did run, as ia32 getppid
   EXPECT_EQ(counter.count(), 0u);
   syscall(SYS_semget, 0, -1, 0);  // EINVAL, but a semget all the same
   EXPECT_EQ(counter.count(), 1u);
