@@ -188,6 +188,7 @@ Result<AggregationData> readAggregation(const ir::Aggregation& agg, int mapFd, u
   if (firstErr == EINVAL || firstErr == ENOTSUP || firstErr == EOPNOTSUPP) {
     auto r = readByIteration(agg, grouper, mapFd, mapKeySize);
     if (!r) return r.error();
+    data.finish();
     return data;
   }
   // A large map's next batch is read on a thread of its own while this one
@@ -220,6 +221,7 @@ Result<AggregationData> readAggregation(const ir::Aggregation& agg, int mapFd, u
     if (!more) break;
     if (reading.valid()) reading.get();
   }
+  data.finish();
   return data;
 }
 

@@ -20,10 +20,11 @@ enum class CpuSlot : uint8_t {
 };
 
 // Every tuple of one aggregation as read from the kernel, its CPUs merged
-// as they are read (one slot of dataWords() words per tuple). With
-// `perCpu` (aggpercpu) each CPU's own words are kept as well, one slot per
-// possible CPU; otherwise memory grows with the tuples only, which matters
-// for a million quantize() keys of 1 KiB each.
+// as they are read (one slot of dataWords() words per tuple; a
+// distribution's value is an ir::SparseDistribution, laid out by finish()).
+// With `perCpu` (aggpercpu) each CPU's own words are kept as well, one slot
+// per possible CPU; otherwise memory grows with the tuples only, which
+// matters for a million keys.
 class AggregationData {
  public:
   AggregationData() = default;
@@ -31,23 +32,26 @@ class AggregationData {
       : aggregation(aggregation),
         ncpus_(ncpus),
         words_(aggregation->dataWords()),
+        sparse_(aggregation->bucketed()),
         perCpu_(perCpu) {}
 
   const ir::Aggregation* aggregation = nullptr;  // owned by the ir::Program
 
   size_t size() const { return current_.size(); }
   int ncpus() const { return ncpus_; }
-  uint32_t words() const { return words_; }
   const uint8_t* key(size_t i) const { return keys_.data() + i * keySize(); }
-  // The tuple's current data of every CPU merged; all zeros if it has
-  // none (it was seen only before a clear()).
-  const int64_t* merged(size_t i) const { return merged_.data() + i * words_; }
+  // The tuple's current data of every CPU merged; zeros (an empty
+  // distribution) if it has none (it was seen only before a clear()).
+  const int64_t* merged(size_t i) const {
+    return merged_.data() + (sparse_ ? offsets_[i] : i * words_);
+  }
 
   // Each CPU's own entry, kept only with perCpu.
   bool perCpu() const { return perCpu_; }
   CpuSlot slot(size_t i, int cpu) const { return slots_[i * ncpus_ + cpu]; }
   const int64_t* data(size_t i, int cpu) const {
-    return cpuData_.data() + (i * ncpus_ + cpu) * words_;
+    const size_t at = i * ncpus_ + cpu;
+    return cpuData_.data() + (sparse_ ? cpuOffsets_[at] : at * words_);
   }
 
   // Appends a tuple (keySize bytes) with every CPU absent; returns its index.
@@ -59,17 +63,30 @@ class AggregationData {
   // Adds one map entry of a distribution's tuple i: the count of one bucket
   // of `cpu`.
   void foldBucket(size_t i, int cpu, CpuSlot slot, uint32_t bucket, int64_t count);
+  // Lays out the distributions folded so far: call once every entry is in,
+  // before merged() or data().
+  void finish();
 
  private:
+  // One bucket's count as read, for the tuple (or tuple and CPU) it is of.
+  struct BucketCount {
+    uint32_t owner;
+    uint32_t bucket;
+    int64_t count;
+  };
   uint32_t keySize() const { return aggregation ? aggregation->keySize : 0; }
   int ncpus_ = 0;
   uint32_t words_ = 0;
+  bool sparse_ = false;
   bool perCpu_ = false;
   std::vector<uint8_t> keys_;
   std::vector<int64_t> merged_;
   std::vector<uint8_t> current_;  // per tuple: merged_ holds current data
   std::vector<CpuSlot> slots_;    // per tuple and CPU, with perCpu only
   std::vector<int64_t> cpuData_;  // likewise
+  // Distributions: where each value starts, and the counts until finish().
+  std::vector<size_t> offsets_, cpuOffsets_;
+  std::vector<BucketCount> pending_, cpuPending_;
 };
 
 // A tuple with its CPUs merged.

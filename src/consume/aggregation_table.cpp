@@ -26,6 +26,33 @@ int64_t bucketValue(const ir::Aggregation& agg, uint32_t i) {
   }
 }
 
+// What a distribution of one aggregation sorts by, as dt_aggregate_valcmp
+// has it: the sum of each bucket's value times its count, then the count
+// at zero.
+class DistributionOrder {
+ public:
+  explicit DistributionOrder(const ir::Aggregation& agg) {
+    if (!agg.bucketed()) return;
+    for (uint32_t i = 0; i < agg.dataWords(); i++) {
+      weights_.push_back(static_cast<long double>(bucketValue(agg, i)));
+    }
+  }
+  template <class SortValue>
+  SortValue of(const int64_t* value) const {
+    const ir::SparseDistribution d(value);
+    SortValue s{0, 0};
+    for (uint32_t i = 0; i < d.size(); i++) {
+      const long double weight = weights_[d.bucket(i)];
+      if (weight == 0) s.atZero = d.count(i);
+      s.weight += weight * static_cast<long double>(d.count(i));
+    }
+    return s;
+  }
+
+ private:
+  std::vector<long double> weights_;  // each bucket's value
+};
+
 }  // namespace
 
 SortOptions SortOptions::from(const OptionTable& options) {
@@ -120,7 +147,8 @@ AggregationTable::AggregationTable(std::vector<const MergedAggregation*> columns
     }
   }
   const size_t nrows = keys.size();
-  inlineValues_ = ncols == 1 && columns_[0]->aggregation().dataWords() <= kInlineWords;
+  inlineValues_ = ncols == 1 && !columns_[0]->aggregation().bucketed() &&
+                  columns_[0]->aggregation().dataWords() <= kInlineWords;
   const uint32_t keySize = ncols ? columns_[0]->aggregation().keySize : 0;
   inlineKeys_ = keySize <= kInlineKeyBytes;
   rows_.resize(nrows);
@@ -144,16 +172,7 @@ void AggregationTable::computeSortValues() {
   for (size_t c = 0; c < ncols; c++) {
     const ir::Aggregation& agg = columns_[c]->aggregation();
     const ir::AggDisplay display = agg.info().display;
-    // A distribution's buckets weigh by their values, the same for every row.
-    std::vector<long double> weights;
-    uint32_t zeroBucket = UINT32_MAX;
-    if (display > ir::AggDisplay::StandardDeviation) {
-      for (uint32_t i = 0; i < agg.dataWords(); i++) {
-        const int64_t bucket = bucketValue(agg, i);
-        if (bucket == 0) zeroBucket = i;
-        weights.push_back(static_cast<long double>(bucket));
-      }
-    }
+    const DistributionOrder distribution(agg);
     for (size_t r = 0; r < nrows; r++) {
       const int64_t* v = values_[r * ncols + c];
       SortValue& s = sortValues_[r * ncols + c];
@@ -166,10 +185,7 @@ void AggregationTable::computeSortValues() {
           s = {static_cast<long double>(ir::standardDeviation(v)), 0};
           break;
         default:
-          s = {0, zeroBucket == UINT32_MAX ? 0 : v[zeroBucket]};
-          for (uint32_t i = 0; i < weights.size(); i++) {
-            if (v[i] != 0) s.weight += weights[i] * static_cast<long double>(v[i]);
-          }
+          s = distribution.of<SortValue>(v);
           break;
       }
     }
@@ -212,6 +228,16 @@ void AggregationTable::sort(const SortOptions& options) {
       row.number = v;
     }
     sortBy([](const Row& a, const Row& b) { return order(a.number, b.number); });
+    return;
+  }
+  if (ncols == 1) {
+    // A table of one distribution: each row carries what it sorts by.
+    const DistributionOrder distribution(columns_[0]->aggregation());
+    for (Row& row : rows_) row.sortValue = distribution.of<SortValue>(values_[row.index]);
+    sortBy([](const Row& a, const Row& b) {
+      if (int r = order(a.sortValue.weight, b.sortValue.weight)) return r;
+      return order(a.sortValue.atZero, b.sortValue.atZero);
+    });
     return;
   }
   if (sortValues_.empty()) computeSortValues();

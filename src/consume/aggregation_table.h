@@ -82,7 +82,10 @@ class AggregationTable {
     uint64_t keyPrefix;  // KeyOrder::prefix(), of the current order
     int64_t number;      // a table of one aggregation of numbers: what it sorts by
     uint32_t index;      // into values_ and sortValues_, and the snapshot's tuples
-    int64_t inlineValue[kInlineWords];
+    union {
+      int64_t inlineValue[kInlineWords];
+      SortValue sortValue;  // a table of one distribution: what it sorts by
+    };
     alignas(8) uint8_t inlineKey[kInlineKeyBytes];
   };
   const uint8_t* keyOf(const Row& row) const { return inlineKeys_ ? row.inlineKey : row.key; }

@@ -4,6 +4,7 @@
 // is a row here, one emitter case and one printer.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -104,7 +105,8 @@ struct Aggregation {
   uint32_t generationOffset = 0;
 
   const AggFuncInfo& info() const { return aggFuncInfo(func); }
-  // Data words of a tuple's merged value (a distribution: one per bucket).
+  // Data words of a tuple's value (a distribution: one per bucket, as the
+  // kernel's buckets number them; the consumer keeps it sparse).
   uint32_t dataWords() const;
   // Whether the kernel keeps one map entry per bucket used rather than
   // every bucket of the distribution (ir/runtime.h): a million keys of
@@ -117,6 +119,26 @@ struct Aggregation {
   uint32_t valueSize() const { return 8 * (kAggregationGenerationWords + entryWords()); }
   // Bytes DTrace's aggregation buffer gives a tuple (aggsize's unit).
   uint32_t recordSize() const { return keySize + 8 * dataWords(); }
+};
+
+// A distribution's value as the consumer holds it once CPUs are merged:
+// only the buckets with a non-zero count, in increasing order, as words
+// {n, bucket_0, count_0, ..., bucket_n-1, count_n-1}. A million keys of
+// quantize() then take what their used buckets take, not 127 words each;
+// all-zero words (n = 0) are the empty distribution.
+class SparseDistribution {
+ public:
+  explicit SparseDistribution(const int64_t* words) : words_(words) {}
+  // Words a value of `buckets` used buckets takes.
+  static constexpr size_t wordsFor(size_t buckets) { return 1 + 2 * buckets; }
+
+  uint32_t size() const { return static_cast<uint32_t>(words_[0]); }
+  bool empty() const { return size() == 0; }
+  uint32_t bucket(uint32_t i) const { return static_cast<uint32_t>(words_[1 + 2 * i]); }
+  int64_t count(uint32_t i) const { return words_[2 + 2 * i]; }
+
+ private:
+  const int64_t* words_;
 };
 
 // Folds one CPU's data words into `merged` (dataWords() of each).

@@ -17,44 +17,62 @@ uint64_t power(uint64_t base, uint32_t exponent) {
   return r;
 }
 
+// The counts of a distribution's buckets in increasing bucket order, read
+// from its sparse value: the rows ask for every bucket in a range in turn.
+class BucketCursor {
+ public:
+  explicit BucketCursor(const int64_t* value) : d_(value) {}
+  bool empty() const { return d_.empty(); }
+  uint32_t first() const { return d_.bucket(0); }
+  uint32_t last() const { return d_.bucket(d_.size() - 1); }
+  // The count of `bucket`; buckets must be asked for in increasing order.
+  int64_t at(uint32_t bucket) {
+    while (next_ < d_.size() && d_.bucket(next_) < bucket) next_++;
+    return next_ < d_.size() && d_.bucket(next_) == bucket ? d_.count(next_) : 0;
+  }
+
+ private:
+  ir::SparseDistribution d_;
+  uint32_t next_ = 0;
+};
+
 // The buckets from one before the first with data to one after the last;
 // `fallback` when every bucket is zero.
 struct Range {
   uint32_t first, last;
 };
 
-Range shownRange(const int64_t* buckets, uint32_t n, Range fallback) {
-  uint32_t first = 0;
-  while (first < n && buckets[first] == 0) first++;
-  if (first == n) return fallback;
-  uint32_t last = n - 1;
-  while (last > 0 && buckets[last] == 0) last--;
+Range shownRange(const BucketCursor& b, uint32_t n, Range fallback) {
+  if (b.empty()) return fallback;
+  const uint32_t first = b.first(), last = b.last();
   return {first > 0 ? first - 1 : 0, last < n - 1 ? last + 1 : last};
 }
 
-std::vector<DistributionRow> quantizeRows(const int64_t* b) {
+std::vector<DistributionRow> quantizeRows(BucketCursor b) {
   const uint32_t zero = ir::kQuantizeZeroBucket;
   const Range r = shownRange(b, ir::kQuantizeBuckets, {zero - 1, zero + 1});
   std::vector<DistributionRow> rows;
+  rows.reserve(r.last - r.first + 1);
   for (uint32_t i = r.first; i <= r.last; i++) {
     const int64_t v = ir::quantizeBucketValue(i);
-    rows.push_back({std::to_string(v), v, b[i]});
+    rows.push_back({std::to_string(v), v, b.at(i)});
   }
   return rows;
 }
 
-std::vector<DistributionRow> lquantizeRows(const ir::AggParams& p, const int64_t* b) {
+std::vector<DistributionRow> lquantizeRows(const ir::AggParams& p, BucketCursor b) {
   const Range r = shownRange(b, p.levels + 2, {0, 2});
   std::vector<DistributionRow> rows;
+  rows.reserve(r.last - r.first + 1);
   for (uint32_t i = r.first; i <= r.last; i++) {
     if (i == 0) {
-      rows.push_back({"< " + std::to_string(p.base), INT64_MIN, b[i]});
+      rows.push_back({"< " + std::to_string(p.base), INT64_MIN, b.at(i)});
     } else if (i == p.levels + 1) {
       const int64_t limit = p.base + static_cast<int64_t>(p.levels) * p.step;
-      rows.push_back({">= " + std::to_string(limit), limit, b[i]});
+      rows.push_back({">= " + std::to_string(limit), limit, b.at(i)});
     } else {
       const int64_t v = ir::lquantizeBucketValue(p, i);
-      rows.push_back({std::to_string(v), v, b[i]});
+      rows.push_back({std::to_string(v), v, b.at(i)});
     }
   }
   return rows;
@@ -63,17 +81,15 @@ std::vector<DistributionRow> lquantizeRows(const ir::AggParams& p, const int64_t
 // llquantize: the rows are labelled with each bucket's lowest value; the
 // buckets between whole numbers (steps > factor at magnitude 0) have no
 // label of their own and are not shown.
-std::vector<DistributionRow> llquantizeRows(const ir::AggParams& p, const int64_t* b) {
+std::vector<DistributionRow> llquantizeRows(const ir::AggParams& p, BucketCursor b) {
   const uint32_t zero = ir::llquantizeZeroBucket(p);
   const uint32_t n = 2 * zero + 1;
-  uint32_t first = 0;
-  while (first < n && b[first] == 0) first++;
-  uint32_t last;
-  if (first == n) {
+  uint32_t first, last;
+  if (b.empty()) {
     first = last = zero + 1;
   } else {
-    last = n - 1;
-    while (b[last] == 0) last--;
+    first = b.first();
+    last = b.last();
   }
   if (first > 0) first--;
   if (last < n - 1) last++;
@@ -111,10 +127,11 @@ std::vector<DistributionRow> llquantizeRows(const ir::AggParams& p, const int64_
     std::string l = i == first ? edgeLabel(i, -1) : i == last ? edgeLabel(i, 1) : label(i);
     if (l.empty()) continue;
     const int64_t value = i == 0 ? INT64_MIN : i == zero ? 0 : ir::llquantizeBucketValue(p, i);
-    rows.push_back({std::move(l), value, b[i]});
+    rows.push_back({std::move(l), value, b.at(i)});
   }
   return rows;
 }
+
 
 // " count\n", the count left-justified in 9 columns.
 void appendCount(std::string& out, long long count) {
@@ -167,11 +184,11 @@ void appendBar(std::string& out, int64_t count, uint64_t normal, long double tot
 std::vector<DistributionRow> distributionRows(const ir::Aggregation& agg, const int64_t* buckets) {
   switch (agg.func) {
     case ir::AggFunc::Quantize:
-      return quantizeRows(buckets);
+      return quantizeRows(BucketCursor(buckets));
     case ir::AggFunc::Lquantize:
-      return lquantizeRows(agg.params, buckets);
+      return lquantizeRows(agg.params, BucketCursor(buckets));
     case ir::AggFunc::Llquantize:
-      return llquantizeRows(agg.params, buckets);
+      return llquantizeRows(agg.params, BucketCursor(buckets));
     default:
       return {};
   }

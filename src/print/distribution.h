@@ -21,7 +21,8 @@ struct DistributionRow {
   int64_t count;
 };
 
-// The rows of `buckets` (agg.dataWords() counts) that DTrace shows.
+// The rows DTrace shows of `buckets`, a distribution's merged value
+// (ir::SparseDistribution).
 std::vector<DistributionRow> distributionRows(const ir::Aggregation& agg, const int64_t* buckets);
 
 // The distribution of `buckets`, each count divided by `normal` as

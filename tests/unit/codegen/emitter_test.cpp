@@ -248,15 +248,21 @@ struct Harness {
   }
 
   // The aggregation's tuple `key` merged over CPUs, read the way the
-  // consumer reads it: its merged data words; empty when the tuple is not
-  // in the map.
+  // consumer reads it: its merged data words (a distribution: the count of
+  // every bucket); empty when the tuple is not in the map.
   std::vector<int64_t> aggregation(size_t id, const Bytes& key) {
     const ir::Aggregation& agg = layout.aggregations.at(id);
     auto data = consume::readAggregation(agg, aggregations.at(id).fd(), 1, false);
     if (!data) return {};
     for (size_t i = 0; i < data->size(); i++) {
       if (std::memcmp(data->key(i), key.data(), key.size()) != 0) continue;
-      return std::vector<int64_t>(data->merged(i), data->merged(i) + agg.dataWords());
+      if (!agg.bucketed()) {
+        return std::vector<int64_t>(data->merged(i), data->merged(i) + agg.dataWords());
+      }
+      std::vector<int64_t> buckets(agg.dataWords(), 0);
+      const ir::SparseDistribution d(data->merged(i));
+      for (uint32_t b = 0; b < d.size(); b++) buckets.at(d.bucket(b)) = d.count(b);
+      return buckets;
     }
     return {};
   }

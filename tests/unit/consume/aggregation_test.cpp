@@ -153,6 +153,54 @@ TEST(AggregationMerge, StddevCarriesTheSumOfSquaresAcrossCpus) {
             (Words{2, 5, 0, 6}));
 }
 
+// A distribution's value as {bucket, count} pairs.
+using Buckets = std::vector<std::pair<uint32_t, int64_t>>;
+Buckets bucketsOf(const int64_t* value) {
+  const ir::SparseDistribution d(value);
+  Buckets b;
+  for (uint32_t i = 0; i < d.size(); i++) b.emplace_back(d.bucket(i), d.count(i));
+  return b;
+}
+
+TEST(DistributionSnapshot, BucketsOfEveryCpuAddUpInBucketOrder) {
+  ir::Aggregation q = makeAgg(0, ir::AggFunc::Quantize, RecordBuilder());
+  const std::vector<uint8_t> one(8, 1), two(8, 2);
+  AggregationData data(&q, 2, true);
+  const size_t first = data.add(one.data()), second = data.add(two.data());
+  data.foldBucket(first, 1, CpuSlot::Current, 70, 3);
+  data.foldBucket(first, 0, CpuSlot::Current, 65, 2);
+  data.foldBucket(second, 0, CpuSlot::Cleared, 80, 9);  // before a clear(): nothing
+  data.foldBucket(first, 0, CpuSlot::Current, 70, 1);
+  data.foldBucket(first, 0, CpuSlot::Current, 66, 5);
+  data.foldBucket(first, 1, CpuSlot::Current, 66, -5);  // adds up to zero: not shown
+  data.foldBucket(first, 1, CpuSlot::Cleared, 90, 4);
+  data.finish();
+  EXPECT_EQ(bucketsOf(data.merged(first)), (Buckets{{65, 2}, {70, 4}}));
+  EXPECT_EQ(bucketsOf(data.data(first, 0)), (Buckets{{65, 2}, {66, 5}, {70, 1}}));
+  EXPECT_EQ(bucketsOf(data.data(first, 1)), (Buckets{{66, -5}, {70, 3}}));
+  EXPECT_TRUE(bucketsOf(data.merged(second)).empty());
+  EXPECT_EQ(data.slot(second, 0), CpuSlot::Cleared);
+  EXPECT_EQ(data.slot(second, 1), CpuSlot::Absent);
+}
+
+TEST(DistributionSnapshot, PrintsTheRowsAroundTheBucketsUsed) {
+  ir::Aggregation q = makeAgg(0, ir::AggFunc::Quantize, RecordBuilder());
+  const std::vector<uint8_t> key(8, 0);
+  AggregationData data(&q, 1, false);
+  const size_t i = data.add(key.data());
+  data.foldBucket(i, 0, CpuSlot::Current, ir::quantizeBucket(4), 3);
+  data.foldBucket(i, 0, CpuSlot::Current, ir::quantizeBucket(1), 1);
+  data.finish();
+  EXPECT_EQ(printed({data}),
+            "\n           value  ------------- Distribution ------------- count    \n"
+            "               0 |                                         0        \n"
+            "               1 |@@@@@@@@@@                               1        \n"
+            "               2 |                                         0        \n"
+            "               4 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@           3        \n"
+            "               8 |                                         0        \n"
+            "\n");
+}
+
 TEST(AggregationPrint, KeylessCountAtExit) {
   ir::Aggregation agg = makeAgg(0, ir::AggFunc::Count, RecordBuilder());
   AggregationData data = build(&agg, {entry(RecordBuilder(), {{4}, {6}})});
