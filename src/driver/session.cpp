@@ -343,7 +343,8 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
     Diagnostics diags;
     sema::Checker checker(types(), symbols_, config_.macros, diags, &definitions_);
     if (!checker.check(*program)) return makeError(compileError(unit, diags.first()));
-    return makeError(compileError(unit, {"D_EMPTY", {}, "empty D program translation unit"}));
+    return makeError(compileError(
+        unit, {"D_EMPTY", {parsed.endLine, 0}, "empty D program translation unit"}));
   }
   // DTrace checks only the last argument: one that nothing referenced is
   // most likely a mistake (-x argref allows it).

@@ -21,7 +21,10 @@ ParseResult Parser::run() {
     setMode(LexMode::Program);
     const Token& t = tok();
     flushPragmas();
-    if (t.kind == TokKind::End) break;
+    if (t.kind == TokKind::End) {
+      result_.endLine = t.loc.line;
+      break;
+    }
     parseTopLevelItem();
   }
   if (!failed()) {

@@ -44,6 +44,9 @@ struct ParseResult {
   std::string errorFile;
   std::set<size_t> referencedArgs;  // the $N substituted (N >= 1 matter)
   std::vector<PragmaLine> pragmas;  // the D pragmas, with their words' kinds
+  // The line the input ends on (after its last newline), as DTrace names
+  // it in errors found at the end, such as an empty program.
+  uint32_t endLine = 0;
 };
 
 ParseResult parseProgram(std::string_view source, const ParseOptions& options = {});

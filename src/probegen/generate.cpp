@@ -82,8 +82,9 @@ Result<std::vector<ProviderDefinition>> compileProviders(const std::vector<Progr
           compileError(program, parsed.diags.first(), options.errtags, parsed.errorFile));
     }
     if (!hasContent(parsed.program)) {
-      return makeError(compileError(program, {"D_EMPTY", {}, "empty D program translation unit"},
-                                    options.errtags));
+      return makeError(compileError(
+          program, {"D_EMPTY", {parsed.endLine, 0}, "empty D program translation unit"},
+          options.errtags));
     }
     Diagnostics diags;
     sema::Checker checker(types, symbols, macros, diags, &definitions);

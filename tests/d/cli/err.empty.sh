@@ -2,6 +2,11 @@
 # -x empty.
 $DTRACE -s /dev/null
 echo "status $?" >&2
+# The error names the line the script ends on, after its last newline.
+script=$(mktemp --suffix=.d)
+printf '/* nothing\n * but comments\n */\n' > "$script"
+$DTRACE -s "$script" 2>&1 | sed "s|$script|SCRIPT|" >&2
+rm -f "$script"
 $DTRACE -n ''
 $DTRACE -n 'int x;'
 $DTRACE -e -x empty -s /dev/null

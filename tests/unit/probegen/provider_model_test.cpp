@@ -130,7 +130,7 @@ TEST(ProviderModel, SemaRefusesBadNamesAndPrototypes) {
   EXPECT_EQ(errorOf("provider p { probe x(nosuch_t); };"),
             "failed to compile script t.d: [D_SYNTAX] line 1: syntax error near \"nosuch_t\"");
   EXPECT_EQ(errorOf("typedef int t;"),
-            "failed to compile script t.d: [D_EMPTY] empty D program translation unit");
+            "failed to compile script t.d: [D_EMPTY] line 1: empty D program translation unit");
 }
 
 // Clauses in a provider script are parsed, not compiled: -G makes no
