@@ -587,6 +587,7 @@ std::string macroString(std::string_view raw) {
 Token Lexer::substituteMacro(Token t, const std::string& name) {
   const bool numbered = isDigit(name[0]);
   const std::string* value = macros_->find(name);
+  t.macroText = t.text;
   std::string v;
   if (numbered) {
     if (value == nullptr && !macros_->defaultArgs) {

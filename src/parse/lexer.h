@@ -59,6 +59,9 @@ struct Token {
   TokKind kind = TokKind::End;
   std::string text;  // the token as written; what "syntax error near" quotes
   std::string str;   // String: decoded bytes; Macro: the name after the dollars
+  // A token a macro reference stands for: the reference as written
+  // ("$pid"), which "syntax error near" quotes in place of `text`.
+  std::string macroText;
   uint64_t value = 0;
   bool suffixUnsigned = false;
   int suffixLongs = 0;

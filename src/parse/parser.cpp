@@ -111,7 +111,8 @@ bool Parser::syntaxError() {
   if (t.kind == TokKind::End) {
     error("D_SYNTAX", t.loc, "syntax error near end of input");
   } else {
-    error("D_SYNTAX", t.loc, "syntax error near \"" + t.text + "\"");
+    const std::string& written = t.macroText.empty() ? t.text : t.macroText;
+    error("D_SYNTAX", t.loc, "syntax error near \"" + written + "\"");
   }
   return false;
 }
