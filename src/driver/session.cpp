@@ -316,6 +316,7 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
   po.allowBareProbeSpec = !unit.isScript;
   po.macros = &macros;
   po.probeSpecContext = unit.probeSpecContext;
+  po.ambiguousAsProbes = options_.flag("pspec");
   parse::ParseResult parsed = parse::parseProgram(unit.text, po);
   if (!parsed.diags.empty()) {
     // DTrace acts on a pragma as its lexer reads it: one before the error

@@ -14,7 +14,9 @@ ParseResult parseProgram(std::string_view source, const ParseOptions& options) {
 }
 
 Parser::Parser(std::string_view source, const ParseOptions& options)
-    : lexer_(source, options.macros), options_(options) {}
+    : lexer_(source, options.macros),
+      options_(options),
+      ambiguousAsProbes_(options.ambiguousAsProbes) {}
 
 ParseResult Parser::run() {
   while (!failed()) {
@@ -165,6 +167,8 @@ bool Parser::startsTypeName(const Token& t) const {
 
 void Parser::flushPragmas() {
   for (PragmaLine& p : pendingPragmas_) {
+    // DTrace's lexer reads the rest of the program under the new flag.
+    if (p.words == std::vector<std::string>{"option", "pspec"}) ambiguousAsProbes_ = true;
     result_.pragmas.push_back(p);
     result_.program.items.emplace_back(ast::Pragma{std::move(p.words), p.loc});
   }
@@ -208,7 +212,7 @@ void Parser::parseTopLevelItem() {
     const char next = ahead_.size() == 1 ? lexer_.nextVisibleChar() : ';';
     const bool lone =  // strchr finds the terminator too: the end of input
         options_.allowBareProbeSpec && std::strchr("{/,", next) != nullptr;
-    if (identShaped && !lone &&
+    if (identShaped && !lone && !ambiguousAsProbes_ &&
         (word.kind == TokKind::Keyword ? startsTypeName(word) : isTypeName(word.text, false))) {
       parseDeclaration();
       return;

@@ -34,6 +34,9 @@ struct ParseOptions {
   // MacroVar expressions and probe descriptions keep their '$'.
   const MacroSource* macros = nullptr;
   ProbeSpecContext probeSpecContext = ProbeSpecContext::Name;
+  // -x pspec: a top-level word that could start a declaration ("int*x") is
+  // a probe description. `#pragma D option pspec` turns it on from there.
+  bool ambiguousAsProbes = false;
 };
 
 struct ParseResult {

@@ -115,6 +115,7 @@ class Parser {
   bool failed_ = false;
   ParseResult result_;
   std::vector<PragmaLine> pendingPragmas_;
+  bool ambiguousAsProbes_;  // ParseOptions::ambiguousAsProbes, or the pragma since
   std::set<std::string, std::less<>> typedefs_;         // declared with typedef in this program
   std::set<std::string, std::less<>> variables_;        // declared or assigned: never types
   std::unordered_set<const ast::Expr*> parenthesized_;  // may be assigned to: `(x) = 1`
