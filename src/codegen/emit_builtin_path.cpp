@@ -23,7 +23,7 @@ constexpr uint32_t kMaxSteps = 1024;  // dentries and mount crossings
 }  // namespace
 
 void ProgramEmitter::taskPath(bool root, Reg base, int32_t offset, uint32_t size) {
-  if (joinDepth_ >= kMaxJoinDepth) {
+  if (joinDepth_ >= layout_.joinLevels) {
     fail(std::string(root ? "root" : "cwd") + " is nested too deeply in strjoin( ) calls");
     return;
   }

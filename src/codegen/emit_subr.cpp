@@ -107,7 +107,7 @@ bool ProgramEmitter::subroutineString(const Expr& call, Reg base, int32_t offset
     return true;
   }
   if (name != "strjoin") return false;
-  if (joinDepth_ >= kMaxJoinDepth) {
+  if (joinDepth_ >= layout_.joinLevels) {
     fail("strjoin( ) calls are nested too deeply");
     return true;
   }

@@ -176,11 +176,17 @@ struct ScratchNeeds {
   bool subroutines = false;
   bool chill = false;  // a busy-wait loop and the per-CPU chill accounting
   bool speculations = false;  // speculation(), speculate(), commit() or discard()
+  uint32_t joinLevels = 0;    // strjoin(), cwd and root nested in one another
   uint32_t kernelStackBytes = 0;  // the largest stack() field
 };
 
-void scan(const ast::Expr* e, ScratchNeeds& needs) {
+// `joins`: the strjoin() calls (and cwd or root) `e` is nested in.
+void scan(const ast::Expr* e, ScratchNeeds& needs, uint32_t joins = 0) {
   if (!e) return;
+  if ((e->kind == ast::ExprKind::Call && e->text == "strjoin") ||
+      (e->kind == ast::ExprKind::Identifier && (e->text == "cwd" || e->text == "root"))) {
+    needs.joinLevels = std::max(needs.joinLevels, ++joins);
+  }
   if (e->kind == ast::ExprKind::Call && isScratchSubroutine(e->text)) needs.subroutines = true;
   if (e->kind == ast::ExprKind::Identifier && (e->text == "cwd" || e->text == "root")) {
     needs.loops = true;
@@ -194,13 +200,15 @@ void scan(const ast::Expr* e, ScratchNeeds& needs) {
   if (e->kind == ast::ExprKind::Call && e->text == "stack" && e->type) {
     needs.kernelStackBytes = std::max(needs.kernelStackBytes, e->type->size);
   }
-  for (const auto& o : e->operands) scan(o.get(), needs);
+  for (const auto& o : e->operands) scan(o.get(), needs, joins);
   // What the expression stands for runs too: an inline's value, a
   // translator's member, every member of a whole translated struct.
-  scan(e->inlineValue, needs);
-  scan(e->translatedMember, needs);
+  scan(e->inlineValue, needs, joins);
+  scan(e->translatedMember, needs, joins);
   if (e->translation && e->translation->translator) {
-    for (const auto& [name, member] : e->translation->translator->members) scan(member, needs);
+    for (const auto& [name, member] : e->translation->translator->members) {
+      scan(member, needs, joins);
+    }
   }
 }
 
@@ -321,7 +329,8 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
   layout.stringTempOffset = layout.dynamicValueOffset + maxDynamicValue;
   layout.stringTempSize = alignUp(strsize, 8);
   layout.joinOffset = layout.stringTempOffset + 2 * layout.stringTempSize;
-  layout.scratchSize = layout.joinOffset + kMaxJoinDepth * 3 * layout.stringTempSize;
+  layout.joinLevels = needs.joinLevels;  // only as deep as the program nests them
+  layout.scratchSize = layout.joinOffset + layout.joinLevels * 3 * layout.stringTempSize;
   // The subroutines' areas cost scratch space (a per-CPU value is at most
   // 32 KiB): only programs that need them get them (allocaSize 0 otherwise).
   layout.selfAddressOffset = layout.scratchSize;

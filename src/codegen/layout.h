@@ -51,7 +51,6 @@ struct DynamicLayout {
 
 // Nested dynamic-variable reads (a[b[i]]) build each key in its own area.
 constexpr uint32_t kMaxDynamicKeyDepth = 4;
-constexpr uint32_t kMaxJoinDepth = 3;
 constexpr uint32_t kMaxSubrDepth = 3;
 constexpr uint32_t kLoopStateWords = 12;
 constexpr uint32_t kAllocaSize = 2048;
@@ -73,8 +72,10 @@ struct Layout {
   uint32_t stringTempOffset = 0;  // two zero-padded strings being compared
   uint32_t stringTempSize = 0;    // bytes of each
   // strjoin() works in one area per nesting level: the joined string
-  // (2 x stringTempSize) and its second operand (stringTempSize).
+  // (2 x stringTempSize) and its second operand (stringTempSize). So do
+  // cwd and root, which build their paths as joins.
   uint32_t joinOffset = 0;
+  uint32_t joinLevels = 0;
   // The state of a bpf_loop callback, then the subroutines' work areas
   // (emit_subr.cpp and the files it dispatches to): kMaxSubrDepth levels of
   // two buffers of subrAreaSize for string operands, strtok()'s saved

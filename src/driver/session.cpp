@@ -618,6 +618,13 @@ constexpr uint32_t kMaxScratchSize = 32 * 1024;
 Result<void> Session::layOut() {
   const codegen::SpeculationLimits speculations{static_cast<uint32_t>(options_.value("nspec")),
                                                 options_.size("specsize")};
+  // Every program has room for two strings in its scratch space: a larger
+  // strsize cannot fit (nor be laid out in 32-bit offsets).
+  if (types().strsize() > kMaxScratchSize / 2) {
+    return makeError("strsize of " + std::to_string(types().strsize()) +
+                     " bytes exceeds what scratch space holds (two strings in " +
+                     std::to_string(kMaxScratchSize) + " bytes per CPU)");
+  }
   layout_ = codegen::computeLayout(clauses_, symbols_, config_.quiet, types().strsize(),
                                    speculations);
   // As dtrace_go() refuses them (EDT_DESTRUCTIVE), before anything is attached.

@@ -259,10 +259,17 @@ TEST_F(LayoutTest, ScratchHoldsRecordKeyLocalsFaultAndStringTemps) {
   EXPECT_EQ(layout.stringTempOffset % 8, 0u);
   EXPECT_EQ(layout.stringTempSize, 256u);
   EXPECT_EQ(layout.joinOffset, layout.stringTempOffset + 2 * layout.stringTempSize);
-  EXPECT_EQ(layout.selfAddressOffset,
-            layout.joinOffset + codegen::kMaxJoinDepth * 3 * layout.stringTempSize);
+  EXPECT_EQ(layout.joinLevels, 0u);  // no strjoin(): no area for one
+  EXPECT_EQ(layout.selfAddressOffset, layout.joinOffset);
   EXPECT_EQ(layout.scratchSize,
             layout.selfAddressOffset + 8);  // a word to turn pointers into numbers
+}
+
+TEST_F(LayoutTest, StrjoinGetsAnAreaPerNestingLevel) {
+  lay("BEGIN { trace(strjoin(\"a\", strjoin(\"b\", strjoin(\"c\", strjoin(\"d\", \"e\"))))); }"
+      "END { trace(strjoin(\"x\", cwd)); }");
+  EXPECT_EQ(layout.joinLevels, 4u);
+  EXPECT_EQ(layout.selfAddressOffset, layout.joinOffset + 4 * 3 * layout.stringTempSize);
 }
 
 TEST_F(LayoutTest, RegionsDoNotOverlapWithTheLargestRecord) {
