@@ -616,7 +616,7 @@ constexpr uint32_t kMaxScratchSize = 32 * 1024;
 Result<void> Session::layOut() {
   const codegen::SpeculationLimits speculations{static_cast<uint32_t>(options_.value("nspec")),
                                                 options_.size("specsize")};
-  layout_ = codegen::computeLayout(clauses_, symbols_, config_.quiet, types().strsize(),
+  layout_ = codegen::computeLayout(clauses_, symbols_, config_.quiet, types().stringBufferSize(),
                                    speculations);
   // As dtrace_go() refuses them (EDT_DESTRUCTIVE), before anything is attached.
   if (layout_.destructive && !options_.flag("destructive")) {
