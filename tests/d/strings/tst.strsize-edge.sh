@@ -1,9 +1,10 @@
 # A string holds strsize characters, as in illumos: with strsize=8 an
 # 8-character string is kept whole and a 9-character one loses its last
 # character, in variables, strlen(), sizeof, substr(), lltostr(), indexing,
-# trace() and aggregation keys; substr() of a longer literal sees its first
-# strsize characters, as illumos bounds its strlen. strjoin()'s result, with
-# its NUL, must fit strsize (illumos's out of scratch space otherwise).
+# trace() and aggregation keys; substr() and basename() of a longer literal
+# see its first strsize characters, as illumos bounds its strlen. strjoin()'s
+# result, with its NUL, must fit strsize (illumos's out of scratch space
+# otherwise).
 $DTRACE -x strsize=8 -q -n '
 BEGIN
 {
@@ -17,6 +18,7 @@ BEGIN
 	printf("[%s] [%s]\n", lltostr(12345678), lltostr(-12345678));
 	printf("%c %d\n", eight[7], nine[8]);
 	printf("[%s]\n", strjoin("abc", "defg"));
+	printf("[%s] [%s]\n", toupper(eight), basename("/x/abcdefgh"));
 	trace(eight);
 	printf("\n");
 	@[eight] = count();
