@@ -48,8 +48,12 @@ void ProgramEmitter::taskPath(bool root, Reg base, int32_t offset, uint32_t size
   readKernelWord(R6, R8, pathOffset + mntOffset);
   as_.emit(stx(Size::DW, R9, static_cast<int16_t>(loopState(kMountWord)), R6));
   joinDepth_++;  // the area stays ours while the callback is generated
-  loop(kMaxSteps,
-       [this, pathArea, nameArea, n](Label stop) { pathStep(pathArea, nameArea, n, stop); });
+  // The path, with its NUL, must fit the destination too: the work area is
+  // rounded up to whole words.
+  const int32_t lowestStart = static_cast<int32_t>(n - std::min(n, size));
+  loop(kMaxSteps, [this, pathArea, nameArea, n, lowestStart](Label stop) {
+    pathStep(pathArea, nameArea, n, lowestStart, stop);
+  });
   joinDepth_--;
 
   as_.emit(ldx(Size::DW, R1, R9, static_cast<int16_t>(loopState(kStartWord))));
@@ -75,7 +79,8 @@ void ProgramEmitter::taskPath(bool root, Reg base, int32_t offset, uint32_t size
 // root mount, its own parent); at the root of a file system reached
 // otherwise, stop; else prepend "/name" and go to the parent dentry.
 // In the callback r9 is the scratch value; r7 and r8 survive helper calls.
-void ProgramEmitter::pathStep(int32_t pathArea, int32_t nameArea, uint32_t size, Label stop) {
+void ProgramEmitter::pathStep(int32_t pathArea, int32_t nameArea, uint32_t size,
+                              int32_t lowestStart, Label stop) {
   const int32_t mntRoot = kernelOffset("vfsmount", "mnt_root");
   const int32_t mountMnt = kernelOffset("mount", "mnt");
   const int32_t mountParent = kernelOffset("mount", "mnt_parent");
@@ -120,7 +125,7 @@ void ProgramEmitter::pathStep(int32_t pathArea, int32_t nameArea, uint32_t size,
   as_.jumpIf(BPF_JGT, R8, static_cast<int32_t>(size - 1), stop);
   as_.emit(alu64(BPF_SUB, R8, R7));
   as_.emit(alu64(BPF_SUB, R8, 1));
-  as_.jumpIf(BPF_JSLT, R8, 0, stop);  // too long: keep the end already built
+  as_.jumpIf(BPF_JSLT, R8, lowestStart, stop);  // too long: keep the end already built
   as_.emit(stx(Size::DW, R9, state(kStartWord), R8));
   as_.emit(mov64(R1, R9));
   as_.emit(alu64(BPF_ADD, R1, R8));

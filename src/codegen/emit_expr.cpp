@@ -682,6 +682,9 @@ void ProgramEmitter::ternary(const Expr& e) {
 // ---- strings ------------------------------------------------------------------
 
 void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_t size) {
+  // A string is at most strsize characters wherever it goes, however large
+  // (word-rounded) the area that receives it.
+  size = std::min(size, types_.stringBufferSize());
   if (e.inlineValue) {
     stringInto(*e.inlineValue, base, offset, size);
     return;

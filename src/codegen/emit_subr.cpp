@@ -161,7 +161,7 @@ void ProgramEmitter::substring(const Expr& call, Reg base, int32_t offset, uint3
   as_.emit(stx(Size::DW, R10, countSlot, R6));
   // No longer than strsize allows, like a string variable (the buffer is
   // rounded up to whole words).
-  stringInto(*call.operands[0], R9, temp, std::min(n, types_.strsize()));
+  stringInto(*call.operands[0], R9, temp, std::min(n, types_.stringBufferSize()));
   stringLength(R9, temp, n);  // r6 = length
   Label fromStart = as_.newLabel(), empty = as_.newLabel(), haveCount = as_.newLabel(),
         copy = as_.newLabel(), countOk = as_.newLabel();
@@ -292,7 +292,7 @@ void ProgramEmitter::integerToString(const Expr& call, Reg base, int32_t offset,
 // string operations use.
 void ProgramEmitter::stringCharacter(const Expr& call) {
   const int32_t temp = static_cast<int32_t>(layout_.stringTempOffset);
-  const uint32_t size = std::min(layout_.stringTempSize, types_.strsize());
+  const uint32_t size = std::min(layout_.stringTempSize, types_.stringBufferSize());
   value(*call.operands[1]);
   const int16_t slot = pushSlot();
   as_.emit(stx(Size::DW, R10, slot, R6));
@@ -319,7 +319,7 @@ void ProgramEmitter::subroutineValue(const Expr& call) {
     // Bounded by strsize (the buffer is rounded up to whole words), so that
     // a literal counts what a string variable would keep of it.
     const int32_t temp = static_cast<int32_t>(layout_.stringTempOffset);
-    const uint32_t size = std::min(layout_.stringTempSize, types_.strsize());
+    const uint32_t size = std::min(layout_.stringTempSize, types_.stringBufferSize());
     stringInto(*call.operands[0], R9, temp, size);
     stringLength(R9, temp, size);
     return;

@@ -240,7 +240,7 @@ ir::DataKind dataKindOf(const sema::Type* t) {
 }
 
 Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable& symbols,
-                     bool quiet, uint32_t strsize, SpeculationLimits speculations) {
+                     bool quiet, uint32_t stringBufferSize, SpeculationLimits speculations) {
   Layout layout;
 
   for (sema::Variable& v : symbols.globals()) {
@@ -327,7 +327,7 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
       alignUp(layout.faultOffset + sizeof(ir::RecordHeader) + sizeof(ir::FaultRecord), 8);
   layout.dynamicValueOffset = layout.dynamicKeyOffset + kMaxDynamicKeyDepth * layout.dynamicKeySize;
   layout.stringTempOffset = layout.dynamicValueOffset + maxDynamicValue;
-  layout.stringTempSize = alignUp(strsize, 8);
+  layout.stringTempSize = alignUp(stringBufferSize, 8);
   layout.joinOffset = layout.stringTempOffset + 2 * layout.stringTempSize;
   layout.joinLevels = needs.joinLevels;  // only as deep as the program nests them
   layout.scratchSize = layout.joinOffset + layout.joinLevels * 3 * layout.stringTempSize;

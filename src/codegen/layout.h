@@ -123,7 +123,7 @@ struct SpeculationLimits {
 };
 
 Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable& symbols,
-                     bool quiet, uint32_t strsize, SpeculationLimits speculations = {});
+                     bool quiet, uint32_t stringBufferSize, SpeculationLimits speculations = {});
 
 // The record field kind for a value of type t.
 ir::DataKind dataKindOf(const sema::Type* t);

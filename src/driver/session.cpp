@@ -625,7 +625,7 @@ Result<void> Session::layOut() {
                      " bytes exceeds what scratch space holds (two strings in " +
                      std::to_string(kMaxScratchSize) + " bytes per CPU)");
   }
-  layout_ = codegen::computeLayout(clauses_, symbols_, config_.quiet, types().strsize(),
+  layout_ = codegen::computeLayout(clauses_, symbols_, config_.quiet, types().stringBufferSize(),
                                    speculations);
   // As dtrace_go() refuses them (EDT_DESTRUCTIVE), before anything is attached.
   if (layout_.destructive && !options_.flag("destructive")) {

@@ -574,7 +574,9 @@ const Type* Checker::sizeofType(Expr& e, const Type* of, bool bitField) {
     error("D_SIZEOF_TYPE", e.loc, "cannot apply sizeof to an operand of unknown size");
     return nullptr;
   }
-  e.constValue = of->size;
+  // A string is strsize bytes to D, as illumos sizes its string type; the
+  // buffer's extra byte for the terminating NUL is this implementation's.
+  e.constValue = of == types_.stringType() ? types_.strsize() : of->size;
   return types_.lookup("size_t");
 }
 

@@ -22,7 +22,7 @@ TypeTable::TypeTable(uint32_t strsize) : strsize_(strsize) {
   ulong_ = makeInt("unsigned long", 8, false, 4);
   llong_ = makeInt("long long", 8, true, 5);
   ullong_ = makeInt("unsigned long long", 8, false, 5);
-  string_ = make({.kind = Type::Kind::String, .name = "string", .size = strsize});
+  string_ = make({.kind = Type::Kind::String, .name = "string", .size = strsize + 1});
   aggregation_ = make({.kind = Type::Kind::Aggregation, .name = "aggregation"});
   make({.kind = Type::Kind::Float, .name = "float", .size = 4});
   make({.kind = Type::Kind::Float, .name = "double", .size = 8});
@@ -207,7 +207,7 @@ const Type* TypeTable::pointerTo(const Type* target) {
 }
 
 const Type* TypeTable::boundedString(uint32_t size) {
-  if (size >= strsize_) return string_;
+  if (size > strsize_) return string_;  // size counts the NUL
   auto key = std::make_pair(string_, size);
   if (auto it = derived_.find(key); it != derived_.end()) return it->second;
   storage_.push_back({.kind = Type::Kind::String, .name = "string", .size = size});

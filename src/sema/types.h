@@ -169,7 +169,10 @@ class TypeTable {
   const Type* promote(const Type* t) const;
   const Type* arithmeticResult(const Type* a, const Type* b) const;
 
+  // strsize counts a string's characters; its buffer holds them and the
+  // terminating NUL, as illumos DTrace keeps strsize characters.
   uint32_t strsize() const { return strsize_; }
+  uint32_t stringBufferSize() const { return strsize_ + 1; }
 
  private:
   const Type* make(Type t);

@@ -3,7 +3,7 @@
 # Without the kernel-side exit status dtrace would wait forever.
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT
-timeout 20 $DTRACE -q -b 4k -x strsize=1000 -n '
+timeout 20 $DTRACE -q -b 4k -x strsize=999 -n '
 	BEGIN { this->s = "a"; trace(this->s); }
 	BEGIN { this->s = "b"; trace(this->s); }
 	BEGIN { this->s = "c"; trace(this->s); }

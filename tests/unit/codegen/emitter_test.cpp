@@ -122,7 +122,7 @@ struct Harness {
     for (auto& item : program->items) {
       if (auto* c = std::get_if<ast::ProbeClause>(&item)) clauses.push_back(c);
     }
-    layout = computeLayout(clauses, symbols, /*quiet=*/true, types.strsize());
+    layout = computeLayout(clauses, symbols, /*quiet=*/true, types.stringBufferSize());
     if (std::string err = createMaps(); !err.empty()) return err;
 
     MapFds fds;

@@ -33,7 +33,7 @@ class LayoutTest : public ::testing::Test {
     for (auto& item : program->items) {
       if (auto* c = std::get_if<ast::ProbeClause>(&item)) clauses.push_back(c);
     }
-    layout = computeLayout(clauses, symbols, quiet, types.strsize());
+    layout = computeLayout(clauses, symbols, quiet, types.stringBufferSize());
     return layout;
   }
   uint32_t globalOffset(const char* name) {
@@ -75,21 +75,22 @@ TEST_F(LayoutTest, GlobalsAreNaturallyAligned) {
   EXPECT_EQ(layout.globalsSize, kFirstGlobalOffset + 32);  // rounded up to 8
 }
 
-TEST_F(LayoutTest, StringGlobalsTakeStrsizeAlignedTo8) {
+// A string global holds strsize characters and a NUL (257 bytes), aligned to 8.
+TEST_F(LayoutTest, StringGlobalsTakeStrsizeAndNulAlignedTo8) {
   lay("char c; BEGIN { c = 1; s = execname; t = \"ab\"; }");
   EXPECT_EQ(globalOffset("c"), kFirstGlobalOffset);
   EXPECT_EQ(globalOffset("s"), kFirstGlobalOffset + 8);
-  EXPECT_EQ(globalOffset("t"), kFirstGlobalOffset + 8 + 256u);
-  EXPECT_EQ(layout.globalsSize, kFirstGlobalOffset + 8 + 512u);
+  EXPECT_EQ(globalOffset("t"), kFirstGlobalOffset + 8 + 264u);
+  EXPECT_EQ(layout.globalsSize, kFirstGlobalOffset + 8 + 2 * 264u);
 }
 
 TEST_F(LayoutTest, StrsizeSetsStringSizes) {
   types = sema::TypeTable(64);
   lay("BEGIN { s = \"abc\"; trace(s); }");
   EXPECT_EQ(globalOffset("s"), kFirstGlobalOffset);
-  EXPECT_EQ(layout.globalsSize, kFirstGlobalOffset + 64u);
-  EXPECT_EQ(fieldsOf(0, 0).at(0).size, 64u);
-  EXPECT_EQ(layout.stringTempSize, 64u);
+  EXPECT_EQ(layout.globalsSize, kFirstGlobalOffset + 72u);
+  EXPECT_EQ(fieldsOf(0, 0).at(0).size, 65u);  // 64 characters and the NUL
+  EXPECT_EQ(layout.stringTempSize, 72u);
 }
 
 TEST_F(LayoutTest, TraceFieldsPerType) {
@@ -257,7 +258,7 @@ TEST_F(LayoutTest, ScratchHoldsRecordKeyLocalsFaultAndStringTemps) {
   EXPECT_GE(layout.stringTempOffset,
             layout.faultOffset + sizeof(ir::RecordHeader) + sizeof(ir::FaultRecord));
   EXPECT_EQ(layout.stringTempOffset % 8, 0u);
-  EXPECT_EQ(layout.stringTempSize, 256u);
+  EXPECT_EQ(layout.stringTempSize, 264u);  // 256 characters and the NUL, in whole words
   EXPECT_EQ(layout.joinOffset, layout.stringTempOffset + 2 * layout.stringTempSize);
   EXPECT_EQ(layout.joinLevels, 0u);  // no strjoin(): no area for one
   EXPECT_EQ(layout.selfAddressOffset, layout.joinOffset);

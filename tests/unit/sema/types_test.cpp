@@ -84,12 +84,14 @@ TEST_F(TypesTest, TypedefAddsAName) {
   EXPECT_EQ(types.lookup("myint_t"), types.uintType());
 }
 
-TEST_F(TypesTest, StringTypeHasStrsize) {
+// A string holds strsize characters, and its buffer the terminating NUL too.
+TEST_F(TypesTest, StringTypeHoldsStrsizeCharacters) {
   EXPECT_TRUE(types.stringType()->isString());
-  EXPECT_EQ(types.stringType()->size, 256u);
+  EXPECT_EQ(types.stringType()->size, 257u);
   TypeTable small(64);
-  EXPECT_EQ(small.stringType()->size, 64u);
+  EXPECT_EQ(small.stringType()->size, 65u);
   EXPECT_EQ(small.strsize(), 64u);
+  EXPECT_EQ(small.stringBufferSize(), 65u);
 }
 
 TEST_F(TypesTest, BoundedStringsAreInternedAndCappedAtStrsize) {
@@ -98,7 +100,8 @@ TEST_F(TypesTest, BoundedStringsAreInternedAndCappedAtStrsize) {
   EXPECT_EQ(s16->size, 16u);
   EXPECT_EQ(s16->name, "string");
   EXPECT_EQ(types.boundedString(16), s16);
-  EXPECT_EQ(types.boundedString(256), types.stringType());
+  EXPECT_EQ(types.boundedString(256)->size, 256u);  // 255 characters and the NUL
+  EXPECT_EQ(types.boundedString(257), types.stringType());
   EXPECT_EQ(types.boundedString(1000), types.stringType());
 }
 
