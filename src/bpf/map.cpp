@@ -50,6 +50,18 @@ Result<Map> Map::create(bpf_map_type type, const std::string& name, uint32_t key
   return Map(Fd(fd), type, keySize, valueSize, maxEntries);
 }
 
+Result<Map> Map::createArrayOfMaps(const std::string& name, int innerMapFd, uint32_t maxEntries) {
+  LIBBPF_OPTS(bpf_map_create_opts, opts, .inner_map_fd = static_cast<__u32>(innerMapFd));
+  const std::string kernelName = kernelObjectName(name);
+  const int fd =
+      bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, kernelName.c_str(), 4, 4, maxEntries, &opts);
+  if (fd < 0) {
+    const int err = errno;
+    return makeError("failed to create BPF map '" + name + "': " + errnoText(err));
+  }
+  return Map(Fd(fd), BPF_MAP_TYPE_ARRAY_OF_MAPS, 4, 4, maxEntries);
+}
+
 Map::Map(Fd fd, bpf_map_type type, uint32_t keySize, uint32_t valueSize, uint32_t maxEntries)
     : fd_(std::move(fd)),
       type_(type),

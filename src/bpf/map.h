@@ -21,6 +21,10 @@ class Map {
   // made kernel-safe (see kernelObjectName).
   static Result<Map> create(bpf_map_type type, const std::string& name, uint32_t keySize,
                             uint32_t valueSize, uint32_t maxEntries, uint32_t flags = 0);
+  // A BPF_MAP_TYPE_ARRAY_OF_MAPS of maxEntries slots whose maps are alike
+  // `innerMapFd` (same type and size).
+  static Result<Map> createArrayOfMaps(const std::string& name, int innerMapFd,
+                                       uint32_t maxEntries);
 
   Map(Map&& other) noexcept;
   Map& operator=(Map&& other) noexcept;

@@ -124,23 +124,47 @@ void ProgramEmitter::clause(const EnabledClause& ec) {
 }
 
 void ProgramEmitter::emitRecord() {
-  Label sent = as_.newLabel();
+  Label sent = as_.newLabel(), dropped = as_.newLabel();
   if (clause_->speculationTagOffset) speculativeRecordAllowed(sent);
   if (layout_.fillLimit && expected_ != Activity::Cooldown) fillRoomLeft(sent);
+  const auto header = static_cast<int32_t>(layout_.recordOffset);
+  loadCpuRing(header, dropped);
+  const int32_t stamp = stampRecord(header, clause_->dataSize);
   wakeFlags(R8);
-  as_.emit(ldMapFd(R1, maps_.ringbuf));
+  as_.emit(mov64(R1, R7));
   as_.emit(mov64(R2, R9));
-  as_.emit(alu64(BPF_ADD, R2, static_cast<int32_t>(layout_.recordOffset)));
-  as_.emit(mov64(R3, static_cast<int32_t>(sizeof(ir::RecordHeader) + clause_->dataSize)));
+  as_.emit(alu64(BPF_ADD, R2, header));
+  as_.emit(mov64(R3, static_cast<int32_t>(sizeof(ir::RecordHeader) + clause_->dataSize) + stamp));
   as_.emit(mov64(R4, R8));
   as_.emit(call(BPF_FUNC_ringbuf_output));
   as_.jumpIf(BPF_JEQ, R0, 0, sent);
+  as_.bind(dropped);
   bumpCounter(offsetof(Counters, bufferDrops));
   as_.bind(sent);
+  as_.emit(mov64(R7, 0));  // a map pointer must not reach the next clause's spills
+}
+
+void ProgramEmitter::loadCpuRing(int32_t header, Label missing) {
+  as_.emit(ldMapFd(R1, maps_.cpuRings));
+  as_.emit(mov64(R2, R9));
+  as_.emit(alu64(BPF_ADD, R2, header + static_cast<int32_t>(offsetof(ir::RecordHeader, cpu))));
+  as_.emit(call(BPF_FUNC_map_lookup_elem));
+  as_.jumpIf(BPF_JEQ, R0, 0, missing);
+  as_.emit(mov64(R7, R0));
+}
+
+// Taken as the record is sent, so that records stamped before the
+// consumer's snapshot of the time are in their rings by then.
+int32_t ProgramEmitter::stampRecord(int32_t header, uint32_t dataSize) {
+  if (!layout_.recordTimestamps) return 0;
+  as_.emit(call(BPF_FUNC_ktime_get_ns));
+  as_.emit(
+      stx(Size::DW, R9, static_cast<int16_t>(header + sizeof(ir::RecordHeader) + dataSize), R0));
+  return static_cast<int32_t>(ir::kRecordTimestampSize);
 }
 
 // Waking the consumer for every record costs the probe an interrupt; it
-// polls at least every 100 ms, so a record wakes it only when the ring
+// polls at least every 100 ms, so a record wakes it only when its ring
 // fills up (or tracing is to end: exit() in the clause).
 void ProgramEmitter::wakeFlags(Reg flags) {
   const bool exits = std::any_of(clause_->orderedActions.begin(), clause_->orderedActions.end(),
@@ -150,7 +174,7 @@ void ProgramEmitter::wakeFlags(Reg flags) {
     return;
   }
   Label quiet = as_.newLabel();
-  as_.emit(ldMapFd(R1, maps_.ringbuf));
+  as_.emit(mov64(R1, R7));
   as_.emit(mov64(R2, BPF_RB_AVAIL_DATA));
   as_.emit(call(BPF_FUNC_ringbuf_query));
   as_.emit(mov64(flags, BPF_RB_NO_WAKEUP));
@@ -273,16 +297,21 @@ void ProgramEmitter::faultHandler() {
   as_.emit(ldx(Size::W, R1, R10, kFaultPcSlot));
   as_.emit(stx(Size::W, R9, static_cast<int16_t>(body + offsetof(ir::FaultRecord, difOffset)), R1));
   bumpCounter(offsetof(Counters, errors));
-  Label sent = as_.newLabel();
-  as_.emit(ldMapFd(R1, maps_.ringbuf));
+  Label sent = as_.newLabel(), dropped = as_.newLabel();
+  loadCpuRing(f, dropped);
+  const int32_t stamp = stampRecord(f, sizeof(ir::FaultRecord));
+  as_.emit(mov64(R1, R7));
   as_.emit(mov64(R2, R9));
   as_.emit(alu64(BPF_ADD, R2, f));
-  as_.emit(mov64(R3, static_cast<int32_t>(sizeof(ir::RecordHeader) + sizeof(ir::FaultRecord))));
+  as_.emit(
+      mov64(R3, static_cast<int32_t>(sizeof(ir::RecordHeader) + sizeof(ir::FaultRecord)) + stamp));
   as_.emit(mov64(R4, 0));
   as_.emit(call(BPF_FUNC_ringbuf_output));
   as_.jumpIf(BPF_JEQ, R0, 0, sent);
+  as_.bind(dropped);
   bumpCounter(offsetof(Counters, bufferDrops));
   as_.bind(sent);
+  as_.emit(mov64(R7, 0));
   if (!inErrorClause_) runErrorClauses();
   as_.jump(nextClause_);
 }

@@ -71,9 +71,11 @@ struct MapFds {
   int globals = -1;
   int scratch = -1;
   int counters = -1;
-  int ringbuf = -1;
-  // Records wake the consumer only once the ring holds this many bytes
-  // (it polls meanwhile); 0: every record may wake it.
+  // The principal buffers: an array of maps holding one ring buffer per
+  // CPU (bpf::CpuRings), indexed by CPU number.
+  int cpuRings = -1;
+  // Records wake the consumer only once their CPU's ring holds this many
+  // bytes (it polls meanwhile); 0: every record may wake it.
   uint64_t ringbufWakeBytes = 0;
   int speculationUsage = -1;      // ir::SpeculationUsage per CPU and speculation ID
   std::vector<int> aggregations;  // by aggregation id
@@ -161,7 +163,13 @@ class ProgramEmitter {
                   int32_t baseOffset);
   void emitRecord();
   void fillRoomLeft(bpf::Label skip);
-  void wakeFlags(bpf::Reg flags);  // the ringbuf_output flags for this record
+  void wakeFlags(bpf::Reg flags);  // the ringbuf_output flags for this record (ring in r7)
+  // r7 = the ring of the CPU named by the record header at `header` in
+  // scratch; to `missing` when there is none.
+  void loadCpuRing(int32_t header, bpf::Label missing);
+  // The record's timestamp after its `dataSize` bytes of data, when the
+  // layout asks for one; returns the bytes it adds to the record.
+  int32_t stampRecord(int32_t header, uint32_t dataSize);
   // The clause's EPID stored as a u32 at base+offset (clobbers r1).
   void storeEpid(bpf::Reg base, int16_t offset);
   // Whether this clause learns its probe's identity at run time (a shared

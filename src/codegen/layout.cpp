@@ -320,11 +320,12 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
   }
 
   layout.recordOffset = 0;
-  layout.keyOffset = alignUp(sizeof(ir::RecordHeader) + maxRecord, 8);
+  layout.keyOffset = alignUp(sizeof(ir::RecordHeader) + maxRecord + ir::kRecordTimestampSize, 8);
   layout.localsOffset = layout.keyOffset + maxKey;
   layout.faultOffset = alignUp(layout.localsOffset + localsSize, 8);
-  layout.dynamicKeyOffset =
-      alignUp(layout.faultOffset + sizeof(ir::RecordHeader) + sizeof(ir::FaultRecord), 8);
+  layout.dynamicKeyOffset = alignUp(layout.faultOffset + sizeof(ir::RecordHeader) +
+                                        sizeof(ir::FaultRecord) + ir::kRecordTimestampSize,
+                                    8);
   layout.dynamicValueOffset = layout.dynamicKeyOffset + kMaxDynamicKeyDepth * layout.dynamicKeySize;
   layout.stringTempOffset = layout.dynamicValueOffset + maxDynamicValue;
   layout.stringTempSize = alignUp(stringBufferSize, 8);

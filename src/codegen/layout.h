@@ -107,6 +107,10 @@ struct Layout {
   // records kept out of it (set by the driver, which knows END's clauses);
   // 0 for the other policies.
   uint64_t fillLimit = 0;
+  // -x temporal and bufpolicy=ring: records carry their time
+  // (ir::kRecordTimestampSize; scratch always has room for it). Set by the
+  // driver.
+  bool recordTimestamps = false;
   std::vector<ClauseLayout> clauses;
   std::vector<ir::Aggregation> aggregations;
   std::vector<DynamicLayout> dynamics;  // by Variable::dynamicId

@@ -130,8 +130,11 @@ int Consumer::handleRecord(const void* data, size_t size) {
     }
     uint64_t tag = 0;
     std::memcpy(&tag, payload + role.speculationTag->offset, sizeof tag);
-    speculations_.hold(tag, data, size);
-    return 0;
+    if (speculations_.hold(tag, data, size) != SpeculationBuffers::Hold::Committed) return 0;
+    replaying_ = true;  // read after its commit: it prints now
+    const int rc = handleRecord(data, size);
+    replaying_ = false;
+    return rc;
   }
   // A clause that only commits or discards prints nothing of its own.
   const bool silent = role.silent;

@@ -16,13 +16,13 @@
 #include <optional>
 #include <tuple>
 
+#include "bpf/cpu_rings.h"
 #include "bpf/disasm.h"
-#include "bpf/ringbuf.h"
 #include "codegen/emitter.h"
 #include "consume/aggregation_source.h"
 #include "consume/consumer.h"
-#include "consume/ring_policy.h"
 #include "consume/messages.h"
+#include "consume/principal_buffers.h"
 #include "driver/d_library.h"
 #include "driver/symbols.h"
 #include "parse/parser.h"
@@ -37,7 +37,8 @@ namespace dtrace::driver {
 using ir::Activity;
 
 struct Session::Maps {
-  std::optional<bpf::Map> globals, scratch, counters, ringbuf, aggregationZero;
+  std::optional<bpf::Map> globals, scratch, counters, aggregationZero;
+  std::optional<bpf::CpuRings> principal;    // one ring buffer per CPU
   std::optional<bpf::Map> speculationUsage;  // when a clause uses speculations
   std::vector<bpf::Map> aggregations;
   std::vector<bpf::Map> dynamics;
@@ -463,8 +464,8 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
 
 namespace {
 
-// One ring buffer shared by all CPUs serves as the principal buffer; it is
-// `bufsize` bytes (DTrace sizes one buffer per CPU): see docs/DIFFERENCES.md.
+// The principal buffers: one ring buffer of `bufsize` bytes per possible
+// CPU, as DTrace sizes them (a power of two: see docs/DIFFERENCES.md).
 // With bufresize=auto (the default), as DTrace's kernel does, a size that
 // cannot be allocated is halved until one can; the size granted goes back
 // into `bufsize`, where dtrace(1M) finds it to report the lowering. As
@@ -472,9 +473,10 @@ namespace {
 // stays within a sixteenth of physical memory (a 1g ring takes a quarter of
 // a second to create, 2g several). With bufresize=manual the size is taken
 // or refused.
-Result<bpf::Map> createPrincipalBuffer(OptionTable& options) {
+Result<bpf::CpuRings> createPrincipalBuffers(OptionTable& options) {
   constexpr uint64_t kPageSize = 4096;
   constexpr uint64_t kLargestRing = uint64_t{1} << 31;  // a power of two in a u32
+  const int cpus = bpf::Map::possibleCpus();
   uint64_t bufsize = options.size("bufsize");
   if (bufsize == 0) bufsize = 4 << 20;
   uint64_t ringSize = nextPowerOfTwo(std::max<uint64_t>(bufsize, kPageSize));
@@ -486,19 +488,19 @@ Result<bpf::Map> createPrincipalBuffer(OptionTable& options) {
     long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
     uint64_t limit = kLargestRing;
     if (pages > 0 && pageSize > 0) {
-      limit = std::min(limit, static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize) / 16);
+      const uint64_t memory = static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize);
+      limit = std::min(limit, memory / 16 / static_cast<uint64_t>(std::max(cpus, 1)));
     }
     while (ringSize > kPageSize && ringSize > limit) ringSize >>= 1;
   }
   for (;;) {
-    auto ringbuf =
-        bpf::Map::create(BPF_MAP_TYPE_RINGBUF, "dt_buffer", 0, 0, static_cast<uint32_t>(ringSize));
-    if (ringbuf) {
+    auto rings = bpf::CpuRings::create(cpus, static_cast<uint32_t>(ringSize));
+    if (rings) {
       if (ringSize < bufsize) (void)options.set("bufsize", std::to_string(ringSize));
-      return ringbuf;
+      return rings;
     }
     if (!autoResize || ringSize <= kPageSize) {
-      return makeError("cannot create principal buffer: " + ringbuf.error().message);
+      return makeError("cannot create principal buffer: " + rings.error().message);
     }
     ringSize >>= 1;
   }
@@ -554,9 +556,9 @@ Result<void> Session::createMaps() {
   if (!counters) return makeError("cannot create counters map: " + counters.error().message);
   maps_->counters.emplace(std::move(*counters));
 
-  auto ringbuf = createPrincipalBuffer(options_);
-  if (!ringbuf) return ringbuf.error();
-  maps_->ringbuf.emplace(std::move(*ringbuf));
+  auto principal = createPrincipalBuffers(options_);
+  if (!principal) return principal.error();
+  maps_->principal.emplace(std::move(*principal));
 
   if (layout_.speculations > 0) {
     auto usage = bpf::Map::create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_spec_usage", 4,
@@ -652,6 +654,8 @@ Result<void> Session::layOut() {
     if (endRecords >= bufsize) return makeError("Enabling exceeds size of buffer");
     layout_.fillLimit = bufsize - endRecords;
   }
+  // Records ordered across CPUs by time carry it (consume::TemporalOrder).
+  layout_.recordTimestamps = options_.flag("temporal") || options_.text("bufpolicy") == "ring";
   for (ir::Ecb& ecb : ir_.ecbs) completeEcb(ecb);
   ir_.aggregations = layout_.aggregations;
   ir_.formats = layout_.formats;
@@ -684,7 +688,7 @@ Result<size_t> Session::generateUnloaded(size_t maxPrograms) {
   fds.globals = next++;
   fds.scratch = next++;
   fds.counters = next++;
-  fds.ringbuf = next++;
+  fds.cpuRings = next++;
   fds.ringbufWakeBytes = (4 << 20) / 4;
   if (layout_.speculations > 0) fds.speculationUsage = next++;
   for (size_t i = 0; i < layout_.aggregations.size(); i++) fds.aggregations.push_back(next++);
@@ -836,8 +840,8 @@ Result<void> Session::loadProgram(std::span<ProbeEnabling* const> group) {
   fds.globals = maps_->globals->fd();
   fds.scratch = maps_->scratch->fd();
   fds.counters = maps_->counters->fd();
-  fds.ringbuf = maps_->ringbuf->fd();
-  fds.ringbufWakeBytes = maps_->ringbuf->maxEntries() / 4;
+  fds.cpuRings = maps_->principal->arrayFd();
+  fds.ringbufWakeBytes = maps_->principal->ringSize() / 4;
   if (maps_->speculationUsage) fds.speculationUsage = maps_->speculationUsage->fd();
   for (const auto& m : maps_->aggregations) fds.aggregations.push_back(m.fd());
   if (maps_->aggregationZero) fds.aggregationZero = maps_->aggregationZero->fd();
@@ -984,17 +988,13 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   consumer.setSymbols(symbols.context());
   consumer.watchExitWord(&globals[ir::kExitOffset / 8]);
   consumer.setSpeculations(layout_.speculations);
-  // bufpolicy=ring keeps each CPU's newest records until tracing ends.
-  std::optional<consume::RingPolicyBuffer> kept;
-  if (options_.text("bufpolicy") == "ring") kept.emplace(options_.size("bufsize"));
-  auto ring = bpf::RingBuffer::open(maps_->ringbuf->fd(), [&](const void* data, size_t size) {
-    if (kept) {
-      kept->add(data, size);
-      return 0;
-    }
-    return consumer.handleRecord(data, size);
-  });
-  if (!ring) return ring.error();
+  consume::PrincipalBuffers::Order order;
+  order.temporal = options_.flag("temporal");
+  if (options_.text("bufpolicy") == "ring") order.ringBytes = options_.size("bufsize");
+  auto principal = consume::PrincipalBuffers::open(
+      maps_->principal->ringFds(), order,
+      [&](const void* data, size_t size) { return consumer.handleRecord(data, size); });
+  if (!principal) return principal.error();
 
   sigset_t mask;
   sigemptyset(&mask);
@@ -1016,7 +1016,7 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   }
   uint64_t expected = static_cast<uint64_t>(Activity::Warmup);
   state.compare_exchange_strong(expected, static_cast<uint64_t>(Activity::Active));
-  (void)ring->consume();
+  principal->interval();
   consumer.flush();
 
   for (auto& t : targets) {
@@ -1034,7 +1034,7 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
     epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
   };
   constexpr uint64_t kMappingEvents = UINT64_MAX;
-  watch(ring->epollFd(), 0);
+  watch(principal->epollFd(), 0);
   if (sigfd >= 0) watch(sigfd, 1);
   for (size_t i = 0; i < targets.size(); i++) watch(targets[i].exitFd(), 2 + i);
   for (int fd : symbols.pollFds()) watch(fd, kMappingEvents);
@@ -1052,7 +1052,7 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
     if (n < 0 && errno != EINTR) break;
     symbols.refresh(noteMapping);  // the mappings of what the records name
     extendToMapped();
-    (void)ring->consume();
+    principal->interval();
     consumer.flush();
     if (consumer.writeError() != 0) done = true;  // as dtrace(1M) aborts processing
     for (int i = 0; i < n; i++) {
@@ -1079,14 +1079,9 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
 
   state.store(static_cast<uint64_t>(Activity::Cooldown));
   symbols.refresh();
-  (void)ring->consume();
+  principal->interval();
   if (endProgram_) (void)endProgram_->run(noArgs);
-  (void)ring->consume();
-  if (kept) {
-    (void)kept->drain([&](const void* data, size_t size) {
-      return consumer.handleRecord(data, size);
-    });
-  }
+  principal->finish();
   state.store(static_cast<uint64_t>(Activity::Stopped));
   bpf::detachAll(links_);  // before the (possibly long) aggregation printing
   reportCounters(consumer);

@@ -50,6 +50,12 @@ struct RecordHeader {
   uint32_t cpu;
 };
 
+// Records are timestamped when their order across CPUs matters (-x
+// temporal, bufpolicy=ring): the record is followed by the u64 time it was
+// written (bpf_ktime_get_ns, CLOCK_MONOTONIC). The stamp is transport only:
+// no buffer size or policy counts it.
+constexpr uint32_t kRecordTimestampSize = 8;
+
 // A probe-context fault (DTrace's DTRACEFLT_*), reported as an ERROR record.
 enum class Fault : uint32_t {
   None = 0,

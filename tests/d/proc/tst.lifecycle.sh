@@ -3,6 +3,8 @@
 # (CLD_EXITED 1, CLD_KILLED 2); exec-failure's args[0] is the errno. A
 # failed exec fires exec (from the failing call's return) then
 # exec-failure; the path is read from the child's memory.
+# Parent and children run on different CPUs: -x temporal prints their
+# records in the order they happened (by default each CPU's come in turn).
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cat >"$work/lifecycle.c" <<'C'
@@ -29,7 +31,7 @@ int main(void) {
 }
 C
 gcc -o "$work/lifecycle" "$work/lifecycle.c" || exit 1
-$DTRACE -q -c "$work/lifecycle" -n '
+$DTRACE -q -x temporal -c "$work/lifecycle" -n '
   proc:::create /pid == $target/ {
     printf("create: child of the target %d\n", args[0]->pr_ppid == $target);
   }

@@ -1,6 +1,8 @@
 # sdt probes are kernel tracepoints, args[] their arguments typed from BTF
 # (sched_process_fork passes the parent and child tasks), argN the same
 # values as 64-bit words.
+# Parent and children run on different CPUs: -x temporal prints their
+# records in the order they happened (by default each CPU's come in turn).
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cat >"$work/forker.c" <<'C'
@@ -16,7 +18,7 @@ int main(void) {
 }
 C
 gcc -o "$work/forker" "$work/forker.c" || exit 1
-$DTRACE -q -c "$work/forker" -n '
+$DTRACE -q -x temporal -c "$work/forker" -n '
   sdt:sched::sched_process_fork /args[0]->tgid == $target/ {
     printf("%s:%s forked %s, its parent the target %d, arg1 is args[1] %d\n", probemod,
            probename, stringof(args[1]->comm), args[1]->real_parent->tgid == $target,

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "bpf/attach.h"
+#include "bpf/cpu_rings.h"
 #include "bpf/map.h"
 #include "bpf/program.h"
 #include "bpf/ringbuf.h"
@@ -129,7 +130,7 @@ struct Harness {
     fds.globals = globals->fd();
     fds.scratch = scratch->fd();
     fds.counters = counters->fd();
-    fds.ringbuf = ringbuf->fd();
+    fds.cpuRings = rings->arrayFd();
     for (const auto& m : aggregations) fds.aggregations.push_back(m.fd());
     fds.aggregationZero = aggregationZero->fd();
     std::vector<EnabledClause> enabled;
@@ -164,9 +165,9 @@ struct Harness {
     auto c = bpf::Map::create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_counters", 4, sizeof(Counters), 1);
     if (!c) return "counters: " + c.error().message;
     counters.emplace(std::move(*c));
-    auto r = bpf::Map::create(BPF_MAP_TYPE_RINGBUF, "dt_buffer", 0, 0, 1 << 16);
-    if (!r) return "ringbuf: " + r.error().message;
-    ringbuf.emplace(std::move(*r));
+    auto r = bpf::CpuRings::create(bpf::Map::possibleCpus(), 1 << 16);
+    if (!r) return "rings: " + r.error().message;
+    rings.emplace(std::move(*r));
     uint32_t largest = 8;
     for (const ir::Aggregation& agg : layout.aggregations) {
       auto m = bpf::Map::create(BPF_MAP_TYPE_HASH, "dt_agg", agg.keySize + ir::kAggregationCpuSlot,
@@ -231,10 +232,10 @@ struct Harness {
     return s.substr(0, s.find('\0'));
   }
 
-  // Every record in the ring buffer, in order.
+  // Every record in the CPUs' ring buffers, CPU after CPU.
   std::vector<Record> records() {
     std::vector<Record> out;
-    auto rb = bpf::RingBuffer::open(ringbuf->fd(), [&](const void* data, size_t size) {
+    auto rb = bpf::RingBuffer::open(rings->ringFds(), [&](const void* data, size_t size) {
       Record r;
       std::memcpy(&r.header, data, sizeof r.header);
       const uint8_t* p = static_cast<const uint8_t*>(data) + sizeof r.header;
@@ -294,7 +295,8 @@ struct Harness {
   Layout layout;
   providers::Probe probe_;
   Activity expected_ = Activity::Warmup;
-  std::optional<bpf::Map> globals, scratch, counters, ringbuf, aggregationZero;
+  std::optional<bpf::Map> globals, scratch, counters, aggregationZero;
+  std::optional<bpf::CpuRings> rings;
   std::vector<bpf::Map> aggregations;
   volatile uint8_t* globalsValue = nullptr;
   std::optional<bpf::Program> prog;

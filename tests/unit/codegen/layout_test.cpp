@@ -244,10 +244,10 @@ TEST_F(LayoutTest, AggregationKeysMixIntegersAndStrings) {
 TEST_F(LayoutTest, ScratchHoldsRecordKeyLocalsFaultAndStringTemps) {
   lay("BEGIN { trace(1l); trace(2l); @a[execname, 1] = count(); this->x = 1; this->y = 2l; }");
   EXPECT_EQ(layout.recordOffset, 0u);
-  // header (8) + largest record (16)
-  EXPECT_EQ(layout.keyOffset, 24u);
+  // header (8) + largest record (16) + room for its time (-x temporal)
+  EXPECT_EQ(layout.keyOffset, 24u + ir::kRecordTimestampSize);
   // largest key: string16 + int -> 24
-  EXPECT_EQ(layout.localsOffset, 24u + 24u + ir::kAggregationCpuSlot);
+  EXPECT_EQ(layout.localsOffset, 32u + 24u + ir::kAggregationCpuSlot);
   const sema::Variable* x = symbols.findClauseLocal("x");
   const sema::Variable* y = symbols.findClauseLocal("y");
   ASSERT_NE(x, nullptr);
@@ -255,8 +255,8 @@ TEST_F(LayoutTest, ScratchHoldsRecordKeyLocalsFaultAndStringTemps) {
   EXPECT_EQ(x->offset, layout.localsOffset);
   EXPECT_EQ(y->offset, layout.localsOffset + 8);
   EXPECT_EQ(layout.faultOffset, layout.localsOffset + 16);
-  EXPECT_GE(layout.stringTempOffset,
-            layout.faultOffset + sizeof(ir::RecordHeader) + sizeof(ir::FaultRecord));
+  EXPECT_GE(layout.stringTempOffset, layout.faultOffset + sizeof(ir::RecordHeader) +
+                                         sizeof(ir::FaultRecord) + ir::kRecordTimestampSize);
   EXPECT_EQ(layout.stringTempOffset % 8, 0u);
   EXPECT_EQ(layout.stringTempSize, 264u);  // 256 characters and the NUL, in whole words
   EXPECT_EQ(layout.joinOffset, layout.stringTempOffset + 2 * layout.stringTempSize);

@@ -1,0 +1,63 @@
+#include "consume/principal_buffers.h"
+
+#include <time.h>
+
+#include <utility>
+
+namespace dtrace::consume {
+namespace {
+
+// A record is stamped just before the kernel reserves its room: one stamped
+// this long before the buffers are read is surely in them by then.
+constexpr uint64_t kCommitSlackNs = 1000000;
+
+uint64_t monotonicNow() {
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);  // bpf_ktime_get_ns's clock
+  return static_cast<uint64_t>(now.tv_sec) * 1000000000 + static_cast<uint64_t>(now.tv_nsec);
+}
+
+}  // namespace
+
+Result<PrincipalBuffers> PrincipalBuffers::open(const std::vector<int>& ringFds, Order order,
+                                                Handler print) {
+  PrincipalBuffers buffers;
+  buffers.print_ = std::make_unique<Handler>(std::move(print));
+  if (order.ringBytes) {
+    buffers.kept_ = std::make_unique<RingPolicyBuffer>(*order.ringBytes);
+  } else if (order.temporal) {
+    buffers.temporal_ = std::make_unique<TemporalOrder>();
+  }
+  // The callback lives as long as the ring buffer: it reaches the heap
+  // objects above, which moves of PrincipalBuffers leave in place.
+  auto rings = bpf::RingBuffer::open(
+      ringFds, [print = buffers.print_.get(), temporal = buffers.temporal_.get(),
+                kept = buffers.kept_.get()](const void* record, size_t size) {
+        if (kept) {
+          kept->add(record, size);
+          return 0;
+        }
+        if (temporal) {
+          temporal->add(record, size);
+          return 0;
+        }
+        return (*print)(record, size);
+      });
+  if (!rings) return rings.error();
+  buffers.rings_.emplace(std::move(*rings));
+  return buffers;
+}
+
+void PrincipalBuffers::interval() {
+  const uint64_t began = monotonicNow();
+  for (size_t cpu = 0; cpu < rings_->ringCount(); cpu++) (void)rings_->consumeInterval(cpu);
+  if (temporal_) (void)temporal_->release(began - kCommitSlackNs, *print_);
+}
+
+void PrincipalBuffers::finish() {
+  (void)rings_->consume();
+  if (temporal_) (void)temporal_->releaseAll(*print_);
+  if (kept_) (void)kept_->drain(*print_);
+}
+
+}  // namespace dtrace::consume

@@ -1,0 +1,40 @@
+// Records of all CPUs in the order they were recorded (-x temporal, and
+// bufpolicy=ring's printing at exit). Records then carry their time
+// (ir::kRecordTimestampSize bytes after the data). Each switch interval
+// reads the CPUs' buffers in turn into per-CPU queues; only the records
+// stamped before the interval began are released, in time order: the
+// others wait until the buffers of every CPU have been read past their
+// time.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace dtrace::consume {
+
+// The time a timestamped record was written (CLOCK_MONOTONIC ns).
+uint64_t recordTime(const void* record, size_t size);
+
+class TemporalOrder {
+ public:
+  using Handler = std::function<int(const void*, size_t)>;
+  // One timestamped record (its header's CPU says whose queue it joins).
+  void add(const void* record, size_t size);
+  // The records stamped before `before`, oldest first; stops at the first
+  // negative return of `handle` and returns it.
+  int release(uint64_t before, const Handler& handle);
+  int releaseAll(const Handler& handle) { return release(UINT64_MAX, handle); }
+
+ private:
+  struct Kept {
+    uint64_t time;
+    std::string bytes;
+  };
+  std::vector<std::deque<Kept>> cpus_;
+};
+
+}  // namespace dtrace::consume
