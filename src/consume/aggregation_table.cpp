@@ -55,6 +55,11 @@ class DistributionOrder {
 
 }  // namespace
 
+int AggregationTable::SortValue::compare(const SortValue& other) const {
+  if (int r = order(weight, other.weight)) return r;
+  return order(atZero, other.atZero);
+}
+
 SortOptions SortOptions::from(const OptionTable& options) {
   SortOptions s;
   s.byKey = options.isSet("aggsortkey");
@@ -234,10 +239,7 @@ void AggregationTable::sort(const SortOptions& options) {
     // A table of one distribution: each row carries what it sorts by.
     const DistributionOrder distribution(columns_[0]->aggregation());
     for (Row& row : rows_) row.sortValue = distribution.of<SortValue>(values_[row.index]);
-    sortBy([](const Row& a, const Row& b) {
-      if (int r = order(a.sortValue.weight, b.sortValue.weight)) return r;
-      return order(a.sortValue.atZero, b.sortValue.atZero);
-    });
+    sortBy([](const Row& a, const Row& b) { return a.sortValue.compare(b.sortValue); });
     return;
   }
   if (sortValues_.empty()) computeSortValues();
@@ -246,9 +248,7 @@ void AggregationTable::sort(const SortOptions& options) {
     for (size_t i = 0; i < ncols; i++) {
       const size_t c = (first + i) % ncols;
       const SortValue& va = sortValues_[a.index * ncols + c];
-      const SortValue& vb = sortValues_[b.index * ncols + c];
-      if (int r = order(va.weight, vb.weight)) return r;
-      if (int r = order(va.atZero, vb.atZero)) return r;
+      if (int r = va.compare(sortValues_[b.index * ncols + c])) return r;
     }
     return 0;
   });

@@ -76,6 +76,8 @@ class AggregationTable {
   struct SortValue {
     long double weight;
     int64_t atZero;
+    // <0, 0 or >0 as this value orders before, with or after `other`.
+    int compare(const SortValue& other) const;
   };
   struct Row {
     const uint8_t* key;
