@@ -164,12 +164,16 @@ int32_t ProgramEmitter::stampRecord(int32_t header, uint32_t dataSize) {
 }
 
 // Waking the consumer for every record costs the probe an interrupt; it
-// polls at least every 100 ms, so a record wakes it only when its ring
-// fills up (or tracing is to end: exit() in the clause).
+// reads the rings every switch interval, so a record wakes it only when its
+// ring fills up (or tracing is to end: exit() in the clause).
 void ProgramEmitter::wakeFlags(Reg flags) {
   const bool exits = std::any_of(clause_->orderedActions.begin(), clause_->orderedActions.end(),
                                  [](const ir::Action& a) { return a.kind == ir::ActionKind::Exit; });
-  if (maps_.ringbufWakeBytes == 0 || exits) {
+  if (exits) {  // unread records before it would keep a plain wake-up quiet
+    as_.emit(mov64(flags, BPF_RB_FORCE_WAKEUP));
+    return;
+  }
+  if (maps_.ringbufWakeBytes == 0) {
     as_.emit(mov64(flags, 0));
     return;
   }

@@ -1,8 +1,8 @@
 #include "consume/principal_buffers.h"
 
-#include <time.h>
-
 #include <utility>
+
+#include "util/clock.h"
 
 namespace dtrace::consume {
 namespace {
@@ -10,12 +10,6 @@ namespace {
 // A record is stamped just before the kernel reserves its room: one stamped
 // this long before the buffers are read is surely in them by then.
 constexpr uint64_t kCommitSlackNs = 1000000;
-
-uint64_t monotonicNow() {
-  timespec now{};
-  clock_gettime(CLOCK_MONOTONIC, &now);  // bpf_ktime_get_ns's clock
-  return static_cast<uint64_t>(now.tv_sec) * 1000000000 + static_cast<uint64_t>(now.tv_nsec);
-}
 
 }  // namespace
 
@@ -49,7 +43,7 @@ Result<PrincipalBuffers> PrincipalBuffers::open(const std::vector<int>& ringFds,
 }
 
 void PrincipalBuffers::interval() {
-  const uint64_t began = monotonicNow();
+  const uint64_t began = util::monotonicNs();
   for (size_t cpu = 0; cpu < rings_->ringCount(); cpu++) (void)rings_->consumeInterval(cpu);
   if (temporal_) (void)temporal_->release(began - kCommitSlackNs, *print_);
 }

@@ -30,6 +30,7 @@
 #include "providers/probe_args.h"
 #include "sym/process_maps.h"
 #include "types/kernel_btf.h"
+#include "util/clock.h"
 #include "util/command_line.h"
 
 namespace dtrace::driver {
@@ -1039,21 +1040,30 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   for (size_t i = 0; i < targets.size(); i++) watch(targets[i].exitFd(), 2 + i);
   for (int fd : symbols.pollFds()) watch(fd, kMappingEvents);
 
-  uint64_t switchNs = options_.timeNs("switchrate");
-  // Records wake the consumer only when the ring is filling up (see
-  // ProgramEmitter::wakeFlags), so it also drains at least every 100 ms.
-  int timeoutMs = switchNs ? static_cast<int>(std::clamp<uint64_t>(switchNs / 1000000, 10, 100))
-                           : 100;
+  // Records wake the consumer only when a ring is filling up or exit() was
+  // called (see ProgramEmitter::wakeFlags); otherwise the buffers are read
+  // once per switch interval, and other wake-ups (mapping events) leave
+  // them be, so that an interval's records print together.
+  const uint64_t switchNs = std::max<uint64_t>(options_.timeNs("switchrate"), 1000000);
+  uint64_t nextSwitch = util::monotonicNs() + switchNs;
   size_t liveTargets = targets.size();
   bool done = consumer.exitRequested();
   while (!done) {
     epoll_event events[8];
+    const uint64_t now = util::monotonicNs();
+    const int timeoutMs =
+        now >= nextSwitch ? 0 : static_cast<int>((nextSwitch - now + 999999) / 1000000);
     int n = epoll_wait(epfd, events, 8, timeoutMs);
     if (n < 0 && errno != EINTR) break;
     symbols.refresh(noteMapping);  // the mappings of what the records name
     extendToMapped();
-    principal->interval();
-    consumer.flush();
+    const bool ringsWoke = std::any_of(events, events + std::max(n, 0),
+                                       [](const epoll_event& e) { return e.data.u64 == 0; });
+    if (ringsWoke || util::monotonicNs() >= nextSwitch) {
+      principal->interval();
+      consumer.flush();
+      nextSwitch = util::monotonicNs() + switchNs;
+    }
     if (consumer.writeError() != 0) done = true;  // as dtrace(1M) aborts processing
     for (int i = 0; i < n; i++) {
       uint64_t tag = events[i].data.u64;

@@ -178,7 +178,7 @@ const std::vector<OptionSpec> kSpecs = {
     {"stdc", OptionKind::Choice, false, "", "a|c|s|t"},
     {"strip", OptionKind::Flag, false, "", ""},
     {"strsize", OptionKind::Size, true, "256", ""},
-    {"switchrate", OptionKind::Time, true, "1hz", ""},
+    {"switchrate", OptionKind::Time, true, "10hz", ""},  // illumos: 1hz
     {"syslibdir", OptionKind::Text, false, "", ""},
     {"temporal", OptionKind::Runtime, true, "", ""},
     {"tree", OptionKind::Count, false, "", ""},
