@@ -13,6 +13,7 @@ namespace {
 struct ClauseAction {
   const ast::Expr* node;
   std::optional<ir::ActionKind> kind;  // none for an aggregating function
+  bool destructiveCall = false;        // a destructive subroutine (panic, copyout, ...)
 };
 
 bool isAggregationTarget(const ast::Expr& e) {
@@ -29,6 +30,7 @@ void collect(const std::vector<ast::StmtPtr>& stmts, std::vector<ClauseAction>& 
     const ast::Expr& e = *s->expr;
     if (e.kind == ast::ExprKind::Call) {
       if (auto kind = ir::actionNamed(e.text)) out.push_back({&e, kind});
+      if (isUnavailableDestructive(e.text)) out.push_back({&e, std::nullopt, true});
     } else if (e.kind == ast::ExprKind::Assign && !e.operands.empty() &&
                isAggregationTarget(*e.operands[0])) {
       out.push_back({&e, std::nullopt});
@@ -51,7 +53,7 @@ bool Checker::checkSpeculationRules(const ast::ProbeClause& clause) {
         return error("D_COMM_DREC", loc, "commit( ) may not follow data-recording action(s)");
       }
       for (size_t j = i + 1; j < actions.size(); j++) {
-        if (!actions[j].kind) {
+        if (!actions[j].kind && !actions[j].destructiveCall) {
           return error("D_AGG_COMM", actions[j].node->loc,
                        "aggregating actions may not follow commit( )");
         }
@@ -66,6 +68,12 @@ bool Checker::checkSpeculationRules(const ast::ProbeClause& clause) {
         return error("D_SPEC_DREC", loc, "speculate( ) may not follow data-recording action(s)");
       }
       speculating = true;
+      continue;
+    }
+    if (actions[i].destructiveCall) {
+      if (speculating) {
+        return error("D_ACT_SPEC", loc, "destructive actions may not follow speculate( )");
+      }
       continue;
     }
     if (!kind) {

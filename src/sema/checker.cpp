@@ -209,6 +209,9 @@ bool Checker::check(ast::Program& program) {
                  "tracing function " + nestedAction_->text +
                      "( ) may not be called from a D expression (D program context required)");
   }
+  if (unavailableAction_) {
+    return error("D_FUNC_UNDEF", unavailableAction_->loc, unavailableAction_->message);
+  }
   return true;
 }
 

@@ -5,6 +5,7 @@
 
 #include <deque>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -156,7 +157,7 @@ class Checker {
   bool prototypeArg(ast::Expr& e, size_t i, bool ok, const char* prototype);
   bool stringArg(ast::Expr& e, size_t i);
   // True (after reporting an error) when e calls one Linux cannot give.
-  bool refuseUnavailable(ast::Expr& e);
+  const Type* unavailableSubroutine(ast::Expr& e);
   // ---- end of subroutines.cpp ----
   const Type* associativeRead(ast::Expr& index);
   // ---- check_builtins.cpp: built-in arrays (args[], uregs[]) ----
@@ -260,6 +261,11 @@ class Checker {
   Diagnostics& diags_;
   const char* region_ = nullptr;             // the part of a clause being checked
   const ast::Expr* nestedAction_ = nullptr;  // the first action used as a value
+  struct Refusal {
+    SourceLoc loc;
+    std::string message;
+  };
+  std::optional<Refusal> unavailableAction_;  // the first destructive action Linux lacks
   std::set<std::string> externs_;            // names declared extern
   StackOptions stackOptions_;
 };
@@ -268,6 +274,9 @@ class Checker {
 bool isActionName(std::string_view name);
 // DTrace's functions: subroutines, actions and aggregating functions.
 bool isFunctionName(std::string_view name);
+// Destructive subroutines Linux cannot perform (panic, copyout, ...): valid
+// D, refused once the whole program is checked.
+bool isUnavailableDestructive(std::string_view name);
 // The expression an inline name stands for, through any chain of inlines.
 const ast::Expr& throughInlines(const ast::Expr& e);
 

@@ -17,16 +17,17 @@ struct UnavailableSubroutine {
   const char* name;
   std::vector<const char*> params;
   const char* reason;  // null: no more to say than "not available"
+  bool destructive = false;
 };
 
 const UnavailableSubroutine* findUnavailable(std::string_view name) {
   static const char* const kNoUserWrites =
       "writing user memory (bpf_probe_write_user) is refused by kernel lockdown";
   static const UnavailableSubroutine kUnavailable[] = {
-      {"copyout", {"void *", "uintptr_t", "size_t"}, kNoUserWrites},
-      {"copyoutstr", {"char *", "uintptr_t", "size_t"}, kNoUserWrites},
-      {"panic", {}, "a BPF program cannot panic the kernel"},
-      {"breakpoint", {}, "a BPF program cannot enter the kernel debugger"},
+      {"copyout", {"void *", "uintptr_t", "size_t"}, kNoUserWrites, true},
+      {"copyoutstr", {"char *", "uintptr_t", "size_t"}, kNoUserWrites, true},
+      {"panic", {}, "a BPF program cannot panic the kernel", true},
+      {"breakpoint", {}, "a BPF program cannot enter the kernel debugger", true},
       {"mutex_owned", {"kmutex_t *"}, nullptr},
       {"mutex_owner", {"kmutex_t *"}, nullptr},
       {"mutex_type_adaptive", {"kmutex_t *"}, nullptr},
@@ -59,6 +60,11 @@ bool isUnsupportedYet(const std::string& name) {
 }
 
 }  // namespace
+
+bool isUnavailableDestructive(std::string_view name) {
+  const UnavailableSubroutine* u = findUnavailable(name);
+  return u && u->destructive;
+}
 
 bool isFunctionName(std::string_view name) {
   static const char* const kSubroutines[] = {
@@ -113,11 +119,10 @@ bool Checker::stringArg(Expr& e, size_t i) {
 }
 
 // A subroutine Linux cannot give: its prototype, then the refusal.
-bool Checker::refuseUnavailable(Expr& e) {
+const Type* Checker::unavailableSubroutine(Expr& e) {
   const UnavailableSubroutine* u = findUnavailable(e.text);
-  if (!u) return false;
   const auto& params = u->params;
-  if (!prototypeArity(e, params.size(), params.size())) return true;
+  if (!prototypeArity(e, params.size(), params.size())) return nullptr;
   for (size_t i = 0; i < params.size(); i++) {
     const Type* t = e.operands[i]->type;
     const std::string_view p = params[i];
@@ -127,12 +132,19 @@ bool Checker::refuseUnavailable(Expr& e) {
                     : p.ends_with('*')
                         ? t->isPointer() || (t->isInteger() && e.operands[i]->constValue == 0)
                         : t->isInteger();
-    if (!prototypeArg(e, i, ok, params[i])) return true;
+    if (!prototypeArg(e, i, ok, params[i])) return nullptr;
   }
   std::string message = e.text + "( ) is not available on Linux";
   if (u->reason) message.append(": ").append(u->reason);
+  // A destructive one (all return void) is a valid D action: DTrace's rules
+  // on actions, such as none after speculate(), are checked before it is
+  // refused, as illumos refuses it only when tracing is enabled.
+  if (u->destructive) {
+    if (!unavailableAction_) unavailableAction_ = {e.loc, std::move(message)};
+    return types_.voidType();
+  }
   error("D_FUNC_UNDEF", e.loc, std::move(message));
-  return true;
+  return nullptr;
 }
 
 // DTrace's subroutines that Linux gives a meaning, with their prototypes.
@@ -145,7 +157,7 @@ const Type* Checker::subroutine(Expr& e) {
   for (auto& a : args) {
     if (!expr(*a)) return nullptr;
   }
-  if (refuseUnavailable(e)) return nullptr;
+  if (findUnavailable(e.text)) return unavailableSubroutine(e);
   auto arity = [&](size_t min, size_t max) { return prototypeArity(e, min, max); };
   auto argIs = [&](size_t i, bool ok, const char* prototype) {
     return prototypeArg(e, i, ok, prototype);

@@ -11,5 +11,12 @@ check 'trace(1); commit(1);'
 check 'commit(1); @a = count();'
 check 'commit(1); trace(1);'
 $DTRACE -w -x errtags -e -n 'BEGIN { speculate(1); raise(9); }'
+# Destructive subroutines Linux lacks are still destructive actions: the
+# rule is broken before they are refused; a clause that keeps the rules
+# gets the refusal.
+$DTRACE -w -x errtags -e -n 'BEGIN { speculate(1); copyoutstr("x", 0, 2); }'
+$DTRACE -w -x errtags -e -n 'BEGIN { speculate(1); panic(); }'
+$DTRACE -w -x errtags -e -n 'BEGIN { panic(); } END { speculate(1); breakpoint(); }'
+$DTRACE -w -x errtags -e -n 'BEGIN { commit(1); copyout(0, 0, 1); }'
 $DTRACE -x errtags -e -n 'BEGIN { speculate(1, 2); }'
 exit 1
