@@ -1044,8 +1044,9 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   // called (see ProgramEmitter::wakeFlags); otherwise the buffers are read
   // once per switch interval, and other wake-ups (mapping events) leave
   // them be, so that an interval's records print together.
-  const uint64_t switchNs = std::max<uint64_t>(options_.timeNs("switchrate"), 1000000);
-  uint64_t nextSwitch = util::monotonicNs() + switchNs;
+  // setopt() may change the interval as tracing goes.
+  auto switchNs = [&] { return std::max<uint64_t>(options_.timeNs("switchrate"), 1000000); };
+  uint64_t nextSwitch = util::monotonicNs() + switchNs();
   size_t liveTargets = targets.size();
   bool done = consumer.exitRequested();
   while (!done) {
@@ -1062,7 +1063,7 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
     if (ringsWoke || util::monotonicNs() >= nextSwitch) {
       principal->interval();
       consumer.flush();
-      nextSwitch = util::monotonicNs() + switchNs;
+      nextSwitch = util::monotonicNs() + switchNs();
     }
     if (consumer.writeError() != 0) done = true;  // as dtrace(1M) aborts processing
     for (int i = 0; i < n; i++) {
