@@ -1045,15 +1045,20 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   // once per switch interval, and other wake-ups (mapping events) leave
   // them be, so that an interval's records print together.
   // setopt() may change the interval as tracing goes.
-  auto switchNs = [&] { return std::max<uint64_t>(options_.timeNs("switchrate"), 1000000); };
-  uint64_t nextSwitch = util::monotonicNs() + switchNs();
+  auto switchAfter = [&](uint64_t now) {
+    const uint64_t interval = std::max<uint64_t>(options_.timeNs("switchrate"), 1000000);
+    return interval > UINT64_MAX - now ? UINT64_MAX : now + interval;
+  };
+  uint64_t nextSwitch = switchAfter(util::monotonicNs());
   size_t liveTargets = targets.size();
   bool done = consumer.exitRequested();
   while (!done) {
     epoll_event events[8];
     const uint64_t now = util::monotonicNs();
     const int timeoutMs =
-        now >= nextSwitch ? 0 : static_cast<int>((nextSwitch - now + 999999) / 1000000);
+        now >= nextSwitch
+            ? 0
+            : static_cast<int>(std::min<uint64_t>((nextSwitch - now + 999999) / 1000000, 60000));
     int n = epoll_wait(epfd, events, 8, timeoutMs);
     if (n < 0 && errno != EINTR) break;
     symbols.refresh(noteMapping);  // the mappings of what the records name
@@ -1063,7 +1068,7 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
     if (ringsWoke || util::monotonicNs() >= nextSwitch) {
       principal->interval();
       consumer.flush();
-      nextSwitch = util::monotonicNs() + switchNs();
+      nextSwitch = switchAfter(util::monotonicNs());
     }
     if (consumer.writeError() != 0) done = true;  // as dtrace(1M) aborts processing
     for (int i = 0; i < n; i++) {
