@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cctype>
+#include <climits>
 
 namespace dtrace::ir {
 namespace {
@@ -216,6 +217,11 @@ std::variant<PrintfFormat, PrintfError> PrintfFormat::parse(std::string_view for
         }
         int n = 0;
         while (p < s.size() && std::isdigit(static_cast<unsigned char>(s[p]))) {
+          // As C's printf, which cannot print a field wider than INT_MAX.
+          if (n > (INT_MAX - (s[p] - '0')) / 10) {
+            return syntaxError(conversionNumber(number) + " has a " +
+                               (dots ? "precision" : "width") + " too large to print");
+          }
           n = n * 10 + (s[p] - '0');
           ++p;
         }
