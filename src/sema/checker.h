@@ -156,7 +156,8 @@ class Checker {
   bool prototypeArity(ast::Expr& e, size_t min, size_t max);
   bool prototypeArg(ast::Expr& e, size_t i, bool ok, const char* prototype);
   bool stringArg(ast::Expr& e, size_t i);
-  // True (after reporting an error) when e calls one Linux cannot give.
+  // A call of one Linux cannot give: null after its error, or, for a
+  // destructive one, void, its refusal kept for the end of the check.
   const Type* unavailableSubroutine(ast::Expr& e);
   // ---- end of subroutines.cpp ----
   const Type* associativeRead(ast::Expr& index);
