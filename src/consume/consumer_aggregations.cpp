@@ -281,16 +281,27 @@ Result<void> Consumer::printFinal() {
 
 void Consumer::reportDrops(std::string_view kind, int cpu, uint64_t count, uint64_t total) {
   std::string message;
+  const char* tag;  // DTrace's name for the kind of drop (dtrace_dropkind_t)
   if (kind == "principal") {
     message = formatDrops(count, cpu);
+    tag = "DTRACEDROP_PRINCIPAL";
   } else if (kind == "aggregation") {
     message = formatAggregationDrops(count, cpu);
+    tag = "DTRACEDROP_AGGREGATION";
   } else if (kind == "speculation") {
     message = formatSpeculativeDrops(count);
+    tag = "DTRACEDROP_SPEC";
   } else if (kind == "speculation-unavailable") {
     message = formatFailedSpeculations(count);
+    tag = "DTRACEDROP_SPECUNAVAIL";
   } else {
     message = formatDynvarDrops(count);
+    tag = "DTRACEDROP_DYNAMIC";
+  }
+  // -x droptags: each message names its kind, as -x errtags names errors.
+  constexpr std::string_view kPrefix = "dtrace: ";
+  if (options_ && options_->flag("droptags") && message.starts_with(kPrefix)) {
+    message.insert(kPrefix.size(), "[" + std::string(tag) + "] ");
   }
   std::fprintf(err_, "%s\n", message.c_str());
   if (format_ == OutputFormat::Json) {
