@@ -1,6 +1,8 @@
 # However dtrace ends (exit(), SIGINT, SIGTERM, SIGHUP, SIGKILL), none of
 # its BPF programs, maps, links or perf events remain, and the command it
 # started with -c is neither left running (an orphan) nor left stopped.
+# (Uprobe events are counted machine-wide: other tests' would count.)
+# run alone
 . ./objects.sh
 out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
