@@ -124,23 +124,29 @@ void ProgramEmitter::clause(const EnabledClause& ec) {
 }
 
 void ProgramEmitter::emitRecord() {
+  Label skipped = as_.newLabel();
+  if (clause_->speculationTagOffset) speculativeRecordAllowed(skipped);
+  if (layout_.fillLimit && expected_ != Activity::Cooldown) fillRoomLeft(skipped);
+  sendRecord(static_cast<int32_t>(layout_.recordOffset), clause_->dataSize, true, skipped);
+}
+
+void ProgramEmitter::sendRecord(int32_t header, uint32_t dataSize, bool clauseRecord,
+                                Label skipped) {
   Label sent = as_.newLabel(), dropped = as_.newLabel();
-  if (clause_->speculationTagOffset) speculativeRecordAllowed(sent);
-  if (layout_.fillLimit && expected_ != Activity::Cooldown) fillRoomLeft(sent);
-  const auto header = static_cast<int32_t>(layout_.recordOffset);
   loadCpuRing(header, dropped);
-  const int32_t stamp = stampRecord(header, clause_->dataSize);
-  wakeFlags(R8);
+  const int32_t stamp = stampRecord(header, dataSize);
+  if (clauseRecord) wakeFlags(R8);
   as_.emit(mov64(R1, R7));
   as_.emit(mov64(R2, R9));
   as_.emit(alu64(BPF_ADD, R2, header));
-  as_.emit(mov64(R3, static_cast<int32_t>(sizeof(ir::RecordHeader) + clause_->dataSize) + stamp));
-  as_.emit(mov64(R4, R8));
+  as_.emit(mov64(R3, static_cast<int32_t>(sizeof(ir::RecordHeader) + dataSize) + stamp));
+  as_.emit(clauseRecord ? mov64(R4, R8) : mov64(R4, 0));
   as_.emit(call(BPF_FUNC_ringbuf_output));
   as_.jumpIf(BPF_JEQ, R0, 0, sent);
   as_.bind(dropped);
   bumpCounter(offsetof(Counters, bufferDrops));
   as_.bind(sent);
+  as_.bind(skipped);
   as_.emit(mov64(R7, 0));  // a map pointer must not reach the next clause's spills
 }
 
@@ -301,21 +307,7 @@ void ProgramEmitter::faultHandler() {
   as_.emit(ldx(Size::W, R1, R10, kFaultPcSlot));
   as_.emit(stx(Size::W, R9, static_cast<int16_t>(body + offsetof(ir::FaultRecord, difOffset)), R1));
   bumpCounter(offsetof(Counters, errors));
-  Label sent = as_.newLabel(), dropped = as_.newLabel();
-  loadCpuRing(f, dropped);
-  const int32_t stamp = stampRecord(f, sizeof(ir::FaultRecord));
-  as_.emit(mov64(R1, R7));
-  as_.emit(mov64(R2, R9));
-  as_.emit(alu64(BPF_ADD, R2, f));
-  as_.emit(
-      mov64(R3, static_cast<int32_t>(sizeof(ir::RecordHeader) + sizeof(ir::FaultRecord)) + stamp));
-  as_.emit(mov64(R4, 0));
-  as_.emit(call(BPF_FUNC_ringbuf_output));
-  as_.jumpIf(BPF_JEQ, R0, 0, sent);
-  as_.bind(dropped);
-  bumpCounter(offsetof(Counters, bufferDrops));
-  as_.bind(sent);
-  as_.emit(mov64(R7, 0));
+  sendRecord(f, sizeof(ir::FaultRecord), false, as_.newLabel());
   if (!inErrorClause_) runErrorClauses();
   as_.jump(nextClause_);
 }

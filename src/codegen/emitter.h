@@ -162,6 +162,12 @@ class ProgramEmitter {
   void storeField(const ast::Expr& value, const ir::Field& field, bpf::Reg base,
                   int32_t baseOffset);
   void emitRecord();
+  // Sends the record at `header` in scratch (its header, then `dataSize`
+  // bytes) to its CPU's ring, stamped when the layout asks; a full ring
+  // (or none) counts a drop. A clause's record wakes the consumer as
+  // wakeFlags says, a fault record only when the consumer has caught up.
+  // Jumps to `skipped` (checks that keep the record out) end here too.
+  void sendRecord(int32_t header, uint32_t dataSize, bool clauseRecord, bpf::Label skipped);
   void fillRoomLeft(bpf::Label skip);
   void wakeFlags(bpf::Reg flags);  // the ringbuf_output flags for this record (ring in r7)
   // r7 = the ring of the CPU named by the record header at `header` in

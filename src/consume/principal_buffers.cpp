@@ -17,25 +17,18 @@ Result<PrincipalBuffers> PrincipalBuffers::open(const std::vector<int>& ringFds,
                                                 Handler print) {
   PrincipalBuffers buffers;
   buffers.print_ = std::make_unique<Handler>(std::move(print));
-  if (order.ringBytes) {
-    buffers.kept_ = std::make_unique<RingPolicyBuffer>(*order.ringBytes);
-  } else if (order.temporal) {
-    buffers.temporal_ = std::make_unique<TemporalOrder>();
+  if (order.ringBytes || order.temporal) {
+    buffers.ordered_ = std::make_unique<TemporalOrder>(order.ringBytes.value_or(UINT64_MAX));
+    buffers.releaseEachInterval_ = !order.ringBytes;
   }
   // The callback lives as long as the ring buffer: it reaches the heap
   // objects above, which moves of PrincipalBuffers leave in place.
   auto rings = bpf::RingBuffer::open(
-      ringFds, [print = buffers.print_.get(), temporal = buffers.temporal_.get(),
-                kept = buffers.kept_.get()](const void* record, size_t size) {
-        if (kept) {
-          kept->add(record, size);
-          return 0;
-        }
-        if (temporal) {
-          temporal->add(record, size);
-          return 0;
-        }
-        return (*print)(record, size);
+      ringFds, [print = buffers.print_.get(), ordered = buffers.ordered_.get()](const void* record,
+                                                                                size_t size) {
+        if (!ordered) return (*print)(record, size);
+        ordered->add(record, size);
+        return 0;
       });
   if (!rings) return rings.error();
   buffers.rings_.emplace(std::move(*rings));
@@ -45,13 +38,12 @@ Result<PrincipalBuffers> PrincipalBuffers::open(const std::vector<int>& ringFds,
 void PrincipalBuffers::interval() {
   const uint64_t began = util::monotonicNs();
   for (size_t cpu = 0; cpu < rings_->ringCount(); cpu++) (void)rings_->consumeInterval(cpu);
-  if (temporal_) (void)temporal_->release(began - kCommitSlackNs, *print_);
+  if (ordered_ && releaseEachInterval_) (void)ordered_->release(began - kCommitSlackNs, *print_);
 }
 
 void PrincipalBuffers::finish() {
   (void)rings_->consume();
-  if (temporal_) (void)temporal_->releaseAll(*print_);
-  if (kept_) (void)kept_->drain(*print_);
+  if (ordered_) (void)ordered_->releaseAll(*print_);
 }
 
 }  // namespace dtrace::consume

@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "bpf/ringbuf.h"
-#include "consume/ring_policy.h"
 #include "consume/temporal_order.h"
 #include "util/result.h"
 
@@ -41,8 +40,10 @@ class PrincipalBuffers {
   PrincipalBuffers() = default;
 
   std::unique_ptr<Handler> print_;
-  std::unique_ptr<TemporalOrder> temporal_;
-  std::unique_ptr<RingPolicyBuffer> kept_;
+  // -x temporal or bufpolicy=ring: records wait here to go in time order,
+  // each interval (temporal) or when tracing ends (ring).
+  std::unique_ptr<TemporalOrder> ordered_;
+  bool releaseEachInterval_ = false;
   std::optional<bpf::RingBuffer> rings_;
 };
 

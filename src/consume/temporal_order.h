@@ -4,7 +4,9 @@
 // reads the CPUs' buffers in turn into per-CPU queues; only the records
 // stamped before the interval began are released, in time order: the
 // others wait until the buffers of every CPU have been read past their
-// time.
+// time. For bufpolicy=ring each CPU's queue keeps only its newest
+// `bufsize` bytes of records, the oldest giving way, and is released when
+// tracing ends, as DTrace sorts its ring buffers by time.
 #pragma once
 
 #include <cstddef>
@@ -22,6 +24,10 @@ uint64_t recordTime(const void* record, size_t size);
 class TemporalOrder {
  public:
   using Handler = std::function<int(const void*, size_t)>;
+  // `bytesPerCpu` bounds each CPU's queue, counting records without their
+  // timestamps; a record larger than that is overwritten at once.
+  explicit TemporalOrder(uint64_t bytesPerCpu = UINT64_MAX) : capacity_(bytesPerCpu) {}
+
   // One timestamped record (its header's CPU says whose queue it joins).
   void add(const void* record, size_t size);
   // The records stamped before `before`, oldest first; stops at the first
@@ -34,7 +40,12 @@ class TemporalOrder {
     uint64_t time;
     std::string bytes;
   };
-  std::vector<std::deque<Kept>> cpus_;
+  struct CpuQueue {
+    std::deque<Kept> records;
+    uint64_t bytes = 0;  // without the timestamps
+  };
+  uint64_t capacity_;
+  std::vector<CpuQueue> cpus_;
 };
 
 }  // namespace dtrace::consume

@@ -1,6 +1,6 @@
 // -x temporal: records read CPU by CPU come out in the order of the times
 // they carry, and only those older than the point every CPU's buffer has
-// been read past.
+// been read past; bufpolicy=ring bounds each CPU's queue.
 #include "consume/temporal_order.h"
 
 #include <gtest/gtest.h>
@@ -52,6 +52,20 @@ TEST(TemporalOrder, StopsAtTheHandlersError) {
   const std::string r = record(0, 1, 5);
   order.add(r.data(), r.size());
   EXPECT_EQ(order.releaseAll([](const void*, size_t) { return -7; }), -7);
+}
+
+// bufpolicy=ring: a CPU keeps its newest records within its bytes (the
+// timestamps not counted); the other CPU's are untouched.
+TEST(TemporalOrder, BoundedQueuesKeepEachCpusNewest) {
+  const size_t counted = record(0, 0, 0).size() - ir::kRecordTimestampSize;
+  TemporalOrder order(2 * counted);
+  for (uint64_t v = 1; v <= 4; v++) {
+    const std::string r = record(0, v, 10 * v);
+    order.add(r.data(), r.size());
+  }
+  const std::string other = record(1, 9, 1);
+  order.add(other.data(), other.size());
+  EXPECT_EQ(released(order, UINT64_MAX), (std::vector<uint64_t>{9, 3, 4}));
 }
 
 }  // namespace
