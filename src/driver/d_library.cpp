@@ -1,5 +1,6 @@
 #include "driver/d_library.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <csignal>
@@ -499,9 +500,8 @@ ConstantGroup group(const char* type, const Constant (&constants)[N]) {
   return {type, constants, constants + N};
 }
 
-}  // namespace
-
-std::vector<const LibraryUnit*> libraryUnitsFor(std::string_view script) {
+// Every unit, in the order they are loaded when several are needed.
+const std::vector<const LibraryUnit*>& builtinUnits() {
   static const LibraryUnit kUnits[] = {
       {"null.d", kNullSource, {"NULL"}},
       {"net.d", kNetSource, {"in6_addr_t", "AF_INET", "AF_INET6"}},
@@ -535,18 +535,33 @@ std::vector<const LibraryUnit*> libraryUnitsFor(std::string_view script) {
        {group("char", kProcStates), group("int", kProcFlags), group("char", kProcModels),
         group("int", kSiginfoCodes)}},
   };
+  static const std::vector<const LibraryUnit*> kAll = [] {
+    std::vector<const LibraryUnit*> all;
+    for (const LibraryUnit& unit : kUnits) all.push_back(&unit);
+    for (const ConstantUnit& c : kConstantUnits) all.push_back(&c.unit);
+    return all;
+  }();
+  return kAll;
+}
+
+}  // namespace
+
+std::vector<const LibraryUnit*> libraryUnitsFor(std::string_view script) {
   std::vector<const LibraryUnit*> out;
-  auto consider = [&](const LibraryUnit& unit) {
-    for (std::string_view name : unit.names) {
-      if (mentions(script, name)) {
-        out.push_back(&unit);
-        return;
-      }
+  for (const LibraryUnit* unit : builtinUnits()) {
+    if (std::any_of(unit->names.begin(), unit->names.end(),
+                    [&](std::string_view name) { return mentions(script, name); })) {
+      out.push_back(unit);
     }
-  };
-  for (const LibraryUnit& unit : kUnits) consider(unit);
-  for (const ConstantUnit& c : kConstantUnits) consider(c.unit);
+  }
   return out;
+}
+
+const LibraryUnit* builtinLibrary(std::string_view name) {
+  for (const LibraryUnit* unit : builtinUnits()) {
+    if (name == unit->name) return unit;
+  }
+  return nullptr;
 }
 
 }  // namespace dtrace::driver

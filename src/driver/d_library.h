@@ -25,4 +25,8 @@ const char* udpLibrarySource();
 // The library units a script needs: those defining a name it mentions.
 std::vector<const LibraryUnit*> libraryUnitsFor(std::string_view script);
 
+// The unit of that name ("ip.d"), or null: what a library found with -L
+// may name in `#pragma D depends_on library`.
+const LibraryUnit* builtinLibrary(std::string_view name);
+
 }  // namespace dtrace::driver

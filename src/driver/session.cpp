@@ -155,11 +155,18 @@ void Session::applyOptions() {
   if (options_.flag("zdefs")) config_.allowZeroMatches = true;
 }
 
-// dt_pragma.c: depends_on, binding and attributes check their arguments.
 Result<void> Session::checkPragma(const SourceUnit& unit, const parse::PragmaLine& p) {
+  if (std::optional<Diagnostic> problem = pragmaProblem(p)) {
+    return makeError(compileError(unit, *problem));
+  }
+  return {};
+}
+
+// dt_pragma.c: depends_on, binding and attributes check their arguments.
+std::optional<Diagnostic> Session::pragmaProblem(const parse::PragmaLine& p) {
   const std::string& kind = p.words[0];
   auto fail = [&](const char* tag, const std::string& message) {
-    return makeError(compileError(unit, {tag, p.loc, message}));
+    return Diagnostic{tag, p.loc, message};
   };
   if (kind == "depends_on") {
     if (p.words.size() < 3 || p.kinds[1] != 'i' || p.kinds[2] != 'i') {
@@ -202,7 +209,7 @@ Result<void> Session::checkPragma(const SourceUnit& unit, const parse::PragmaLin
       }
     }
   }
-  return {};
+  return std::nullopt;
 }
 
 Session::Session(SessionConfig config, OptionTable& options)
@@ -236,28 +243,6 @@ std::string Session::compileError(const SourceUnit& unit, const Diagnostic& d,
     out += std::string("in ") + region + ": ";
   }
   return out + d.message;
-}
-
-// The library units a script needs, each checked once per session; their
-// inlines and translators are then visible to every later program.
-Result<void> Session::loadLibraries(std::string_view script) {
-  for (const LibraryUnit* lib : libraryUnitsFor(script)) {
-    if (!loadedLibraries_.insert(lib).second) continue;
-    if (auto r = loadLibraries(lib->source); !r) return r;  // units it builds on
-    parse::ParseOptions po;
-    po.isTypeName = [this](std::string_view n, bool) { return types().isTypeName(n); };
-    parse::ParseResult parsed = parse::parseProgram(lib->source, po);
-    SourceUnit unit{true, std::string("/usr/lib/dtrace/") + lib->name, lib->source};
-    if (!parsed.diags.empty()) {
-      return makeError(compileError(unit, parsed.diags.first(), parsed.errorFile));
-    }
-    auto program = std::make_unique<ast::Program>(std::move(parsed.program));
-    Diagnostics diags;
-    sema::Checker checker(types(), symbols_, config_.macros, diags, &definitions_);
-    if (!checker.check(*program)) return makeError(compileError(unit, diags.first()));
-    programs_.push_back(std::move(program));
-  }
-  return {};
 }
 
 Session::ProbeEnabling& Session::addEcb(size_t clauseIndex, const providers::Probe& probe,
@@ -296,6 +281,7 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
     }
   }
   applyOptions();
+  if (auto r = loadUserLibraries(unit); !r) return r;
   if (auto r = loadLibraries(unit.text); !r) return r;
 
   // $0 is the script's name with -s, dtrace's own argv[0] otherwise.

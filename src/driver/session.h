@@ -8,6 +8,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <span>
 #include <string>
@@ -126,7 +127,12 @@ class Session {
   void applyOptions();
   sema::StackOptions stackOptions();
   Result<void> checkPragma(const SourceUnit& unit, const parse::PragmaLine& p);
+  std::optional<Diagnostic> pragmaProblem(const parse::PragmaLine& p);
+  // The built-in library units a script names (session_libraries.cpp).
   Result<void> loadLibraries(std::string_view script);
+  Result<void> loadLibraryUnit(const struct LibraryUnit& lib);
+  // The libraries of the library path (-L), before the first program.
+  Result<void> loadUserLibraries(const SourceUnit& unit);
   void reportCounters(consume::Consumer& consumer);
 
   SessionConfig config_;
@@ -136,6 +142,7 @@ class Session {
   sema::SymbolTable symbols_;
   sema::Definitions definitions_;  // inlines and translators, across programs
   std::set<const struct LibraryUnit*> loadedLibraries_;
+  bool userLibrariesLoaded_ = false;
   providers::ProbeCatalog catalog_;
 
   std::vector<std::unique_ptr<ast::Program>> programs_;

@@ -204,10 +204,14 @@ std::vector<PragmaLine> Lexer::scanPragmas() {
   return takePragmas();
 }
 
-std::vector<PragmaLine> scanOptionPragmas(std::string_view source) {
+std::vector<PragmaLine> scanPragmas(std::string_view source) {
   Lexer lexer(source);
+  return lexer.scanPragmas();
+}
+
+std::vector<PragmaLine> scanOptionPragmas(std::string_view source) {
   std::vector<PragmaLine> options;
-  for (PragmaLine& p : lexer.scanPragmas()) {
+  for (PragmaLine& p : scanPragmas(source)) {
     if (!p.words.empty() && p.words[0] == "option") options.push_back(std::move(p));
   }
   return options;

@@ -156,6 +156,10 @@ class Lexer {
 // lexing.
 std::vector<PragmaLine> scanOptionPragmas(std::string_view source);
 
+// Every `#pragma D` line of a source, read without parsing the rest (as
+// DTrace reads a library's control directives before compiling it).
+std::vector<PragmaLine> scanPragmas(std::string_view source);
+
 // Decodes C escapes as DTrace does: octal, \x hex, the letter escapes and
 // quoted quotes and backslashes; an unknown escape keeps its backslash.
 std::string decodeEscapes(std::string_view raw);
