@@ -135,10 +135,13 @@ bool Parser::isTypeName(std::string_view name, bool inClause) const {
       "int8_t",   "int16_t",  "int32_t",   "int64_t", "uint8_t", "uint16_t",  "uint32_t",
       "uint64_t", "intptr_t", "uintptr_t", "size_t",  "ssize_t", "ptrdiff_t",
   };
+  // The D and C scopes (D`dqstr_t) name D's and the program's own types.
+  std::string_view bare = name;
+  if (name.starts_with("D`") || name.starts_with("C`")) bare = name.substr(2);
   for (const char* b : kBuiltin) {
-    if (name == b) return true;
+    if (bare == b) return true;
   }
-  if (typedefs_.count(name) != 0) return true;
+  if (typedefs_.count(bare) != 0) return true;
   return options_.isTypeName && options_.isTypeName(name, inClause);
 }
 
