@@ -215,6 +215,13 @@ namespace {
 // The element selections with run-time indexes between `target` and the
 // variable that holds it (v.a[i].b[j].m: a[i] and b[j]); storageOffset
 // already counts the constant ones.
+// An index the checker folded into the element's offset.
+bool constantInBounds(const Expr& element) {
+  const std::optional<int64_t>& index = element.operands[1]->constValue;
+  const sema::Type* array = element.operands[0]->type;
+  return index && *index >= 0 && static_cast<uint64_t>(*index) < array->count;
+}
+
 std::vector<const Expr*> variableIndexes(const Expr& target) {
   std::vector<const Expr*> indexes;
   if (!target.storageRoot) return indexes;
@@ -223,7 +230,7 @@ std::vector<const Expr*> variableIndexes(const Expr& target) {
                                                                   : e->operands.empty()
                                                                       ? nullptr
                                                                       : e->operands[0].get()) {
-    if (e->kind == ExprKind::Index && !e->operands[1]->constValue) indexes.push_back(e);
+    if (e->kind == ExprKind::Index && !constantInBounds(*e)) indexes.push_back(e);
   }
   return indexes;
 }
@@ -233,8 +240,8 @@ std::vector<const Expr*> variableIndexes(const Expr& target) {
 bool hasVariableIndex(const Expr& target) { return !variableIndexes(target).empty(); }
 
 // ptr += the offset the run-time indexes of `target` select, after checking
-// each against its array's bounds (DTrace's "index out of range" error
-// otherwise). r6 and ptr are kept; r8 is clobbered.
+// each against its array's bounds: an element outside its variable is a
+// bad address, as DTrace finds it. r6 and ptr are kept; r8 is clobbered.
 void ProgramEmitter::addVariableIndexes(Reg ptr, const Expr& target) {
   const std::vector<const Expr*> indexes = variableIndexes(target);
   if (indexes.empty()) return;
@@ -246,7 +253,14 @@ void ProgramEmitter::addVariableIndexes(Reg ptr, const Expr& target) {
     value(*element->operands[1]);
     Label ok = as_.newLabel();
     as_.jumpIf(BPF_JLT, R6, static_cast<int32_t>(element->operands[0]->type->count), ok);
-    fault(ir::Fault::BadIndex, R6);
+    // The address the element would have, outside its variable.
+    as_.emit(alu64(BPF_MUL, R6, static_cast<int32_t>(element->type->size)));
+    as_.emit(ldx(Size::DW, R8, R10, sum));
+    as_.emit(alu64(BPF_ADD, R6, R8));
+    as_.emit(ldx(Size::DW, R8, R10, savedPtr));
+    pointerValue(R8, R8);
+    as_.emit(alu64(BPF_ADD, R6, R8));
+    fault(ir::Fault::BadAddr, R6);
     as_.bind(ok);
     as_.emit(alu64(BPF_MUL, R6, static_cast<int32_t>(element->type->size)));
     as_.emit(ldx(Size::DW, R8, R10, sum));

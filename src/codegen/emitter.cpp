@@ -289,6 +289,17 @@ void ProgramEmitter::fault(ir::Fault kind, Reg address) {
   as_.jump(fault_);
 }
 
+// The verifier keeps a pointer within its map value; its number, stored
+// to and read back from the fault record's address field (which only the
+// fault path writes, and dtrace may read a pointer as root), may go
+// anywhere. For the address a fault reports.
+void ProgramEmitter::pointerValue(Reg dst, Reg pointer) {
+  const int16_t field = static_cast<int16_t>(layout_.faultOffset + sizeof(ir::RecordHeader) +
+                                             offsetof(ir::FaultRecord, address));
+  as_.emit(stx(Size::DW, R9, field, pointer));
+  as_.emit(ldx(Size::DW, dst, R9, field));
+}
+
 void ProgramEmitter::faultHandler() {
   as_.bind(fault_);
   const int16_t f = static_cast<int16_t>(layout_.faultOffset);

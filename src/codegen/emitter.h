@@ -237,6 +237,8 @@ class ProgramEmitter {
   void divideByZeroCheck(bpf::Reg divisor);
   void fault(ir::Fault kind);  // jump to the clause's fault handler
   void fault(ir::Fault kind, bpf::Reg address);
+  // dst = the address `pointer` holds, as a number (see emitter.cpp).
+  void pointerValue(bpf::Reg dst, bpf::Reg pointer);
   // emit_pointer.cpp: memory, members, translators
   void address(const ast::Expr& e);  // r6 = the address of an object in memory
   void loadMemory(const sema::Type* t, uint32_t bitOffset, uint32_t bitWidth);

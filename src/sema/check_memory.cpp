@@ -175,23 +175,30 @@ const Type* Checker::arrayIndex(Expr& e) {
     return nullptr;
   }
   const Type* elem = bt->target;
+  const bool inVariable = bt->isArray() && !base.inMemory && base.variable &&
+                          !base.translatedMember && base.variable->kind != Variable::Kind::Builtin;
   // A zero-length array is C's flexible array member: any index goes.
-  if (bt->isArray() && bt->count > 0 && index.constValue &&
-      (*index.constValue < 0 || static_cast<uint64_t>(*index.constValue) >= bt->count)) {
+  const bool outOfBounds =
+      bt->isArray() && bt->count > 0 && index.constValue &&
+      (*index.constValue < 0 || static_cast<uint64_t>(*index.constValue) >= bt->count);
+  // An array in a dynamic variable is checked as the clause runs, as
+  // DTrace checks it (a store out of its element is a bad address).
+  if (outOfBounds && !(inVariable && base.variable->isDynamic())) {
     error("D_ARR_BOUNDS", e.loc,
           "index outside array bounds: " +
               std::to_string(static_cast<uint64_t>(*index.constValue)) + ", max is " +
               std::to_string(bt->count));
     return nullptr;
   }
-  if (bt->isArray() && !base.inMemory && base.variable && !base.translatedMember &&
-      base.variable->kind != Variable::Kind::Builtin) {
+  if (inVariable) {
     // An element of an array held in a D variable (a translated array
     // member is the translator's expression, wherever that puts it).
     e.variable = base.variable;
     e.storageRoot = base.storageRoot ? base.storageRoot : &base;
     e.storageOffset = base.storageOffset;
-    if (index.constValue) e.storageOffset += static_cast<uint32_t>(*index.constValue) * elem->size;
+    if (index.constValue && !outOfBounds) {
+      e.storageOffset += static_cast<uint32_t>(*index.constValue) * elem->size;
+    }
     return elem;
   }
   e.inMemory = true;

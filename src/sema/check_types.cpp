@@ -251,7 +251,8 @@ const Type* Checker::enumType(const ast::EnumSpec& spec) {
   return t;
 }
 
-const Type* Checker::resolveDeclared(const ast::DeclSpec& spec, const ast::Declarator& d) {
+const Type* Checker::resolveDeclared(const ast::DeclSpec& spec, const ast::Declarator& d,
+                                     size_t steps) {
   if (!checkTypeAttributes(spec)) return nullptr;
   const Type* base = nullptr;
   if (!spec.typedefName.empty()) {
@@ -269,7 +270,8 @@ const Type* Checker::resolveDeclared(const ast::DeclSpec& spec, const ast::Decla
   }
   if (!base) return nullptr;
   const Type* t = base;
-  for (const auto& step : d.steps) {
+  for (size_t i = 0; i < std::min(steps, d.steps.size()); i++) {
+    const ast::DeclaratorStep& step = d.steps[i];
     switch (step.kind) {
       case ast::DeclaratorStep::Kind::Pointer:
         t = types_.pointerTo(t);

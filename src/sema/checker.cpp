@@ -353,8 +353,7 @@ bool Checker::checkDeclaration(ast::Declaration& decl) {
     // `int a[string, int]` declares an associative array: the key list is
     // the outermost declarator step, the rest gives the value type.
     std::vector<const Type*> keyTypes;
-    ast::Declarator valueDeclarator;
-    const ast::Declarator* declarator = &d;
+    size_t valueSteps = d.steps.size();
     if (!d.steps.empty() && d.steps.back().kind == ast::DeclaratorStep::Kind::Array &&
         !d.steps.back().arrayKeys.empty()) {
       for (const auto& keyType : d.steps.back().arrayKeys) {
@@ -368,19 +367,9 @@ bool Checker::checkDeclaration(ast::Declaration& decl) {
         }
         keyTypes.push_back(kt);
       }
-      valueDeclarator.name = d.name;
-      valueDeclarator.loc = d.loc;
-      for (size_t i = 0; i + 1 < d.steps.size(); i++) {
-        ast::DeclaratorStep step;
-        step.kind = d.steps[i].kind;
-        if (step.kind == ast::DeclaratorStep::Kind::Array) {
-          return error("D_UNSUPPORTED", d.loc, "arrays of arrays are not supported yet");
-        }
-        valueDeclarator.steps.push_back(std::move(step));
-      }
-      declarator = &valueDeclarator;
+      valueSteps--;
     }
-    const Type* type = resolveDeclared(decl.spec, *declarator);
+    const Type* type = resolveDeclared(decl.spec, d, valueSteps);
     if (!type) return false;
     if (decl.spec.storage == ast::StorageClass::Typedef) {
       // The same typedef again is harmless (a library and a script may

@@ -219,7 +219,10 @@ class Checker {
   bool namesAssociative(const ast::Expr& base);
   // check_types.cpp: types written in the program.
   const Type* resolveTypeName(const ast::TypeName& tn);
-  const Type* resolveDeclared(const ast::DeclSpec& spec, const ast::Declarator& d);
+  // The type of `d`'s first `steps` steps (an associative array's value
+  // type leaves its key list out).
+  const Type* resolveDeclared(const ast::DeclSpec& spec, const ast::Declarator& d,
+                              size_t steps = SIZE_MAX);
   bool sameDeclaration(const Variable& old, const Type* type,
                        const std::vector<const Type*>& keyTypes, const ast::Declarator& d);
   bool checkTypeAttributes(const ast::DeclSpec& spec);
