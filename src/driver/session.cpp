@@ -269,9 +269,12 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
     const std::string& w = p.words[1];
     size_t eq = w.find('=');
     std::string name = w.substr(0, eq);
-    auto set = cli::setOption(
-        options_, name,
-        eq == std::string::npos ? std::string_view() : std::string_view(w).substr(eq + 1));
+    const OptionSpec* spec = OptionTable::find(name);
+    auto set = spec && spec->commandLineOnly
+                   ? Result<void>(Error{OptionTable::kBadContextMessage})
+                   : cli::setOption(options_, name,
+                                    eq == std::string::npos ? std::string_view()
+                                                            : std::string_view(w).substr(eq + 1));
     if (!set) {
       std::string what = eq == std::string::npos ? "'" + name + "'"
                                                  : "'" + name + "' to '" + w.substr(eq + 1) + "'";

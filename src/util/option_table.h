@@ -30,6 +30,9 @@ struct OptionSpec {
   bool runtime;                   // run-time (sent to the consumer), else compile-time
   std::string_view defaultValue;  // parsed at construction; empty when unset by default
   std::string_view choices;       // Choice only: '|'-separated words
+  // Set before any program is read (the preprocessor's and linker's), so
+  // `#pragma D option` may not (illumos's EDT_BADOPTCTX).
+  bool commandLineOnly = false;
 };
 
 class OptionTable {
@@ -37,6 +40,7 @@ class OptionTable {
   // libdtrace's wording (dtrace_errmsg for EDT_BADOPTNAME / EDT_BADOPTVAL).
   static constexpr const char* kBadNameMessage = "Invalid option name";
   static constexpr const char* kBadValueMessage = "Invalid value for specified option";
+  static constexpr const char* kBadContextMessage = "Option cannot be used from within a D program";
   // EDT_VERSINVAL / EDT_VERSUNDEF, for -x version.
   static constexpr const char* kBadVersionMessage =
       "Version is not properly formatted or is too large";
