@@ -73,7 +73,7 @@ void reportLoweredSize(const char* what, uint64_t requested, uint64_t granted) {
 }
 
 int listProbes(driver::Session& session, const std::vector<driver::SourceUnit>& units, bool verbose,
-               const sema::MacroTable& macroTable) {
+               const sema::MacroTable& macroTable, bool argref) {
   parse::MacroSource macros;
   macros.find = [&macroTable](std::string_view name) { return macroTable.find(name); };
   auto& catalog = session.catalog();
@@ -91,6 +91,10 @@ int listProbes(driver::Session& session, const std::vector<driver::SourceUnit>& 
       if (!parsed.diags.empty()) {
         return fail("invalid probe specifier " + unit.name + ": " +
                     formatDiagnostic(parsed.diags.first(), false, false));
+      }
+      // As dtrace(1M) compiles what it lists: an operand is a macro argument.
+      if (auto unused = macroTable.unusedArgument(parsed.referencedArgs); unused && !argref) {
+        return fail("invalid probe specifier " + unit.name + ": " + *unused);
       }
       for (auto& item : parsed.program.items) {
         auto* clause = std::get_if<ast::ProbeClause>(&item);
@@ -289,7 +293,7 @@ int main(int argc, char** argv) {
   driver::Session session(std::move(config), options);
   TargetHook targetHook(targets);
   session.catalog().setProcessHook(&targetHook);
-  if (cl.list) return listProbes(session, units, cl.verbose, listMacros);
+  if (cl.list) return listProbes(session, units, cl.verbose, listMacros, options.flag("argref"));
   if (units.empty()) {
     std::fputs(cli::usageText(argv[0]).c_str(), stderr);
     return kExitUsage;

@@ -338,15 +338,10 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
     return makeError(compileError(
         unit, {"D_EMPTY", {parsed.endLine, 0}, "empty D program translation unit"}));
   }
-  // DTrace checks only the last argument: one that nothing referenced is
-  // most likely a mistake (-x argref allows it).
-  const size_t argc = config_.macros.args.size();
-  if (argc > 1 && !options_.flag("argref") && parsed.referencedArgs.count(argc - 1) == 0) {
-    return makeError(
-        compileError(unit, {"D_MACRO_UNUSED",
-                            {},
-                            "extraneous argument '" + config_.macros.args[argc - 1] + "' ($" +
-                                std::to_string(argc - 1) + " is not referenced)"}));
+  // -x argref allows an argument no program references.
+  if (auto unused = config_.macros.unusedArgument(parsed.referencedArgs);
+      unused && !options_.flag("argref")) {
+    return makeError(compileError(unit, {"D_MACRO_UNUSED", {}, *unused}));
   }
 
   // Descriptions are matched before clauses are checked, as in DTrace:

@@ -134,6 +134,13 @@ bool isTranslatedPointer(const Expr& e) {
   return source.kind == ExprKind::Xlate && source.type && source.type->isPointer();
 }
 
+std::optional<std::string> MacroTable::unusedArgument(const std::set<size_t>& referenced) const {
+  const size_t last = args.size() - 1;
+  if (args.size() < 2 || referenced.count(last)) return std::nullopt;
+  return "extraneous argument '" + args[last] + "' ($" + std::to_string(last) +
+         " is not referenced)";
+}
+
 const std::string* MacroTable::find(std::string_view name) const {
   if (!name.empty() && std::isdigit(static_cast<unsigned char>(name[0]))) {
     // Digits only (the lexer saw to that); too many for any index is unset.

@@ -26,6 +26,10 @@ struct MacroTable {
   bool defaultArgs = false;                  // -x defaultargs: an unset $N is 0, an unset $$N ""
   // Returns the value of $name, or null when it is not defined.
   const std::string* find(std::string_view name) const;
+  // DTrace checks only the last argument: one that a program did not
+  // reference (`referenced`: the N of each $N it used) is most likely a
+  // mistake. D_MACRO_UNUSED's message, or nullopt.
+  std::optional<std::string> unusedArgument(const std::set<size_t>& referenced) const;
 };
 
 // What one program's declarations define for the programs compiled after
