@@ -1,7 +1,8 @@
 // Dynamic variables: associative arrays (a[k1, k2]) and thread-locals
 // (self->x), each in its own hash map. As in DTrace, an element that was
-// never stored reads as 0 (or ""), storing 0 (or "") deletes it, and a
-// store that finds the map full is counted as a dynamic variable drop.
+// never stored reads as 0 (a string as NULL, see dynamicStringInto),
+// storing 0 (or NULL) deletes it, and a store that finds the map full is
+// counted as a dynamic variable drop.
 #include "codegen/emitter.h"
 #include "sema/symbols.h"
 
@@ -136,8 +137,12 @@ void ProgramEmitter::storeOrDelete(const sema::Variable& v, int32_t key, Reg pre
   as_.bind(done);
 }
 
-void ProgramEmitter::dynamicStringInto(const Expr& target, Reg base, int32_t offset,
-                                       uint32_t size) {
+// An unset string element is DTrace's NULL string: reading its characters
+// is an invalid address fault (0), but where `unsetIsEmpty` (compared,
+// assigned). A string member of an unset element reads as "", as its
+// other members read as 0.
+void ProgramEmitter::dynamicStringInto(const Expr& target, Reg base, int32_t offset, uint32_t size,
+                                       bool unsetIsEmpty) {
   const sema::Variable& v = *target.variable;
   const Expr& root = target.storageRoot ? *target.storageRoot : target;
   dynamicLookup(v, dynamicKey(root, v));
@@ -150,7 +155,11 @@ void ProgramEmitter::dynamicStringInto(const Expr& target, Reg base, int32_t off
   copyString(R8, 0, target.type->size, base, offset, size);
   as_.jump(done);
   as_.bind(missing);
-  literalInto("", base, offset, size);
+  if (unsetIsEmpty || target.storageRoot) {  // a member of an unset element reads as 0 does
+    literalInto("", base, offset, size);
+  } else {
+    fault(ir::Fault::BadAddr);
+  }
   as_.bind(done);
 }
 
@@ -161,14 +170,18 @@ void ProgramEmitter::storeDynamicString(const Expr& target, const Expr& value) {
     Label done = as_.newLabel();
     as_.jumpIf(BPF_JEQ, R0, 0, done);
     as_.emit(mov64(R7, R0));
-    stringInto(value, R7, 0, target.type->size);
+    stringValueInto(value, R7, 0, target.type->size);
     as_.bind(done);
     return;
   }
+  if (!value.type->isString()) {  // NULL (the checker lets only 0 through)
+    deleteDynamic(target);
+    return;
+  }
   const int32_t val = static_cast<int32_t>(layout_.dynamicValueOffset);
-  stringInto(value, R9, val, v.type->size);
+  stringValueInto(value, R9, val, v.type->size);
   const int32_t key = dynamicKey(target, v);
-  as_.emit(ldx(Size::B, R1, R9, static_cast<int16_t>(val)));  // "" is empty: delete
+  as_.emit(mov64(R1, 1));  // "" is a string: it is stored, as DTrace stores it
   storeOrDelete(v, key, R1);
 }
 

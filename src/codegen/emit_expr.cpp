@@ -1,6 +1,7 @@
 // Expression code: integers into r6 with C semantics, strings into a
 // destination buffer in a map value.
 #include <algorithm>
+#include <utility>
 
 #include "codegen/emitter.h"
 #include "sema/symbols.h"
@@ -534,8 +535,8 @@ void ProgramEmitter::compareStrings(const Expr& e) {
     as_.emit(st(Size::DW, R9, static_cast<int16_t>(ta + off), 0));
     as_.emit(st(Size::DW, R9, static_cast<int16_t>(tb + off), 0));
   }
-  stringInto(a, R9, ta, std::min(n, a.type->size));
-  stringInto(b, R9, tb, std::min(n, b.type->size));
+  stringValueInto(a, R9, ta, std::min(n, a.type->size));
+  stringValueInto(b, R9, tb, std::min(n, b.type->size));
   Label equal = as_.newLabel(), differ = as_.newLabel(), done = as_.newLabel();
   as_.emit(ldImm64(R4, 0x0101010101010101ull));
   as_.emit(ldImm64(R5, 0x8080808080808080ull));
@@ -621,7 +622,7 @@ void ProgramEmitter::assign(const Expr& e) {
     } else {
       staticStorage(target);
       as_.emit(mov64(R7, R1));
-      stringInto(rhs, R7, 0, tt->size);
+      stringValueInto(rhs, R7, 0, tt->size);
     }
     return;
   }
@@ -695,12 +696,28 @@ void ProgramEmitter::ternary(const Expr& e) {
 
 // ---- strings ------------------------------------------------------------------
 
+// As an operand compared or assigned, an unset string (DTrace's NULL
+// string) reads as "", as DTrace compares it and copies it.
+void ProgramEmitter::stringValueInto(const Expr& e, Reg base, int32_t offset, uint32_t size) {
+  unsetStringIsEmpty_ = true;
+  stringInto(e, base, offset, size);
+  unsetStringIsEmpty_ = false;
+}
+
 void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_t size) {
   // A string is at most strsize characters wherever it goes, however large
   // (word-rounded) the area that receives it.
   size = std::min(size, types_.stringBufferSize());
+  // Only the operand itself, through what merely passes it on (an inline,
+  // ?:'s branches), may read an unset string as "": a subroutine reads its
+  // arguments as usual.
+  const bool unsetIsEmpty = std::exchange(unsetStringIsEmpty_, false);
+  auto passOn = [&](const Expr& operand) {
+    unsetStringIsEmpty_ = unsetIsEmpty;
+    stringInto(operand, base, offset, size);
+  };
   if (e.inlineValue) {
-    stringInto(*e.inlineValue, base, offset, size);
+    passOn(*e.inlineValue);
     return;
   }
   if (e.translatedMember) {
@@ -742,16 +759,16 @@ void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_
     Label otherwise = as_.newLabel(), done = as_.newLabel();
     value(*e.operands[0]);
     as_.jumpIf(BPF_JEQ, R6, 0, otherwise);
-    stringInto(*e.operands[1], base, offset, size);
+    passOn(*e.operands[1]);
     as_.jump(done);
     as_.bind(otherwise);
-    stringInto(*e.operands[2], base, offset, size);
+    passOn(*e.operands[2]);
     as_.bind(done);
     return;
   }
   const sema::Variable* v = e.variable;
   if (v && v->isDynamic()) {
-    dynamicStringInto(e, base, offset, size);
+    dynamicStringInto(e, base, offset, size, unsetIsEmpty);
     return;
   }
   if ((e.kind == ExprKind::Identifier || e.kind == ExprKind::Member) && v) {

@@ -211,7 +211,8 @@ class ProgramEmitter {
   void storeDynamic(const ast::Expr& target);
   void dynamicMemberAddress(const ast::Expr& target);  // r0 = its bytes in the element, or 0
   void storeDynamicMember(const ast::Expr& target);
-  void dynamicStringInto(const ast::Expr& target, bpf::Reg base, int32_t offset, uint32_t size);
+  void dynamicStringInto(const ast::Expr& target, bpf::Reg base, int32_t offset, uint32_t size,
+                         bool unsetIsEmpty);
   void storeDynamicString(const ast::Expr& target, const ast::Expr& value);
   void dynamicLookup(const sema::Variable& v, int32_t key);  // r0 = value pointer or 0
   // Stores the value at dynamicValueOffset under `key`, or deletes the
@@ -230,6 +231,8 @@ class ProgramEmitter {
   void normalize(bpf::Reg r, const sema::Type* t);
   void convertOperand(bpf::Reg r, const sema::Type* from, const sema::Type* to);
   void stringInto(const ast::Expr& e, bpf::Reg base, int32_t offset, uint32_t size);
+  // stringInto for an operand compared or assigned (see emit_expr.cpp).
+  void stringValueInto(const ast::Expr& e, bpf::Reg base, int32_t offset, uint32_t size);
   void literalInto(const std::string& text, bpf::Reg base, int32_t offset, uint32_t size);
   void probeFieldInto(sema::Builtin field, bpf::Reg base, int32_t offset, uint32_t size);
   void copyString(bpf::Reg src, int32_t srcOffset, uint32_t srcSize, bpf::Reg base, int32_t offset,
@@ -393,7 +396,9 @@ class ProgramEmitter {
   bool faultUsed_ = false;
   const providers::Probe* errorProbe_ = nullptr;
   std::vector<EnabledClause> errorClauses_;
-  bool inErrorClause_ = false;  // a fault in an ERROR clause does not fire ERROR again
+  bool inErrorClause_ = false;
+  bool unsetStringIsEmpty_ =
+      false;  // see stringValueInto  // a fault in an ERROR clause does not fire ERROR again
   uint32_t dynamicDepth_ = 0;   // nesting of dynamic-variable keys being built
   uint32_t joinDepth_ = 0;      // nesting of strjoin() calls
   // Translator inputs being evaluated, innermost last: (input, stack slot).

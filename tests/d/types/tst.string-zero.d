@@ -1,5 +1,9 @@
-/* An unset string is "": 0 and NULL compare as the empty string, and
-   assigning 0 to a string frees it as assigning "" does. */
+/*
+ * An unset string element is DTrace's NULL string: 0 and NULL compare equal
+ * to it and to "", assigning 0 (or NULL) frees it, and reading its
+ * characters (printing it, a subroutine's argument) is an invalid address
+ * fault. Assigning "" stores the empty string, which prints.
+ */
 #pragma D option quiet
 
 BEGIN
@@ -8,7 +12,30 @@ BEGIN
 	a["x"] = "def";
 	printf("%d %d %d\n", self->s == NULL, self->s != 0, a["x"] == 0);
 	self->s = 0;
-	a["x"] = 0;
-	printf("%d %d [%s] [%s]\n", self->s == NULL, 0 == a["x"], self->s, a["x"]);
+	a["x"] = NULL;
+	printf("%d %d %d %d\n", self->s == NULL, 0 == a["x"], self->s == "", a["x"] != "");
+	self->e = "";
+	printf("[%s] %d\n", self->e, self->e == NULL);
+	copy = a["x"];
+	printf("[%s]\n", copy);
+}
+
+BEGIN
+{
+	printf("[%s]\n", self->s);
+}
+
+BEGIN
+{
+	trace(strlen(a["x"]));
+}
+
+BEGIN
+{
 	exit(0);
+}
+
+ERROR
+{
+	printf("fault %d at %d\n", arg4, arg5);
 }

@@ -78,7 +78,7 @@ TEST_F(CheckCompatTest, ArraysPassAsVoidPointers) {
   EXPECT_EQ(call->operands[0]->type->name, "void *");
 }
 
-TEST_F(CheckCompatTest, StringsTakeZeroAsTheEmptyString) {
+TEST_F(CheckCompatTest, StringsTakeZeroAsNull) {
   const std::string d = "string s; inline void *N = 0;";
   const std::pair<const char*, size_t> zeros[] = {{"s == 0", 1}, {"0 != s", 0}, {"s == N", 1}};
   for (const auto& [e, at] : zeros) {
@@ -88,8 +88,12 @@ TEST_F(CheckCompatTest, StringsTakeZeroAsTheEmptyString) {
     EXPECT_EQ(cmp->operands[at]->kind, ast::ExprKind::StringLiteral) << e;
     EXPECT_EQ(cmp->operands[at]->text, "") << e;
   }
-  EXPECT_EQ(check("BEGIN { self->s = \"a\"; self->s = 0; a[\"k\"] = \"v\"; a[\"k\"] = 0; }"), "");
+  // Assigned to a global string, 0 is ""; to a dynamic one it stays the
+  // integer that frees it.
+  EXPECT_EQ(check("string g; BEGIN { g = 0; }"), "");
   EXPECT_EQ(last()->operands[1]->kind, ast::ExprKind::StringLiteral);
+  EXPECT_EQ(check("BEGIN { self->s = \"a\"; self->s = 0; a[\"k\"] = \"v\"; a[\"k\"] = 0; }"), "");
+  EXPECT_EQ(last()->operands[1]->kind, ast::ExprKind::IntLiteral);
   EXPECT_EQ(check("string s; BEGIN { s = 1; }"),
             "[D_OP_INCOMPAT] line 1: operands have incompatible types: \"string\" = \"int\"");
 }
