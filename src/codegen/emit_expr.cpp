@@ -213,15 +213,17 @@ void ProgramEmitter::storageAddress(const Expr& e) {
 
 namespace {
 
-// The element selections with run-time indexes between `target` and the
-// variable that holds it (v.a[i].b[j].m: a[i] and b[j]); storageOffset
-// already counts the constant ones.
 // An index the checker folded into the element's offset.
 bool constantInBounds(const Expr& element) {
   const std::optional<int64_t>& index = element.operands[1]->constValue;
   const sema::Type* array = element.operands[0]->type;
   return index && *index >= 0 && static_cast<uint64_t>(*index) < array->count;
 }
+
+// The element selections with run-time indexes between `target` and the
+// variable that holds it (v.a[i].b[j].m: a[i] and b[j]), and those whose
+// constant index is outside the array (checked as the clause runs);
+// storageOffset already counts the other constant ones.
 
 std::vector<const Expr*> variableIndexes(const Expr& target) {
   std::vector<const Expr*> indexes;

@@ -396,9 +396,8 @@ class ProgramEmitter {
   bool faultUsed_ = false;
   const providers::Probe* errorProbe_ = nullptr;
   std::vector<EnabledClause> errorClauses_;
-  bool inErrorClause_ = false;
-  bool unsetStringIsEmpty_ =
-      false;  // see stringValueInto  // a fault in an ERROR clause does not fire ERROR again
+  bool inErrorClause_ = false;       // a fault in an ERROR clause does not fire ERROR again
+  bool unsetStringIsEmpty_ = false;  // see stringValueInto
   uint32_t dynamicDepth_ = 0;   // nesting of dynamic-variable keys being built
   uint32_t joinDepth_ = 0;      // nesting of strjoin() calls
   // Translator inputs being evaluated, innermost last: (input, stack slot).
