@@ -131,6 +131,9 @@ class Session {
   // The built-in library units a script names (session_libraries.cpp).
   Result<void> loadLibraries(std::string_view script);
   Result<void> loadLibraryUnit(const struct LibraryUnit& lib);
+  parse::ParseResult parseLibrary(std::string_view source);
+  Result<void> checkLibrary(parse::ParseResult parsed, const SourceUnit& unit,
+                            const std::string& file);
   // The libraries of the library path (-L), before the first program.
   Result<void> loadUserLibraries(const SourceUnit& unit);
   void reportCounters(consume::Consumer& consumer);

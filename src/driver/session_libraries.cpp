@@ -22,17 +22,28 @@ Result<void> Session::loadLibraries(std::string_view script) {
 Result<void> Session::loadLibraryUnit(const LibraryUnit& lib) {
   if (!loadedLibraries_.insert(&lib).second) return {};
   if (auto r = loadLibraries(lib.source); !r) return r;  // units it builds on
-  parse::ParseOptions po;
-  po.isTypeName = [this](std::string_view n, bool) { return types().isTypeName(n); };
-  parse::ParseResult parsed = parse::parseProgram(lib.source, po);
+  parse::ParseResult parsed = parseLibrary(lib.source);
   SourceUnit unit{true, std::string("/usr/lib/dtrace/") + lib.name, lib.source};
   if (!parsed.diags.empty()) {
     return makeError(compileError(unit, parsed.diags.first(), parsed.errorFile));
   }
+  return checkLibrary(std::move(parsed), unit, "");
+}
+
+parse::ParseResult Session::parseLibrary(std::string_view source) {
+  parse::ParseOptions po;
+  po.isTypeName = [this](std::string_view n, bool) { return types().isTypeName(n); };
+  return parse::parseProgram(source, po);
+}
+
+// Checks a parsed library; its definitions then serve every program.
+// Errors are reported against `unit`, naming `file`.
+Result<void> Session::checkLibrary(parse::ParseResult parsed, const SourceUnit& unit,
+                                   const std::string& file) {
   auto program = std::make_unique<ast::Program>(std::move(parsed.program));
   Diagnostics diags;
   sema::Checker checker(types(), symbols_, config_.macros, diags, &definitions_);
-  if (!checker.check(*program)) return makeError(compileError(unit, diags.first()));
+  if (!checker.check(*program)) return makeError(compileError(unit, diags.first(), file));
   programs_.push_back(std::move(program));
   return {};
 }
@@ -60,9 +71,7 @@ Result<void> Session::loadUserLibraries(const SourceUnit& unit) {
       }
     }
     if (!usable) continue;
-    parse::ParseOptions po;
-    po.isTypeName = [this](std::string_view n, bool) { return types().isTypeName(n); };
-    parse::ParseResult parsed = parse::parseProgram(lib.text, po);
+    parse::ParseResult parsed = parseLibrary(lib.text);
     if (!parsed.diags.empty()) {
       const std::string& file = parsed.errorFile.empty() ? lib.path : parsed.errorFile;
       return makeError(compileError(unit, parsed.diags.first(), file));
@@ -78,13 +87,7 @@ Result<void> Session::loadUserLibraries(const SourceUnit& unit) {
     }
     if (!usable) continue;
     if (auto r = loadLibraries(lib.text); !r) return r;
-    auto program = std::make_unique<ast::Program>(std::move(parsed.program));
-    Diagnostics diags;
-    sema::Checker checker(types(), symbols_, config_.macros, diags, &definitions_);
-    if (!checker.check(*program)) {
-      return makeError(compileError(unit, diags.first(), lib.path));
-    }
-    programs_.push_back(std::move(program));
+    if (auto r = checkLibrary(std::move(parsed), unit, lib.path); !r) return r;
     loaded.insert(lib.path);
   }
   return {};

@@ -1168,16 +1168,12 @@ const Type* Checker::assign(Expr& e) {
     }
     return lt;
   }
-  // Assigning 0 (or NULL) to a dynamic string frees it, as storing 0 frees
-  // any dynamic variable (the code generator deletes on the integer); to
-  // another string it stores "".
+  // Assigning 0 (or NULL) to a whole struct, union or string element of a
+  // dynamic variable deletes it, as storing 0 deletes any other (the code
+  // generator deletes on the integer); to another string it stores "".
   const bool wholeDynamic = target.variable && target.variable->isDynamic() && !target.storageRoot;
-  if (lt->isString() && isNullConstant(value) && !wholeDynamic) {
-    replaceWithEmptyString(e.operands[1]);
-  }
-  // Assigning 0 to a whole struct, union or string element of a dynamic
-  // variable deletes it, as storing 0 deletes any other.
-  if ((lt->isStruct() || lt->isString()) && wholeDynamic && isNullConstant(value)) return lt;
+  if (isNullConstant(value) && wholeDynamic && (lt->isStruct() || lt->isString())) return lt;
+  if (lt->isString() && isNullConstant(value)) replaceWithEmptyString(e.operands[1]);
   if (!assignable(lt, *e.operands[1])) {
     error("D_OP_INCOMPAT", e.loc,
           "operands have incompatible types: " + quoted(lt) + " = " + quoted(e.operands[1]->type));
