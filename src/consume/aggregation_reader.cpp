@@ -98,7 +98,7 @@ class Grouper {
     }
   }
   void grow() {
-    std::vector<uint64_t> old = std::move(table_);
+    LargeVector<uint64_t> old = std::move(table_);
     table_.assign(std::max<size_t>(64, old.size() * 2), kEmpty);
     const size_t mask = table_.size() - 1;
     for (uint64_t slot : old) {
@@ -115,7 +115,7 @@ class Grouper {
   uint64_t generation_;
   const SymbolKeys* symbolKeys_;
   std::vector<uint8_t> normalized_;  // the key being added, normalized
-  std::vector<uint64_t> table_;
+  LargeVector<uint64_t> table_;
 };
 
 // One key at a time: for kernels without batch lookups.

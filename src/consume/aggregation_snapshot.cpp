@@ -12,15 +12,15 @@ namespace {
 // added (wrapping as the kernel's do) and zeros left out, each owner's
 // value an ir::SparseDistribution in `words` from offsets[owner].
 template <class BucketCount>
-void layOutDistributions(const std::vector<BucketCount>& counts, size_t owners,
-                         std::vector<int64_t>& words, std::vector<size_t>& offsets) {
+void layOutDistributions(const LargeVector<BucketCount>& counts, size_t owners,
+                         LargeVector<int64_t>& words, LargeVector<size_t>& offsets) {
   // A counting sort by owner: a million owners of a bucket or two each.
-  std::vector<uint32_t> start(owners + 1, 0);
+  LargeVector<uint32_t> start(owners + 1, 0);
   for (const BucketCount& c : counts) start[c.owner + 1]++;
   for (size_t o = 0; o < owners; o++) start[o + 1] += start[o];
-  std::vector<std::pair<uint32_t, uint64_t>> byOwner(counts.size());
+  LargeVector<std::pair<uint32_t, uint64_t>> byOwner(counts.size());
   {
-    std::vector<uint32_t> next(start.begin(), start.end() - 1);
+    LargeVector<uint32_t> next(start.begin(), start.end() - 1);
     for (const BucketCount& c : counts) {
       byOwner[next[c.owner]++] = {c.bucket, static_cast<uint64_t>(c.count)};
     }
@@ -97,10 +97,10 @@ void AggregationData::foldBucket(size_t i, int cpu, CpuSlot slot, uint32_t bucke
 void AggregationData::finish() {
   if (!sparse_) return;
   layOutDistributions(pending_, size(), merged_, offsets_);
-  std::vector<BucketCount>().swap(pending_);
+  LargeVector<BucketCount>().swap(pending_);
   if (!perCpu_) return;
   layOutDistributions(cpuPending_, size() * ncpus_, cpuData_, cpuOffsets_);
-  std::vector<BucketCount>().swap(cpuPending_);
+  LargeVector<BucketCount>().swap(cpuPending_);
 }
 
 MergedAggregation::MergedAggregation(const AggregationData& data) : aggregation_(data.aggregation) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ir/aggregation.h"
+#include "util/large_vector.h"
 
 namespace dtrace::consume {
 
@@ -79,14 +80,14 @@ class AggregationData {
   uint32_t words_ = 0;
   bool sparse_ = false;
   bool perCpu_ = false;
-  std::vector<uint8_t> keys_;
-  std::vector<int64_t> merged_;
-  std::vector<uint8_t> current_;  // per tuple: merged_ holds current data
-  std::vector<CpuSlot> slots_;    // per tuple and CPU, with perCpu only
-  std::vector<int64_t> cpuData_;  // likewise
+  LargeVector<uint8_t> keys_;
+  LargeVector<int64_t> merged_;
+  LargeVector<uint8_t> current_;  // per tuple: merged_ holds current data
+  LargeVector<CpuSlot> slots_;    // per tuple and CPU, with perCpu only
+  LargeVector<int64_t> cpuData_;  // likewise
   // Distributions: where each value starts, and the counts until finish().
-  std::vector<size_t> offsets_, cpuOffsets_;
-  std::vector<BucketCount> pending_, cpuPending_;
+  LargeVector<size_t> offsets_, cpuOffsets_;
+  LargeVector<BucketCount> pending_, cpuPending_;
 };
 
 // A tuple with its CPUs merged.
@@ -100,12 +101,12 @@ class MergedAggregation {
  public:
   explicit MergedAggregation(const AggregationData& data);
   const ir::Aggregation& aggregation() const { return *aggregation_; }
-  std::vector<MergedEntry>& entries() { return entries_; }
-  const std::vector<MergedEntry>& entries() const { return entries_; }
+  LargeVector<MergedEntry>& entries() { return entries_; }
+  const LargeVector<MergedEntry>& entries() const { return entries_; }
 
  private:
   const ir::Aggregation* aggregation_;
-  std::vector<MergedEntry> entries_;
+  LargeVector<MergedEntry> entries_;
 };
 
 }  // namespace dtrace::consume

@@ -126,16 +126,10 @@ AggregationTable::AggregationTable(std::vector<const MergedAggregation*> columns
   for (const MergedAggregation* c : columns_) {
     zeros_.emplace_back(c->aggregation().dataWords(), 0);
   }
-  std::vector<const uint8_t*> keys;
-  if (ncols == 1) {
-    const auto& entries = columns_[0]->entries();
-    keys.reserve(entries.size());
-    values_.reserve(entries.size());
-    for (const MergedEntry& e : entries) {
-      keys.push_back(e.key);
-      values_.push_back(e.data);
-    }
-  } else if (ncols > 1) {
+  // A table of one aggregation takes its rows from the snapshot's entries;
+  // several are joined into keys and values_ first.
+  LargeVector<const uint8_t*> keys;
+  if (ncols > 1) {
     // Join on the key bytes; every column has the first one's layout.
     const uint32_t keySize = columns_[0]->aggregation().keySize;
     std::unordered_map<std::string_view, size_t> rowOf;
@@ -151,22 +145,29 @@ AggregationTable::AggregationTable(std::vector<const MergedAggregation*> columns
       }
     }
   }
-  const size_t nrows = keys.size();
+  const size_t nrows = ncols == 1 ? columns_[0]->entries().size() : keys.size();
   inlineValues_ = ncols == 1 && !columns_[0]->aggregation().bucketed() &&
                   columns_[0]->aggregation().dataWords() <= kInlineWords;
   const uint32_t keySize = ncols ? columns_[0]->aggregation().keySize : 0;
   inlineKeys_ = keySize <= kInlineKeyBytes;
-  rows_.resize(nrows);
+  rows_.reserve(nrows);
   for (size_t r = 0; r < nrows; r++) {
-    Row& row = rows_[r];
-    row.key = keys[r];
+    Row row;
+    if (ncols == 1) {
+      row.key = columns_[0]->entries()[r].key;
+      row.value = columns_[0]->entries()[r].data;
+    } else {
+      row.key = keys[r];
+      row.value = values_[r * ncols];
+    }
     row.keyPrefix = 0;
     row.number = 0;
     row.index = static_cast<uint32_t>(r);
-    if (inlineKeys_) std::copy_n(keys[r], keySize, row.inlineKey);
+    if (inlineKeys_) std::copy_n(row.key, keySize, row.inlineKey);
     if (inlineValues_) {
-      std::copy_n(values_[r], columns_[0]->aggregation().dataWords(), row.inlineValue);
+      std::copy_n(row.value, columns_[0]->aggregation().dataWords(), row.inlineValue);
     }
+    rows_.push_back(row);
   }
 }
 
@@ -225,7 +226,7 @@ void AggregationTable::sort(const SortOptions& options) {
     // One aggregation of numbers, the common case: each row carries the
     // number it sorts by, so a million rows sort without chasing pointers.
     for (Row& row : rows_) {
-      int64_t v = ir::aggregationScalar(columns_[0]->aggregation(), values_[row.index]);
+      int64_t v = ir::aggregationScalar(columns_[0]->aggregation(), row.value);
       // Unsigned values order as signed ones once their top bit flips.
       if (display == ir::AggDisplay::StandardDeviation) {
         v = static_cast<int64_t>(static_cast<uint64_t>(v) ^ (uint64_t{1} << 63));
@@ -238,7 +239,7 @@ void AggregationTable::sort(const SortOptions& options) {
   if (ncols == 1) {
     // A table of one distribution: each row carries what it sorts by.
     const DistributionOrder distribution(columns_[0]->aggregation());
-    for (Row& row : rows_) row.sortValue = distribution.of<SortValue>(values_[row.index]);
+    for (Row& row : rows_) row.sortValue = distribution.of<SortValue>(row.value);
     sortBy([](const Row& a, const Row& b) { return a.sortValue.compare(b.sortValue); });
     return;
   }

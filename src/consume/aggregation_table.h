@@ -55,8 +55,8 @@ class AggregationTable {
   const uint8_t* key(size_t row) const { return keyOf(rows_[row]); }
   const int64_t* value(size_t row, size_t column) const {
     const Row& r = rows_[row];
-    return columns_.size() == 1 && inlineValues_ ? r.inlineValue
-                                                 : values_[r.index * columns_.size() + column];
+    if (columns_.size() > 1) return values_[r.index * columns_.size() + column];
+    return inlineValues_ ? r.inlineValue : r.value;
   }
   // For a table of one aggregation: the row's index in the snapshot it was
   // merged from (where its per-CPU data are).
@@ -81,9 +81,10 @@ class AggregationTable {
   };
   struct Row {
     const uint8_t* key;
+    const int64_t* value;  // a table of one aggregation: the row's value
     uint64_t keyPrefix;  // KeyOrder::prefix(), of the current order
     int64_t number;      // a table of one aggregation of numbers: what it sorts by
-    uint32_t index;      // into values_ and sortValues_, and the snapshot's tuples
+    uint32_t index;      // the snapshot's tuple, or a joined table's index into values_
     union {
       int64_t inlineValue[kInlineWords];
       SortValue sortValue;  // a table of one distribution: what it sorts by
@@ -94,11 +95,11 @@ class AggregationTable {
 
   std::vector<const MergedAggregation*> columns_;
   std::vector<std::vector<int64_t>> zeros_;  // per column: a value never set
-  std::vector<Row> rows_;
+  LargeVector<Row> rows_;
   bool inlineValues_ = false;
   bool inlineKeys_ = false;
-  std::vector<const int64_t*> values_;  // per row index, per column
-  std::vector<SortValue> sortValues_;   // per row index, per column, once needed
+  LargeVector<const int64_t*> values_;  // joined tables: per row index, per column
+  LargeVector<SortValue> sortValues_;   // per row index, per column, once needed
   void computeSortValues();
 };
 

@@ -26,6 +26,8 @@ namespace {
 
 // Large tables are written in pieces of about this size.
 constexpr size_t kWriteChunk = 64 * 1024;
+// How many rows ahead of the one printed its value is fetched.
+constexpr size_t kFetchAhead = 8;
 
 }  // namespace
 
@@ -162,6 +164,12 @@ Result<void> Consumer::printTable(const AggregationTable& table, const ir::Print
   const ir::Aggregation& keyed = table.aggregation(0);
   const bool perCpu = table.columns() == 1 && options_ && options_->isSet("aggpercpu");
   for (size_t row = 0; row < table.rows(); row++) {
+    // Sorted rows visit values in no order: fetch ahead of the formatting.
+    if (row + kFetchAhead < table.rows()) {
+      for (size_t column = 0; column < table.columns(); column++) {
+        __builtin_prefetch(table.value(row + kFetchAhead, column));
+      }
+    }
     const uint8_t* key = table.key(row);
     if (format) {
       // %@ conversions past the last aggregation show the last one again.

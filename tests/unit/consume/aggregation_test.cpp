@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -201,6 +202,33 @@ TEST(DistributionSnapshot, PrintsTheRowsAroundTheBucketsUsed) {
             "\n");
 }
 
+// A bar is |count| * 40 / total rounded half up, as DTrace's long double
+// arithmetic rounds it, for small totals and for totals past 2^50 alike.
+std::string barsOf(int64_t low, int64_t high) {
+  ir::Aggregation q = makeAgg(0, ir::AggFunc::Quantize, RecordBuilder());
+  const std::vector<uint8_t> key(8, 0);
+  AggregationData data(&q, 1, false);
+  const size_t i = data.add(key.data());
+  data.foldBucket(i, 0, CpuSlot::Current, ir::quantizeBucket(1), low);
+  data.foldBucket(i, 0, CpuSlot::Current, ir::quantizeBucket(2), high);
+  data.finish();
+  std::string bars;
+  for (char c : printed({data})) {
+    if (c == '@' || c == '\n') bars += c;
+  }
+  return bars;
+}
+
+TEST(DistributionSnapshot, BarsRoundHalfUp) {
+  // 1 of 80 is half an '@'; 79 of 80 is 39.5.
+  EXPECT_EQ(barsOf(1, 79), "\n\n\n@\n" + std::string(40, '@') + "\n\n\n");
+  EXPECT_EQ(barsOf(1, 3), "\n\n\n" + std::string(10, '@') + "\n" + std::string(30, '@') + "\n\n\n");
+  const int64_t big = int64_t{1} << 55;
+  EXPECT_EQ(barsOf(big, 79 * big), "\n\n\n@\n" + std::string(40, '@') + "\n\n\n");
+  EXPECT_EQ(barsOf(big / 64, big),  // 40/65 of a bar and 2560/65
+            "\n\n\n@\n" + std::string(39, '@') + "\n\n\n");
+}
+
 TEST(AggregationPrint, KeylessCountAtExit) {
   ir::Aggregation agg = makeAgg(0, ir::AggFunc::Count, RecordBuilder());
   AggregationData data = build(&agg, {entry(RecordBuilder(), {{4}, {6}})});
@@ -290,6 +318,29 @@ TEST(AggregationPrint, SeveralAggregationsInIdOrderWithoutBlankLines) {
 TEST(AggregationPrint, NothingWhenEmpty) {
   EXPECT_EQ(printed({}), "");
   EXPECT_EQ(printed({}, true), "\n");
+}
+
+// Tables this large are formatted on two threads: the rows still come out
+// whole and in order.
+TEST(AggregationPrint, LargeTablePrintsEveryRowInOrder) {
+  RecordBuilder layout;
+  layout.add(int64_t{0});
+  ir::Aggregation agg = makeAgg(0, ir::AggFunc::Count, layout);
+  std::vector<AggregationEntry> entries;
+  const int64_t n = 50000;
+  for (int64_t i = 0; i < n; i++) {
+    RecordBuilder k;
+    k.add((i * 7919) % n);  // keys out of order, each with its own count
+    entries.push_back(entry(k, {{(i * 7919) % n + 1}}));
+  }
+  std::string expected;
+  for (int64_t i = 0; i < n; i++) {
+    char line[64];
+    std::snprintf(line, sizeof line, " %16lld %16lld\n", static_cast<long long>(i),
+                  static_cast<long long>(i + 1));
+    expected += line;
+  }
+  EXPECT_EQ(printed({build(&agg, entries)}), expected);
 }
 
 TEST(AggregationSnapshot, LargeSnapshotSortsQuickly) {
