@@ -240,7 +240,8 @@ ir::DataKind dataKindOf(const sema::Type* t) {
 }
 
 Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable& symbols,
-                     bool quiet, uint32_t stringBufferSize, SpeculationLimits speculations) {
+                     bool quiet, uint32_t stringBufferSize, SpeculationLimits speculations,
+                     uint32_t allocaSize) {
   Layout layout;
 
   for (sema::Variable& v : symbols.globals()) {
@@ -355,7 +356,7 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
     layout.strtokOffset = layout.subrOffset + kMaxSubrDepth * 2 * layout.subrAreaSize;
     layout.allocaUsedOffset = layout.strtokOffset + 8 + layout.stringTempSize;  // flag, string
     layout.allocaOffset = layout.allocaUsedOffset + 8;
-    layout.allocaSize = kAllocaSize;
+    layout.allocaSize = allocaSize;
     // Twice the usable size: the verifier bounds an access by the largest
     // offset plus the largest length, each of which may reach allocaSize.
     layout.scratchSize = layout.allocaOffset + 2 * layout.allocaSize;

@@ -53,7 +53,7 @@ struct DynamicLayout {
 constexpr uint32_t kMaxDynamicKeyDepth = 4;
 constexpr uint32_t kMaxSubrDepth = 3;
 constexpr uint32_t kLoopStateWords = 12;
-constexpr uint32_t kAllocaSize = 2048;
+constexpr uint32_t kAllocaSize = 2048;  // the scratchsize option's default
 // Kernel frames looked through for the end of a probe's BPF machinery:
 // the four it may have (program, bpf_trace_runN, __bpf_trace stub,
 // __traceiter) and one to spare.
@@ -88,7 +88,7 @@ struct Layout {
   uint32_t selfAddressOffset = 0;
   uint32_t allocaUsedOffset = 0;
   uint32_t allocaOffset = 0;     // allocaSize usable bytes (and as many again, see layout.cpp)
-  uint32_t allocaSize = 0;       // kAllocaSize, or 0 when no clause calls these subroutines
+  uint32_t allocaSize = 0;       // scratchsize, or 0 when no clause calls these subroutines
   uint32_t scratchSize = 0;
   // chill(): this CPU's chill interval start and the time chilled in it
   // (two u64), kept across firings; 0 when no clause chills.
@@ -126,8 +126,11 @@ struct SpeculationLimits {
   uint64_t bytesPerCpu = 32 * 1024;
 };
 
+// `allocaSize` is the scratchsize option: the bytes alloca() and copyin()
+// may take in one clause.
 Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable& symbols,
-                     bool quiet, uint32_t stringBufferSize, SpeculationLimits speculations = {});
+                     bool quiet, uint32_t stringBufferSize, SpeculationLimits speculations = {},
+                     uint32_t allocaSize = kAllocaSize);
 
 // The record field kind for a value of type t.
 ir::DataKind dataKindOf(const sema::Type* t);

@@ -420,6 +420,7 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
   Diagnostics diags;
   sema::Checker checker(types(), symbols_, config_.macros, diags, &definitions_);
   checker.setStackOptions(stackOptions());
+  checker.setScratchSize(options_.size("scratchsize"));
   checker.prepareBuiltins(*program, &clauseArgs);
   if (!checker.check(*program)) {
     const Diagnostic& d = diags.first();
@@ -612,8 +613,16 @@ Result<void> Session::layOut() {
                      " bytes exceeds what scratch space holds (two strings in " +
                      std::to_string(kMaxScratchSize) + " bytes per CPU)");
   }
+  // alloca() space is laid out twice over (see computeLayout): at most
+  // what fits a per-CPU value beside everything else.
+  const uint64_t scratchsize = options_.size("scratchsize");
+  if (scratchsize > kMaxScratchSize / 2) {
+    return makeError("scratchsize of " + std::to_string(scratchsize) +
+                     " bytes exceeds what scratch space holds (" +
+                     std::to_string(kMaxScratchSize / 2) + " bytes per CPU)");
+  }
   layout_ = codegen::computeLayout(clauses_, symbols_, config_.quiet, types().stringBufferSize(),
-                                   speculations);
+                                   speculations, static_cast<uint32_t>(scratchsize));
   // As dtrace_go() refuses them (EDT_DESTRUCTIVE), before anything is attached.
   if (layout_.destructive && !options_.flag("destructive")) {
     return makeError("Destructive actions not allowed");
@@ -623,6 +632,7 @@ Result<void> Session::layOut() {
     return makeError("scratch space of " + std::to_string(layout_.scratchSize) +
                      " bytes per CPU exceeds the limit of " + std::to_string(kMaxScratchSize) +
                      ": lower strsize (now " + std::to_string(types().strsize()) +
+                     "), scratchsize (now " + std::to_string(scratchsize) +
                      ") or the size of clause-local variables");
   }
   if (options_.text("bufpolicy") == "fill") {

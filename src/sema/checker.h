@@ -74,6 +74,8 @@ class Checker {
   bool check(ast::Program& program);
 
   void setStackOptions(const StackOptions& options) { stackOptions_ = options; }
+  // The scratchsize option: alloca() of a larger constant size is refused.
+  void setScratchSize(uint64_t bytes) { scratchSize_ = bytes; }
 
   // dtrace -h and -G: checks the program's declarations (the typedefs,
   // structs and enums a provider definition may name) and every provider
@@ -276,6 +278,7 @@ class Checker {
   std::optional<Refusal> unavailableAction_;  // the first destructive action Linux lacks
   std::set<std::string> externs_;            // names declared extern
   StackOptions stackOptions_;
+  uint64_t scratchSize_ = UINT64_MAX;
 };
 
 // Functions that record data (DTrace's actions) and aggregating functions.

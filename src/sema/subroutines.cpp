@@ -300,6 +300,13 @@ bool Checker::memorySubroutine(Expr& e, const Type*& result) {
   result = nullptr;
   if (name == "alloca") {
     if (prototypeArity(e, 1, 1) && prototypeArg(e, 0, isInteger(0), "size_t")) {
+      // As Oracle's DTrace: a constant size the scratch space cannot hold.
+      const std::optional<int64_t> size = args[0]->constValue;
+      if (size && static_cast<uint64_t>(*size) > scratchSize_) {
+        return error("D_ALLOCA_SIZE", e.loc,
+                     "alloca(" + std::to_string(static_cast<uint64_t>(*size)) +
+                         ") size larger than scratchsize " + std::to_string(scratchSize_));
+      }
       result = voidPointer;
     }
     return true;

@@ -171,6 +171,7 @@ const std::vector<OptionSpec> kSpecs = {
     {"pspec", OptionKind::Flag, false, "", ""},
     {"quiet", OptionKind::Runtime, true, "", ""},
     {"rawbytes", OptionKind::Runtime, true, "", ""},
+    {"scratchsize", OptionKind::Size, false, "2048", ""},  // Oracle's: alloca() space
     {"specsize", OptionKind::Size, true, "32k", ""},
     {"stackframes", OptionKind::Runtime, true, "20", ""},
     {"stackindent", OptionKind::Runtime, true, "14", ""},

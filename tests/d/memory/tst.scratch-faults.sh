@@ -1,7 +1,7 @@
 # Faults of the memory subroutines: a full scratch area, writes outside
 # alloca'd memory, unreadable sources, bad strtoll() bases and address families.
 $DTRACE -q -n '
-BEGIN { this->p = alloca(4096); }
+BEGIN { this->n = 4096; this->p = alloca(this->n); }
 BEGIN { this->p = alloca(2000); this->q = alloca(56); }
 BEGIN { this->p = alloca(8); bcopy(0, this->p, 8); }
 BEGIN { copyinto(16, 8, alloca(8)); }
