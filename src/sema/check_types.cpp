@@ -11,8 +11,8 @@ namespace {
 
 uint32_t alignUp(uint32_t v, uint32_t align) { return align ? (v + align - 1) / align * align : v; }
 
-// A member declared through a typedef keeps the typedef's name for print():
-// t's name with the typedef's underlying type replaced by the typedef.
+}  // namespace
+
 std::string spelledTypeName(TypeTable& types, const ast::DeclSpec& spec, const Type* t) {
   if (spec.typedefName.empty()) return "";
   const Type* base = types.lookup(spec.typedefName);
@@ -22,8 +22,6 @@ std::string spelledTypeName(TypeTable& types, const ast::DeclSpec& spec, const T
   if (rest.starts_with('*')) name += ' ';  // "char *" + "*" was "char **"
   return name + rest;
 }
-
-}  // namespace
 
 // dt_decl_check: the attributes a base type does not take.
 bool Checker::checkTypeAttributes(const ast::DeclSpec& spec) {
@@ -159,7 +157,10 @@ const Type* Checker::structType(const ast::StructSpec& spec) {
     }
     for (const Member& old : t->members) {
       if (!m.declarator.name.empty() && old.name == m.declarator.name) {  // unnamed bit-fields
-        error("D_DECL_MEMBER", m.loc, "duplicate member name: " + m.declarator.name);  // ctf
+        // As dt_decl_member reports CTF's refusal.
+        error("D_UNKNOWN", m.loc,
+              "failed to define member '" + m.declarator.name +
+                  "': Duplicate member or variable name");
         return nullptr;
       }
     }

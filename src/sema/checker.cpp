@@ -1245,9 +1245,12 @@ const Type* Checker::cast(Expr& e) {
   if (!to) return nullptr;
   const Type* from = expr(*e.operands[0]);
   if (!from) return nullptr;
+  // The target as written: `(uintptr_t)` names uintptr_t, as CTF would.
+  const std::string spelled = spelledTypeName(types_, e.typeName->spec, to);
+  const std::string target = spelled.empty() ? quoted(to) : "\"" + spelled + "\"";
   if (isTranslatedPointer(*e.operands[0]) && !to->isVoid()) {  // dt_node_type_name's name
     error("D_CAST_INVAL", e.loc,
-          "invalid cast expression: \"pointer to translated data\" to " + quoted(to));
+          "invalid cast expression: \"pointer to translated data\" to " + target);
     return nullptr;
   }
   // illumos's rules: between scalars, from an array to a pointer, anything
@@ -1263,7 +1266,7 @@ const Type* Checker::cast(Expr& e) {
     return e.type;
   }
   if (!ok) {
-    error("D_CAST_INVAL", e.loc, "invalid cast expression: " + quoted(from) + " to " + quoted(to));
+    error("D_CAST_INVAL", e.loc, "invalid cast expression: " + quoted(from) + " to " + target);
     return nullptr;
   }
   if (toString) {

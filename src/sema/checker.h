@@ -54,6 +54,11 @@ struct Definitions {
   std::deque<Variable> translatorInputs;
 };
 
+// A type as the program spelled it through a typedef (for print() and
+// messages, as CTF keeps typedef names): t's name with the typedef's
+// underlying type replaced by the typedef; "" when `spec` names none.
+std::string spelledTypeName(TypeTable& types, const ast::DeclSpec& spec, const Type* t);
+
 // The options that size stack() and ustack() records (their defaults
 // when a call gives no frame count).
 struct StackOptions {

@@ -14,4 +14,6 @@ check 'BEGIN { x += 1; }'
 check 'BEGIN { self->a[1] -= 1; }'
 check 'inline int rand = 7;'
 check 'translator struct nosuch < int x > { a = x; };'
+check 'struct dup { int x;
+char x; };'
 exit 1

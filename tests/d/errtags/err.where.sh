@@ -33,4 +33,6 @@ check 'inline int add[int a, int b] = a + b;\nBEGIN { trace(add); }\n'
 check 'inline int add[int a, int b] = a + b;\nBEGIN { trace(add[1]); }\n'
 check 'inline int add[int a, int b] = a + b;\nBEGIN { trace(add[1, "x"]); }\n'
 check 'struct in { int i; };\nstruct out { int o; };\ntranslator struct out < struct in *p > { o = p->i; };\nstruct in *f;\nBEGIN\n{\n\ta = (long)xlate<struct out *>(f)\n}\n'
+check 'struct in { int i; };\nstruct out { int o; };\ntranslator struct out < struct in *p > { o = p->i; };\nstruct in *f;\nBEGIN\n{\n\ta = (uintptr_t)xlate<struct out *>(f)\n}\n'
+check 'struct s { int a; } v;\nBEGIN { trace((uint32_t *)v); }\n'
 exit 1
