@@ -103,10 +103,4 @@ void AggregationData::finish() {
   LargeVector<BucketCount>().swap(cpuPending_);
 }
 
-MergedAggregation::MergedAggregation(const AggregationData& data) : aggregation_(data.aggregation) {
-  const size_t n = data.size();
-  entries_.reserve(n);
-  for (size_t i = 0; i < n; i++) entries_.push_back({data.key(i), data.merged(i)});
-}
-
 }  // namespace dtrace::consume

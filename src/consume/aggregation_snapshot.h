@@ -96,17 +96,17 @@ struct MergedEntry {
   const int64_t* data = nullptr;  // dataWords() merged words, likewise
 };
 
-// Every tuple of an aggregation with its CPUs merged, in the order read.
+// Every tuple of an aggregation with its CPUs merged, in the order read: a
+// view of the snapshot, which must outlive it.
 class MergedAggregation {
  public:
-  explicit MergedAggregation(const AggregationData& data);
-  const ir::Aggregation& aggregation() const { return *aggregation_; }
-  LargeVector<MergedEntry>& entries() { return entries_; }
-  const LargeVector<MergedEntry>& entries() const { return entries_; }
+  explicit MergedAggregation(const AggregationData& data) : data_(&data) {}
+  const ir::Aggregation& aggregation() const { return *data_->aggregation; }
+  size_t size() const { return data_->size(); }
+  MergedEntry entry(size_t i) const { return {data_->key(i), data_->merged(i)}; }
 
  private:
-  const ir::Aggregation* aggregation_;
-  LargeVector<MergedEntry> entries_;
+  const AggregationData* data_;
 };
 
 }  // namespace dtrace::consume

@@ -134,7 +134,8 @@ AggregationTable::AggregationTable(std::vector<const MergedAggregation*> columns
     const uint32_t keySize = columns_[0]->aggregation().keySize;
     std::unordered_map<std::string_view, size_t> rowOf;
     for (size_t c = 0; c < ncols; c++) {
-      for (const MergedEntry& e : columns_[c]->entries()) {
+      for (size_t i = 0; i < columns_[c]->size(); i++) {
+        const MergedEntry e = columns_[c]->entry(i);
         const std::string_view k(reinterpret_cast<const char*>(e.key), keySize);
         auto [it, fresh] = rowOf.try_emplace(k, keys.size());
         if (fresh) {
@@ -145,7 +146,7 @@ AggregationTable::AggregationTable(std::vector<const MergedAggregation*> columns
       }
     }
   }
-  const size_t nrows = ncols == 1 ? columns_[0]->entries().size() : keys.size();
+  const size_t nrows = ncols == 1 ? columns_[0]->size() : keys.size();
   inlineValues_ = ncols == 1 && !columns_[0]->aggregation().bucketed() &&
                   columns_[0]->aggregation().dataWords() <= kInlineWords;
   const uint32_t keySize = ncols ? columns_[0]->aggregation().keySize : 0;
@@ -154,8 +155,9 @@ AggregationTable::AggregationTable(std::vector<const MergedAggregation*> columns
   for (size_t r = 0; r < nrows; r++) {
     Row row;
     if (ncols == 1) {
-      row.key = columns_[0]->entries()[r].key;
-      row.value = columns_[0]->entries()[r].data;
+      const MergedEntry e = columns_[0]->entry(r);
+      row.key = e.key;
+      row.value = e.data;
     } else {
       row.key = keys[r];
       row.value = values_[r * ncols];

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -16,10 +17,10 @@
 #include "consume/aggregation_source.h"
 #include "consume/aggregation_table.h"
 #include "consume/speculations.h"
-#include "ir/program.h"
 #include "ir/printf_format.h"
-#include "util/option_table.h"
+#include "ir/program.h"
 #include "print/stack.h"
+#include "util/option_table.h"
 #include "util/result.h"
 
 namespace dtrace::print {
@@ -149,8 +150,9 @@ class Consumer {
   // By aggregation id: normalize()'s divisor, and whether printa() printed it.
   std::vector<uint64_t> normals_;
   std::vector<bool> printed_;
-  // Snapshots read for the current action (they own what the rows point at).
-  std::vector<AggregationData> snapshots_;
+  // Snapshots read for the current action: they own what the merged views
+  // and the rows point at (a deque, so that reading one more moves none).
+  std::deque<AggregationData> snapshots_;
   OutputFormat format_ = OutputFormat::Text;
   print::JsonWriter* json_ = nullptr;  // the record being written, in JSON mode
   // By EPID - 1: the speculate() field of a speculating clause's records,

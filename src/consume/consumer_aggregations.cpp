@@ -92,7 +92,6 @@ Result<void> Consumer::aggregationAction(const ir::Ecb& ecb, const ir::Action& a
 Result<void> Consumer::printa(const ir::Action& action) {
   if (!aggregations_) return {};
   snapshots_.clear();
-  snapshots_.reserve(action.aggregations.size());
   std::vector<std::unique_ptr<MergedAggregation>> columns;
   std::vector<const MergedAggregation*> views;
   for (uint32_t id : action.aggregations) {
