@@ -160,7 +160,7 @@ AggregationTable::AggregationTable(std::vector<const MergedAggregation*> columns
       row.value = e.data;
     } else {
       row.key = keys[r];
-      row.value = values_[r * ncols];
+      row.value = nullptr;  // a joined table's values are in values_
     }
     row.keyPrefix = 0;
     row.number = 0;

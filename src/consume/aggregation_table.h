@@ -81,7 +81,7 @@ class AggregationTable {
   };
   struct Row {
     const uint8_t* key;
-    const int64_t* value;  // a table of one aggregation: the row's value
+    const int64_t* value;  // a table of one aggregation: the row's value (else null)
     uint64_t keyPrefix;  // KeyOrder::prefix(), of the current order
     int64_t number;      // a table of one aggregation of numbers: what it sorts by
     uint32_t index;      // the snapshot's tuple, or a joined table's index into values_

@@ -169,20 +169,19 @@ size_t barDepth(int64_t count, int width, Magnitude total) {
 void appendBar(std::string& out, int64_t count, uint64_t normal, Magnitude total, bool positives,
                bool negatives) {
   const long long shown = static_cast<long long>(count) / static_cast<long long>(normal);
-  auto depthOf = [&](int width) { return barDepth(count, width, total); };
   const size_t width = kBarWidth;
   if (!negatives) {
-    const size_t depth = positives ? depthOf(kBarWidth) : 0;
+    const size_t depth = positives ? barDepth(count, kBarWidth, total) : 0;
     out += '|';
     out.append(depth, '@').append(width - depth, ' ');
   } else if (!positives) {
-    const size_t depth = depthOf(kBarWidth);
+    const size_t depth = barDepth(count, kBarWidth, total);
     out.append(width - depth, ' ').append(depth, '@');
     out += '|';
   } else {
     // Half-width bars on either side of a centre line.
     const size_t half = width / 2;
-    const size_t depth = depthOf(kBarWidth / 2);
+    const size_t depth = barDepth(count, kBarWidth / 2, total);
     if (count <= 0) {
       out.append(half - depth, ' ').append(depth, '@');
       out += '|';
