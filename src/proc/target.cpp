@@ -1,8 +1,8 @@
 #include "proc/target.h"
 
+#include <elf.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <elf.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
@@ -18,6 +18,8 @@
 #include <fstream>
 #include <utility>
 
+#include "sym/process_maps.h"
+
 namespace dtrace::proc {
 namespace {
 
@@ -31,15 +33,6 @@ constexpr const char* kNoProcess = "no such process";
 constexpr const char* kZombie = "zombie process";
 
 int openPidfd(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
-
-// A process that has exited but not been waited for: nothing left to trace.
-bool isZombie(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string stat;
-  std::getline(in, stat);
-  const size_t comm = stat.rfind(')');  // the state follows the command name
-  return comm != std::string::npos && comm + 2 < stat.size() && stat[comm + 2] == 'Z';
-}
 
 void closeFd(int& fd) {
   if (fd >= 0) ::close(fd);
@@ -219,7 +212,7 @@ Result<Target> Target::grab(int pid) {
   if (target.pidfd_ < 0) {
     return Error{prefix + (errno == ESRCH || errno == EINVAL ? kNoProcess : strerror(errno))};
   }
-  if (isZombie(pid)) return Error{prefix + kZombie};
+  if (sym::isZombie(pid)) return Error{prefix + kZombie};
   target.started_ = true;
   return target;
 }

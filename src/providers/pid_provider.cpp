@@ -80,6 +80,10 @@ class PidProvider final : public UprobeProvider {
  private:
   static constexpr int kMaxArgs = 10;
 
+  Error processGone() const {
+    return makeTaggedError("D_PROC_GRAB", "failed to grab process " + std::to_string(pid_));
+  }
+
   Result<void> probesInObject(ProbeCatalog& catalog, const ast::ProbeSpec& spec,
                               const ProcessObject& object);
   // `path` is uprobePath() of the object, worked out once per object.
@@ -101,9 +105,7 @@ Result<const Probe*> PidProvider::create(ProbeCatalog& catalog, const ast::Probe
   if (providerProcessId(spec.provider) != pid_ || !gmatch(name_, spec.provider)) {
     return static_cast<const Probe*>(nullptr);
   }
-  if (!sym::processExists(pid_)) {
-    return makeTaggedError("D_PROC_GRAB", "failed to grab process " + std::to_string(pid_));
-  }
+  if (!sym::processExists(pid_)) return processGone();
   if (ProcessHook* hook = catalog.processHook()) {
     if (auto r = hook->prepare(pid_); !r) return r.error();
   }
@@ -111,6 +113,9 @@ Result<const Probe*> PidProvider::create(ProbeCatalog& catalog, const ast::Probe
     if (!objectMatches(spec.module, object.mapping.path, object.executable)) continue;
     if (auto r = probesInObject(catalog, spec, object); !r) return r.error();
   }
+  // A process that went while its objects were read left none, or only
+  // some, to match: the description was not matched against it.
+  if (!sym::processExists(pid_)) return processGone();
   return static_cast<const Probe*>(nullptr);
 }
 

@@ -83,7 +83,15 @@ void faultInReadOnlyData(int pid, const std::string& path) {
   close(mem);
 }
 
-bool processExists(int pid) { return kill(pid, 0) == 0 || errno != ESRCH; }
+bool isZombie(int pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat;
+  std::getline(in, stat);
+  const size_t comm = stat.rfind(')');  // the state follows the command name
+  return comm != std::string::npos && comm + 2 < stat.size() && stat[comm + 2] == 'Z';
+}
+
+bool processExists(int pid) { return (kill(pid, 0) == 0 || errno != ESRCH) && !isZombie(pid); }
 
 std::string executablePath(int pid) {
   char exe[4096] = {};

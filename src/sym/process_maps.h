@@ -38,7 +38,11 @@ std::vector<Mapping> readExecutableMappings(int pid);
 // passing a string constant its process never read could not be read.
 void faultInReadOnlyData(int pid, const std::string& path);
 
-// Whether a process with this ID exists (it may not be ours to signal).
+// A process that has exited but not been waited for: nothing left to trace.
+bool isZombie(int pid);
+
+// Whether a process with this ID exists (it may not be ours to signal) and
+// has not exited: a zombie has no mappings left to trace.
 bool processExists(int pid);
 
 // The path of a live process's executable (/proc/PID/exe), without the

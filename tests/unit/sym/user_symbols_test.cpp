@@ -90,6 +90,21 @@ TEST(ProcessMaps, ParsesMapsLines) {
   EXPECT_FALSE(parseMapsLine("not a mapping", m));
 }
 
+// A child that has exited but was not reaped has no mappings left: it is
+// not a process there is anything to trace in.
+TEST(ProcessMaps, AZombieDoesNotExist) {
+  const pid_t child = forkWaitingChild();
+  EXPECT_TRUE(processExists(child));
+  EXPECT_FALSE(isZombie(child));
+  kill(child, SIGKILL);
+  siginfo_t info{};
+  ASSERT_EQ(waitid(P_PID, static_cast<id_t>(child), &info, WEXITED | WNOWAIT), 0);
+  EXPECT_TRUE(isZombie(child));
+  EXPECT_FALSE(processExists(child));
+  waitpid(child, nullptr, 0);
+  EXPECT_FALSE(processExists(child));
+}
+
 TEST(UserSymbols, NamesAFunctionOfALiveProcess) {
   UserSymbols symbols;
   const UserSymbol s = symbols.lookup(getpid(), knownAddress() + 2);
