@@ -3,6 +3,7 @@
 // area at the end of the per-CPU scratch value, reset at every clause
 // firing like DTrace's scratch space.
 #include "codegen/emitter.h"
+#include "sema/checker.h"
 
 namespace dtrace::codegen {
 
@@ -168,6 +169,21 @@ bool ProgramEmitter::memorySubroutine(const Expr& call) {
     popSlot();
     popSlot();
     as_.emit(mov64(R6, 0));
+    return true;
+  }
+  if (name == sema::kStringAddress) {  // a char pointer to a copy of a string
+    const auto size = static_cast<int32_t>(layout_.stringTempSize);
+    operandInto(*args[0], 0);
+    as_.emit(mov64(R6, size));
+    allocate(R6);
+    as_.emit(mov64(R1, R9));
+    as_.emit(alu64(BPF_ADD, R1, static_cast<int32_t>(layout_.allocaOffset)));
+    as_.emit(alu64(BPF_ADD, R1, R8));
+    as_.emit(mov64(R2, size));
+    as_.emit(mov64(R3, R9));
+    as_.emit(alu64(BPF_ADD, R3, subrArea(0)));
+    as_.emit(bpf::call(BPF_FUNC_probe_read_kernel));
+    addressOfArea();
     return true;
   }
   if (name == "progenyof") {

@@ -166,7 +166,7 @@ bool isScratchSubroutine(const std::string& name) {
   for (const char* n : kNames) {
     if (name == n) return true;
   }
-  return false;
+  return name == sema::kStringAddress;
 }
 
 // What a program needs beyond the fixed scratch areas: bpf_loop state (the

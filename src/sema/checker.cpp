@@ -509,6 +509,28 @@ void Checker::replaceWithEmptyString(ast::ExprPtr& operand) {
   operand = std::move(empty);
 }
 
+// A string and a char pointer may be assigned to each other, as DTrace's
+// dt_node_is_argcompat allows: a string takes a copy of the string at the
+// pointer; a char pointer takes the address of a copy of the string in
+// scratch space, which lasts until the clause ends (DTrace's string
+// temporaries live there too).
+void Checker::convertStringPointer(ast::ExprPtr& value, const Type* to) {
+  const Type* from = value->type;
+  std::unique_ptr<Expr> converted;
+  if (to->isString() && from->isCharPointer()) {
+    converted = std::make_unique<Expr>(ExprKind::Stringof, value->loc);
+    converted->type = types_.stringType();
+  } else if (to->isCharPointer() && from->isString()) {
+    converted = std::make_unique<Expr>(ExprKind::Call, value->loc);
+    converted->text = kStringAddress;
+    converted->type = to;
+  } else {
+    return;
+  }
+  converted->operands.push_back(std::move(value));
+  value = std::move(converted);
+}
+
 void Checker::promoteBitField(ast::ExprPtr& operand) {
   if (!isNarrowUnsignedBitField(*operand)) return;
   auto cast = std::make_unique<Expr>(ExprKind::Cast, operand->loc);
@@ -1174,6 +1196,7 @@ const Type* Checker::assign(Expr& e) {
   const bool wholeDynamic = target.variable && target.variable->isDynamic() && !target.storageRoot;
   if (isNullConstant(value) && wholeDynamic && (lt->isStruct() || lt->isString())) return lt;
   if (lt->isString() && isNullConstant(value)) replaceWithEmptyString(e.operands[1]);
+  convertStringPointer(e.operands[1], lt);
   if (!assignable(lt, *e.operands[1])) {
     error("D_OP_INCOMPAT", e.loc,
           "operands have incompatible types: " + quoted(lt) + " = " + quoted(e.operands[1]->type));

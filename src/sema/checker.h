@@ -253,6 +253,7 @@ class Checker {
   // compared with or assigned 0 is compared with or assigned "", and an
   // unsigned bit-field narrower than int is converted to int first.
   void replaceWithEmptyString(ast::ExprPtr& operand);
+  void convertStringPointer(ast::ExprPtr& value, const Type* to);
   void promoteBitField(ast::ExprPtr& operand);
   // p += n, p -= n: n becomes n * sizeof (*p), as an unsigned long.
   void scalePointerIncrement(ast::Expr& assign, const Type* pointer);
@@ -299,6 +300,9 @@ const ast::Expr& throughInlines(const ast::Expr& e);
 // What a string index s[i] becomes: a call of this name, operands {s, i},
 // typed char. No D identifier can spell it.
 inline constexpr const char* kStringCharacter = "string[]";
+// What a string assigned to a char pointer becomes: a call of this name,
+// operand {s}, whose value is the address of a copy of s in scratch space.
+inline constexpr const char* kStringAddress = "&string";
 // An xlate<T *>(...) result, directly or through an inline.
 bool isTranslatedPointer(const ast::Expr& e);
 // Built-in variables indexed like arrays: args[], uregs[].
