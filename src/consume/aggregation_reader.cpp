@@ -25,8 +25,9 @@ Error mapError(const ir::Aggregation& agg, const char* what, int err) {
 
 // Groups the map's (tuple, CPU) entries — (tuple, CPU, bucket) for
 // distributions — by tuple: each CPU updates only its own entries, and the
-// consumer merges them, as DTrace merges per-CPU aggregation buffers. An open-addressing table of entry indices finds a
-// tuple's entry without allocating per tuple.
+// consumer merges them, as DTrace merges per-CPU aggregation buffers. An
+// open-addressing table of entry indices finds a tuple's entry without
+// allocating per tuple.
 class Grouper {
  public:
   Grouper(AggregationData& data, uint32_t keySize, uint64_t generation,
@@ -68,6 +69,14 @@ class Grouper {
     } else {
       data_.fold(row, static_cast<int>(cpu), slot, words);
     }
+  }
+
+  // Asks the cache for the table slot where `mapKey`'s search starts: the
+  // table of a large map is far larger than the cache, and each add()
+  // would otherwise wait for its slot.
+  void prefetch(const uint8_t* mapKey) const {
+    if (symbolKeys_ || table_.empty()) return;
+    __builtin_prefetch(&table_[hash(mapKey) & (table_.size() - 1)]);
   }
 
  private:
@@ -214,7 +223,11 @@ Result<AggregationData> readAggregation(const ir::Aggregation& agg, int mapFd, u
         readNext();  // no thread to spare: read it here, first
       }
     }
+    constexpr uint32_t kFetchAhead = 8;
     for (uint32_t e = 0; e < batch.count; e++) {
+      if (e + kFetchAhead < batch.count) {
+        grouper.prefetch(batch.keys.data() + static_cast<size_t>(e + kFetchAhead) * mapKeySize);
+      }
       grouper.add(batch.keys.data() + static_cast<size_t>(e) * mapKeySize,
                   reinterpret_cast<const uint8_t*>(batch.values.data() + e * valueWords));
     }

@@ -1,7 +1,10 @@
 #include "consume/aggregation_table.h"
 
 #include <algorithm>
+#include <array>
+#include <compare>
 #include <cstring>
+#include <limits>
 #include <string_view>
 #include <unordered_map>
 
@@ -13,6 +16,22 @@ namespace {
 template <class T>
 int order(T a, T b) {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+constexpr uint64_t kSignBit = uint64_t{1} << 63;
+
+// Two unsigned words that order as `x` does. x87's long double is a sign
+// and a 15-bit exponent, then a 64-bit significand with its integer bit.
+std::array<uint64_t, 2> orderedWords(long double x) {
+  static_assert(std::numeric_limits<long double>::digits == 64);
+  if (x == 0) x = 0;  // -0 orders with +0
+  uint64_t significand;
+  uint16_t signExponent;
+  std::memcpy(&significand, &x, sizeof significand);
+  std::memcpy(&signExponent, reinterpret_cast<const char*>(&x) + sizeof significand,
+              sizeof signExponent);
+  if (signExponent & 0x8000) return {static_cast<uint16_t>(~signExponent), ~significand};
+  return {uint64_t{signExponent} | 0x8000, significand};
 }
 
 int64_t bucketValue(const ir::Aggregation& agg, uint32_t i) {
@@ -163,7 +182,7 @@ AggregationTable::AggregationTable(std::vector<const MergedAggregation*> columns
       row.value = nullptr;  // a joined table's values are in values_
     }
     row.keyPrefix = 0;
-    row.number = 0;
+    row.sortWord = 0;
     row.index = static_cast<uint32_t>(r);
     if (inlineKeys_) std::copy_n(row.key, keySize, row.inlineKey);
     if (inlineValues_) {
@@ -200,56 +219,59 @@ void AggregationTable::computeSortValues() {
   }
 }
 
-void AggregationTable::sort(const SortOptions& options) {
-  if (columns_.empty()) return;
-  const size_t ncols = columns_.size();
-  const KeyOrder keys(columns_[0]->aggregation(), options.keyPosition);
+template <class CompareValues>
+void AggregationTable::sortRows(const SortOptions& options, const KeyOrder& keys,
+                                CompareValues compareValues) {
   for (Row& row : rows_) row.keyPrefix = keys.prefix(keyOf(row));
   auto compareKeys = [&](const Row& a, const Row& b) {
     if (int c = order(a.keyPrefix, b.keyPrefix)) return c;
     return keys.compare(keyOf(a), keyOf(b));
   };
-  // Each way of comparing values gets its own instance of the sort.
-  auto sortBy = [&](auto compareValues) {
-    std::sort(rows_.begin(), rows_.end(), [&](const Row& a, const Row& b) {
-      int c = 0;
-      if (options.byKey) {
-        c = compareKeys(a, b);
-        if (c == 0) c = compareValues(a, b);
-      } else {
-        c = compareValues(a, b);
-        if (c == 0) c = compareKeys(a, b);
-      }
-      return options.reverse ? c > 0 : c < 0;
-    });
-  };
-  const ir::AggDisplay display = columns_[0]->aggregation().info().display;
+  std::sort(rows_.begin(), rows_.end(), [&](const Row& a, const Row& b) {
+    int c = options.byKey ? compareKeys(a, b) : compareValues(a, b);
+    if (c == 0) c = options.byKey ? compareValues(a, b) : compareKeys(a, b);
+    return options.reverse ? c > 0 : c < 0;
+  });
+}
+
+void AggregationTable::sort(const SortOptions& options) {
+  if (columns_.empty()) return;
+  const size_t ncols = columns_.size();
+  const KeyOrder keys(columns_[0]->aggregation(), options.keyPosition);
+  const ir::Aggregation& first = columns_[0]->aggregation();
+  const ir::AggDisplay display = first.info().display;
   if (ncols == 1 && display <= ir::AggDisplay::StandardDeviation) {
-    // One aggregation of numbers, the common case: each row carries the
-    // number it sorts by, so a million rows sort without chasing pointers.
+    // Signed numbers order as unsigned ones once their top bit flips; a
+    // standard deviation is unsigned.
+    const uint64_t flip = display == ir::AggDisplay::StandardDeviation ? 0 : kSignBit;
     for (Row& row : rows_) {
-      int64_t v = ir::aggregationScalar(columns_[0]->aggregation(), row.value);
-      // Unsigned values order as signed ones once their top bit flips.
-      if (display == ir::AggDisplay::StandardDeviation) {
-        v = static_cast<int64_t>(static_cast<uint64_t>(v) ^ (uint64_t{1} << 63));
-      }
-      row.number = v;
+      row.sortWord = static_cast<uint64_t>(ir::aggregationScalar(first, row.value)) ^ flip;
     }
-    sortBy([](const Row& a, const Row& b) { return order(a.number, b.number); });
+    sortRows(options, keys,
+             [](const Row& a, const Row& b) { return order(a.sortWord, b.sortWord); });
     return;
   }
   if (ncols == 1) {
-    // A table of one distribution: each row carries what it sorts by.
-    const DistributionOrder distribution(columns_[0]->aggregation());
-    for (Row& row : rows_) row.sortValue = distribution.of<SortValue>(row.value);
-    sortBy([](const Row& a, const Row& b) { return a.sortValue.compare(b.sortValue); });
+    const DistributionOrder distribution(first);
+    for (Row& row : rows_) {
+      const SortValue s = distribution.of<SortValue>(row.value);
+      const std::array<uint64_t, 2> weight = orderedWords(s.weight);
+      row.sortWord = weight[0];
+      row.moreSortWords = {weight[1], static_cast<uint64_t>(s.atZero) ^ kSignBit};
+    }
+    sortRows(options, keys, [](const Row& a, const Row& b) {
+      if (int c = order(a.sortWord, b.sortWord)) return c;
+      const auto c = a.moreSortWords <=> b.moreSortWords;
+      return c < 0 ? -1 : c > 0 ? 1 : 0;
+    });
     return;
   }
+  // Joined tables: each value of each row is compared in turn.
   if (sortValues_.empty()) computeSortValues();
-  const uint32_t first = options.valuePosition < ncols ? options.valuePosition : 0;
-  sortBy([this, ncols, first](const Row& a, const Row& b) {
+  const uint32_t firstColumn = options.valuePosition < ncols ? options.valuePosition : 0;
+  sortRows(options, keys, [this, ncols, firstColumn](const Row& a, const Row& b) {
     for (size_t i = 0; i < ncols; i++) {
-      const size_t c = (first + i) % ncols;
+      const size_t c = (firstColumn + i) % ncols;
       const SortValue& va = sortValues_[a.index * ncols + c];
       if (int r = va.compare(sortValues_[b.index * ncols + c])) return r;
     }

@@ -4,6 +4,7 @@
 // options ask (dt_aggregate_walk_sorted and dt_aggregate_walk_joined).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -82,16 +83,22 @@ class AggregationTable {
   struct Row {
     const uint8_t* key;
     const int64_t* value;  // a table of one aggregation: the row's value (else null)
-    uint64_t keyPrefix;  // KeyOrder::prefix(), of the current order
-    int64_t number;      // a table of one aggregation of numbers: what it sorts by
-    uint32_t index;      // the snapshot's tuple, or a joined table's index into values_
+    uint64_t keyPrefix;    // KeyOrder::prefix(), of the current order
+    uint32_t index;        // the snapshot's tuple, or a joined table's index into values_
+    // A table of one aggregation: what a row sorts by, as unsigned words
+    // compared in turn, so that a million rows sort with integer compares.
+    // A number is one word; a distribution's weight is two (sortWord and
+    // the first of moreSortWords), then its count at zero.
+    uint64_t sortWord;
     union {
       int64_t inlineValue[kInlineWords];
-      SortValue sortValue;  // a table of one distribution: what it sorts by
+      std::array<uint64_t, 2> moreSortWords;  // distributions, never inline
     };
     alignas(8) uint8_t inlineKey[kInlineKeyBytes];
   };
   const uint8_t* keyOf(const Row& row) const { return inlineKeys_ ? row.inlineKey : row.key; }
+  template <class CompareValues>
+  void sortRows(const SortOptions& options, const KeyOrder& keys, CompareValues compareValues);
 
   std::vector<const MergedAggregation*> columns_;
   std::vector<std::vector<int64_t>> zeros_;  // per column: a value never set

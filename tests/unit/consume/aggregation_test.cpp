@@ -7,6 +7,7 @@
 
 #include "../print/record_builder.h"
 #include "consume/aggregation_snapshot.h"
+#include "consume/aggregation_table.h"
 #include "consume/consumer.h"
 
 namespace dtrace::consume {
@@ -320,8 +321,7 @@ TEST(AggregationPrint, NothingWhenEmpty) {
   EXPECT_EQ(printed({}, true), "\n");
 }
 
-// Tables this large are formatted on two threads: the rows still come out
-// whole and in order.
+// A large table's rows come out whole and in order.
 TEST(AggregationPrint, LargeTablePrintsEveryRowInOrder) {
   RecordBuilder layout;
   layout.add(int64_t{0});
@@ -361,6 +361,70 @@ TEST(AggregationSnapshot, LargeSnapshotSortsQuickly) {
   for (size_t i = 1; i < table.rows(); i++) {
     ASSERT_LE(table.value(i - 1, 0)[0], table.value(i, 0)[0]);
   }
+}
+
+// The first 8 bytes of each row's key, in the table's order.
+std::vector<int64_t> sortedKeys(const AggregationData& data, SortOptions options) {
+  MergedAggregation merged(data);
+  AggregationTable table({&merged});
+  table.sort(options);
+  std::vector<int64_t> keys;
+  for (size_t i = 0; i < table.rows(); i++) {
+    int64_t k;
+    std::memcpy(&k, table.key(i), sizeof k);
+    keys.push_back(k);
+  }
+  return keys;
+}
+
+// Distributions sort by the sum of each bucket's value times its count,
+// then by the count at zero, then by key (dt_aggregate_valcmp): negative
+// sums first, and sums past 2^64 in order.
+TEST(AggregationSort, DistributionsByWeightThenCountAtZeroThenKey) {
+  RecordBuilder layout;
+  layout.add(int64_t{0});
+  ir::Aggregation q = makeAgg(0, ir::AggFunc::Quantize, layout);
+  AggregationData data(&q, 1, false);
+  auto add = [&](int64_t key, std::vector<std::pair<int64_t, int64_t>> values) {
+    const std::vector<uint8_t> k(reinterpret_cast<const uint8_t*>(&key),
+                                 reinterpret_cast<const uint8_t*>(&key) + 8);
+    const size_t i = data.add(k.data());
+    for (auto [v, n] : values) data.foldBucket(i, 0, CpuSlot::Current, ir::quantizeBucket(v), n);
+  };
+  add(1, {{8, 1}});                       // 8
+  add(2, {{0, 2}});                       // 0, two at zero
+  add(3, {{-4, 1}});                      // -4
+  add(4, {{0, 1}});                       // 0, one at zero
+  add(5, {{1, 3}});                       // 3
+  add(6, {{INT64_MIN, 3}});               // about -2^64.6
+  add(7, {{int64_t{1} << 62, 1 << 20}});  // 2^82
+  add(8, {{int64_t{1} << 62, (1 << 20) + 1}});
+  add(9, {{0, 1}});    // as key 4: the key decides
+  add(10, {{-4, 3}});  // -12
+  add(11, {{-8, 1}});  // -8
+  data.finish();
+  EXPECT_EQ(sortedKeys(data, {}), (std::vector<int64_t>{6, 10, 11, 3, 4, 9, 2, 5, 1, 7, 8}));
+  SortOptions reverse;
+  reverse.reverse = true;
+  EXPECT_EQ(sortedKeys(data, reverse), (std::vector<int64_t>{8, 7, 1, 5, 2, 9, 4, 3, 11, 10, 6}));
+  SortOptions byKey;
+  byKey.byKey = true;
+  EXPECT_EQ(sortedKeys(data, byKey), (std::vector<int64_t>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
+}
+
+// Numbers sort as signed values; a standard deviation is never negative.
+TEST(AggregationSort, NumbersAsSignedValues) {
+  RecordBuilder layout;
+  layout.add(int64_t{0});
+  ir::Aggregation sum = makeAgg(0, ir::AggFunc::Sum, layout);
+  std::vector<AggregationEntry> entries;
+  const int64_t values[] = {5, INT64_MIN, -1, INT64_MAX, 0, -1};
+  for (int64_t k = 0; k < 6; k++) {
+    RecordBuilder key;
+    key.add(k);
+    entries.push_back(entry(key, {{values[k]}}));
+  }
+  EXPECT_EQ(sortedKeys(build(&sum, entries), {}), (std::vector<int64_t>{1, 2, 5, 4, 0, 3}));
 }
 
 }  // namespace
