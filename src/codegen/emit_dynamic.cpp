@@ -142,7 +142,7 @@ void ProgramEmitter::storeOrDelete(const sema::Variable& v, int32_t key, Reg pre
 // assigned). A string member of an unset element reads as "", as its
 // other members read as 0.
 void ProgramEmitter::dynamicStringInto(const Expr& target, Reg base, int32_t offset, uint32_t size,
-                                       bool unsetIsEmpty) {
+                                       const UnsetStringRead& unset) {
   const sema::Variable& v = *target.variable;
   const Expr& root = target.storageRoot ? *target.storageRoot : target;
   dynamicLookup(v, dynamicKey(root, v));
@@ -155,10 +155,10 @@ void ProgramEmitter::dynamicStringInto(const Expr& target, Reg base, int32_t off
   copyString(R8, 0, target.type->size, base, offset, size);
   as_.jump(done);
   as_.bind(missing);
-  if (unsetIsEmpty || target.storageRoot) {  // a member of an unset element reads as 0 does
+  if (target.storageRoot) {  // a member of an unset element reads as 0 does
     literalInto("", base, offset, size);
   } else {
-    fault(ir::Fault::BadAddr);
+    unsetStringInto(unset, base, offset, size);
   }
   as_.bind(done);
 }

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "codegen/emitter.h"
+#include "sema/checker.h"
 #include "sema/symbols.h"
 
 namespace dtrace::codegen {
@@ -622,9 +623,16 @@ void ProgramEmitter::assign(const Expr& e) {
     if (v->isDynamic()) {
       storeDynamicString(target, rhs);
     } else {
+      // DTrace's NULL string: the checker let 0 through to a variable
+      // with a marker, which says whether it holds NULL or its bytes.
+      const bool null = !rhs.type->isString();
       staticStorage(target);
       as_.emit(mov64(R7, R1));
-      stringValueInto(rhs, R7, 0, tt->size);
+      if (!null) stringValueInto(rhs, R7, 0, tt->size);
+      if (sema::hasNullMarker(target)) {
+        as_.emit(st(Size::B, R7, -static_cast<int16_t>(ir::kNullMarkerSize),
+                    null ? ir::kNullMarker : 0));
+      }
     }
     return;
   }
@@ -701,9 +709,37 @@ void ProgramEmitter::ternary(const Expr& e) {
 // As an operand compared or assigned, an unset string (DTrace's NULL
 // string) reads as "", as DTrace compares it and copies it.
 void ProgramEmitter::stringValueInto(const Expr& e, Reg base, int32_t offset, uint32_t size) {
-  unsetStringIsEmpty_ = true;
+  unsetStringRead_ = {true, std::nullopt};
   stringInto(e, base, offset, size);
-  unsetStringIsEmpty_ = false;
+  unsetStringRead_ = {};
+}
+
+void ProgramEmitter::unsetStringInto(const UnsetStringRead& how, Reg base, int32_t offset,
+                                     uint32_t size) {
+  if (how.asEmpty) {
+    literalInto("", base, offset, size);
+  } else if (how.indexSlot) {
+    as_.emit(ldx(Size::DW, R6, R10, *how.indexSlot));
+    fault(ir::Fault::BadAddr, R6);
+  } else {
+    fault(ir::Fault::BadAddr);
+  }
+}
+
+void ProgramEmitter::staticStringInto(const Expr& e, Reg base, int32_t offset, uint32_t size,
+                                      const UnsetStringRead& unset) {
+  if (!sema::hasNullMarker(e)) {
+    copyString(R8, 0, e.type->size, base, offset, size);
+    return;
+  }
+  Label null = as_.newLabel(), done = as_.newLabel();
+  as_.emit(ldx(Size::B, R1, R8, -static_cast<int16_t>(ir::kNullMarkerSize)));
+  as_.jumpIf(BPF_JEQ, R1, ir::kNullMarker, null);
+  copyString(R8, 0, e.type->size, base, offset, size);
+  as_.jump(done);
+  as_.bind(null);
+  unsetStringInto(unset, base, offset, size);
+  as_.bind(done);
 }
 
 void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_t size) {
@@ -713,9 +749,9 @@ void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_
   // Only the operand itself, through what merely passes it on (an inline,
   // ?:'s branches), may read an unset string as "": a subroutine reads its
   // arguments as usual.
-  const bool unsetIsEmpty = std::exchange(unsetStringIsEmpty_, false);
+  const UnsetStringRead unset = std::exchange(unsetStringRead_, {});
   auto passOn = [&](const Expr& operand) {
-    unsetStringIsEmpty_ = unsetIsEmpty;
+    unsetStringRead_ = unset;
     stringInto(operand, base, offset, size);
   };
   if (e.inlineValue) {
@@ -770,7 +806,7 @@ void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_
   }
   const sema::Variable* v = e.variable;
   if (v && v->isDynamic()) {
-    dynamicStringInto(e, base, offset, size, unsetIsEmpty);
+    dynamicStringInto(e, base, offset, size, unset);
     return;
   }
   if ((e.kind == ExprKind::Identifier || e.kind == ExprKind::Member) && v) {
@@ -795,7 +831,7 @@ void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_
     if (v->kind == sema::Variable::Kind::Global || v->kind == sema::Variable::Kind::ClauseLocal) {
       staticStorage(e);
       as_.emit(mov64(R8, R1));
-      copyString(R8, 0, e.type->size, base, offset, size);
+      staticStringInto(e, base, offset, size, unset);
       return;
     }
   }

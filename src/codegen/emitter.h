@@ -211,8 +211,19 @@ class ProgramEmitter {
   void storeDynamic(const ast::Expr& target);
   void dynamicMemberAddress(const ast::Expr& target);  // r0 = its bytes in the element, or 0
   void storeDynamicMember(const ast::Expr& target);
+  // What reading an unset (NULL) string does: "" for an operand compared
+  // or assigned, else the invalid address fault DTrace takes at NULL, or
+  // at NULL plus i for s[i].
+  struct UnsetStringRead {
+    bool asEmpty = false;
+    std::optional<int16_t> indexSlot;  // s[i]: the stack slot holding i
+  };
+  void unsetStringInto(const UnsetStringRead& how, bpf::Reg base, int32_t offset, uint32_t size);
   void dynamicStringInto(const ast::Expr& target, bpf::Reg base, int32_t offset, uint32_t size,
-                         bool unsetIsEmpty);
+                         const UnsetStringRead& unset);
+  // A string variable's bytes at r8 (global or clause-local), or its NULL.
+  void staticStringInto(const ast::Expr& e, bpf::Reg base, int32_t offset, uint32_t size,
+                        const UnsetStringRead& unset);
   void storeDynamicString(const ast::Expr& target, const ast::Expr& value);
   void dynamicLookup(const sema::Variable& v, int32_t key);  // r0 = value pointer or 0
   // Stores the value at dynamicValueOffset under `key`, or deletes the
@@ -397,7 +408,7 @@ class ProgramEmitter {
   const providers::Probe* errorProbe_ = nullptr;
   std::vector<EnabledClause> errorClauses_;
   bool inErrorClause_ = false;       // a fault in an ERROR clause does not fire ERROR again
-  bool unsetStringIsEmpty_ = false;  // see stringValueInto
+  UnsetStringRead unsetStringRead_;  // for the next stringInto's own operand
   uint32_t dynamicDepth_ = 0;   // nesting of dynamic-variable keys being built
   uint32_t joinDepth_ = 0;      // nesting of strjoin() calls
   // Translator inputs being evaluated, innermost last: (input, stack slot).

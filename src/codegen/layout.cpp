@@ -23,6 +23,12 @@ uint32_t place(uint32_t& end, const sema::Type* t) {
   return offset;
 }
 
+// A global or clause-local variable; a string's NULL marker comes first.
+uint32_t placeVariable(uint32_t& end, const sema::Type* t) {
+  if (t->isString()) end = alignUp(end, 8) + ir::kNullMarkerSize;
+  return place(end, t);
+}
+
 // `size` unsigned bytes at the next 8-aligned offset (a dump, a word).
 ir::Field alignedField(uint32_t& end, uint32_t size) {
   ir::Field f;
@@ -246,7 +252,7 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
 
   for (sema::Variable& v : symbols.globals()) {
     if (v.isDynamic()) continue;  // lives in its own map
-    v.offset = place(layout.globalsSize, v.type);
+    v.offset = placeVariable(layout.globalsSize, v.type);
   }
   layout.globalsSize = alignUp(std::max<uint32_t>(layout.globalsSize, 8), 8);
 
@@ -317,7 +323,7 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
 
   uint32_t localsSize = 0;
   for (sema::Variable& v : symbols.clauseLocals()) {
-    v.offset = place(localsSize, v.type);
+    v.offset = placeVariable(localsSize, v.type);
   }
 
   layout.recordOffset = 0;

@@ -81,6 +81,12 @@ struct FaultRecord {
   uint32_t difOffset;    // instruction offset in the program, for the message
 };
 
+// A global or clause-local string variable is preceded by this many bytes,
+// the first of which is kNullMarker while it holds DTrace's NULL string
+// (s = NULL), as DTrace marks a by-reference variable's storage.
+constexpr uint32_t kNullMarkerSize = 8;
+constexpr int32_t kNullMarker = 0xff;
+
 // An aggregation lives in a BPF hash map. Its key is the tuple's fields
 // packed at their offsets (Aggregation::keySize bytes; a single zero word
 // when there are no keys) followed by a slot word: the number of the CPU

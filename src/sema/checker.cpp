@@ -509,6 +509,12 @@ void Checker::replaceWithEmptyString(ast::ExprPtr& operand) {
   operand = std::move(empty);
 }
 
+bool hasNullMarker(const Expr& e) {
+  const Variable* v = e.variable;
+  return v && v->type->isString() && e.type == v->type && !e.storageRoot &&
+         (v->kind == Variable::Kind::Global || v->kind == Variable::Kind::ClauseLocal);
+}
+
 // A string and a char pointer may be assigned to each other, as DTrace's
 // dt_node_is_argcompat allows: a string takes a copy of the string at the
 // pointer; a char pointer takes the address of a copy of the string in
@@ -1195,7 +1201,10 @@ const Type* Checker::assign(Expr& e) {
   // generator deletes on the integer); to another string it stores "".
   const bool wholeDynamic = target.variable && target.variable->isDynamic() && !target.storageRoot;
   if (isNullConstant(value) && wholeDynamic && (lt->isStruct() || lt->isString())) return lt;
-  if (lt->isString() && isNullConstant(value)) replaceWithEmptyString(e.operands[1]);
+  if (lt->isString() && isNullConstant(value)) {
+    if (hasNullMarker(target)) return lt;  // DTrace's NULL string
+    replaceWithEmptyString(e.operands[1]);
+  }
   convertStringPointer(e.operands[1], lt);
   if (!assignable(lt, *e.operands[1])) {
     error("D_OP_INCOMPAT", e.loc,

@@ -297,6 +297,9 @@ bool isUnavailableDestructive(std::string_view name);
 // The expression an inline name stands for, through any chain of inlines.
 const ast::Expr& throughInlines(const ast::Expr& e);
 
+// A whole global or clause-local string variable, whose storage carries a
+// NULL marker (ir::kNullMarkerSize); not a member or element of one.
+bool hasNullMarker(const ast::Expr& e);
 // What a string index s[i] becomes: a call of this name, operands {s, i},
 // typed char. No D identifier can spell it.
 inline constexpr const char* kStringCharacter = "string[]";

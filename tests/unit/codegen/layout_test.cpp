@@ -76,19 +76,20 @@ TEST_F(LayoutTest, GlobalsAreNaturallyAligned) {
 }
 
 // A string global holds strsize characters and a NUL (257 bytes), aligned to 8.
+// Each string variable has 8 bytes of NULL marker before its characters.
 TEST_F(LayoutTest, StringGlobalsTakeStrsizeAndNulAlignedTo8) {
   lay("char c; BEGIN { c = 1; s = execname; t = \"ab\"; }");
   EXPECT_EQ(globalOffset("c"), kFirstGlobalOffset);
-  EXPECT_EQ(globalOffset("s"), kFirstGlobalOffset + 8);
-  EXPECT_EQ(globalOffset("t"), kFirstGlobalOffset + 8 + 264u);
-  EXPECT_EQ(layout.globalsSize, kFirstGlobalOffset + 8 + 2 * 264u);
+  EXPECT_EQ(globalOffset("s"), kFirstGlobalOffset + 8 + 8);
+  EXPECT_EQ(globalOffset("t"), kFirstGlobalOffset + 8 + 264u + 8 + 8);
+  EXPECT_EQ(layout.globalsSize, kFirstGlobalOffset + 8 + 2 * (8 + 264u));
 }
 
 TEST_F(LayoutTest, StrsizeSetsStringSizes) {
   types = sema::TypeTable(64);
   lay("BEGIN { s = \"abc\"; trace(s); }");
-  EXPECT_EQ(globalOffset("s"), kFirstGlobalOffset);
-  EXPECT_EQ(layout.globalsSize, kFirstGlobalOffset + 72u);
+  EXPECT_EQ(globalOffset("s"), kFirstGlobalOffset + 8);
+  EXPECT_EQ(layout.globalsSize, kFirstGlobalOffset + 8 + 72u);
   EXPECT_EQ(fieldsOf(0, 0).at(0).size, 65u);  // 64 characters and the NUL
   EXPECT_EQ(layout.stringTempSize, 72u);
 }

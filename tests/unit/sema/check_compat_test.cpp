@@ -88,9 +88,14 @@ TEST_F(CheckCompatTest, StringsTakeZeroAsNull) {
     EXPECT_EQ(cmp->operands[at]->kind, ast::ExprKind::StringLiteral) << e;
     EXPECT_EQ(cmp->operands[at]->text, "") << e;
   }
-  // Assigned to a global string, 0 is ""; to a dynamic one it stays the
-  // integer that frees it.
+  // Assigned to a global or clause-local string, 0 stays DTrace's NULL
+  // string, as it does for a dynamic one, where it frees the element; to a
+  // member of a struct it is "".
   EXPECT_EQ(check("string g; BEGIN { g = 0; }"), "");
+  EXPECT_EQ(last()->operands[1]->kind, ast::ExprKind::IntLiteral);
+  EXPECT_EQ(check("this string l; BEGIN { this->l = 0; }"), "");
+  EXPECT_EQ(last()->operands[1]->kind, ast::ExprKind::IntLiteral);
+  EXPECT_EQ(check("struct sv { string m; } v; BEGIN { v.m = 0; }"), "");
   EXPECT_EQ(last()->operands[1]->kind, ast::ExprKind::StringLiteral);
   EXPECT_EQ(check("BEGIN { self->s = \"a\"; self->s = 0; a[\"k\"] = \"v\"; a[\"k\"] = 0; }"), "");
   EXPECT_EQ(last()->operands[1]->kind, ast::ExprKind::IntLiteral);
