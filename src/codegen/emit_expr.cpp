@@ -625,13 +625,25 @@ void ProgramEmitter::assign(const Expr& e) {
     } else {
       // DTrace's NULL string: the checker let 0 through to a variable
       // with a marker, which says whether it holds NULL or its bytes.
-      const bool null = !rhs.type->isString();
+      const auto marker = -static_cast<int16_t>(ir::kNullMarkerSize);
       staticStorage(target);
       as_.emit(mov64(R7, R1));
-      if (!null) stringValueInto(rhs, R7, 0, tt->size);
-      if (sema::hasNullMarker(target)) {
-        as_.emit(st(Size::B, R7, -static_cast<int16_t>(ir::kNullMarkerSize),
-                    null ? ir::kNullMarker : 0));
+      if (!sema::hasNullMarker(target)) {
+        stringValueInto(rhs, R7, 0, tt->size);
+      } else if (!rhs.type->isString()) {
+        as_.emit(st(Size::B, R7, marker, ir::kNullMarker));
+      } else {
+        // A NULL string copied in makes this one NULL, as DTrace copies
+        // the reference.
+        const int16_t wasNull = pushSlot();
+        as_.emit(st(Size::DW, R10, wasNull, 0));
+        unsetStringRead_ = {true, std::nullopt, wasNull};
+        stringInto(rhs, R7, 0, tt->size);
+        unsetStringRead_ = {};
+        as_.emit(ldx(Size::DW, R1, R10, wasNull));
+        popSlot();
+        as_.emit(alu64(BPF_MUL, R1, ir::kNullMarker));
+        as_.emit(stx(Size::B, R7, marker, R1));
       }
     }
     return;
@@ -709,13 +721,14 @@ void ProgramEmitter::ternary(const Expr& e) {
 // As an operand compared or assigned, an unset string (DTrace's NULL
 // string) reads as "", as DTrace compares it and copies it.
 void ProgramEmitter::stringValueInto(const Expr& e, Reg base, int32_t offset, uint32_t size) {
-  unsetStringRead_ = {true, std::nullopt};
+  unsetStringRead_ = {true, std::nullopt, std::nullopt};
   stringInto(e, base, offset, size);
   unsetStringRead_ = {};
 }
 
 void ProgramEmitter::unsetStringInto(const UnsetStringRead& how, Reg base, int32_t offset,
                                      uint32_t size) {
+  if (how.flagSlot) as_.emit(st(Size::DW, R10, *how.flagSlot, 1));
   if (how.asEmpty) {
     literalInto("", base, offset, size);
   } else if (how.indexSlot) {

@@ -296,7 +296,7 @@ void ProgramEmitter::stringCharacter(const Expr& call) {
   value(*call.operands[1]);
   const int16_t slot = pushSlot();
   as_.emit(stx(Size::DW, R10, slot, R6));
-  unsetStringRead_ = {false, slot};  // a NULL string faults at address i
+  unsetStringRead_ = {false, slot, std::nullopt};  // a NULL string faults at address i
   stringInto(*call.operands[0], R9, temp, size);
   as_.emit(ldx(Size::DW, R1, R10, slot));
   popSlot();

@@ -217,6 +217,7 @@ class ProgramEmitter {
   struct UnsetStringRead {
     bool asEmpty = false;
     std::optional<int16_t> indexSlot;  // s[i]: the stack slot holding i
+    std::optional<int16_t> flagSlot;   // set to 1 there when it was NULL
   };
   void unsetStringInto(const UnsetStringRead& how, bpf::Reg base, int32_t offset, uint32_t size);
   void dynamicStringInto(const ast::Expr& target, bpf::Reg base, int32_t offset, uint32_t size,

@@ -1,11 +1,13 @@
 # A global or clause-local string variable set to NULL holds DTrace's NULL
 # string: compared, it is ""; read, it faults at address 0, and s[i] at
-# address i; assigned a string again, it holds that string.
+# address i; copied, the copy is NULL too; assigned a string again, it
+# holds that string.
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT
 $DTRACE -qs /dev/stdin 2>"$err" <<'D'
-string g;
+string g, h;
 this string l;
+self string unset;
 
 BEGIN
 {
@@ -17,6 +19,9 @@ BEGIN
 BEGIN { printf("%s\n", g); }
 BEGIN { printf("%c\n", g[2]); }
 BEGIN { printf("%d\n", strlen(this->l)); }
+BEGIN { h = "x"; h = g; printf("%d\n", h == ""); }
+BEGIN { printf("%s\n", h); }
+BEGIN { h = "x"; h = self->unset; printf("%s\n", h); }
 BEGIN { this->l = "again"; g = this->l; printf("%s %s %c\n", g, this->l, g[1]); }
 BEGIN { exit(0); }
 D
