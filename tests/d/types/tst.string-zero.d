@@ -2,7 +2,8 @@
  * An unset string element is DTrace's NULL string: 0 and NULL compare equal
  * to it and to "", assigning 0 (or NULL) frees it, and reading its
  * characters (printing it, a subroutine's argument) is an invalid address
- * fault. Assigning "" stores the empty string, which prints.
+ * fault. Assigning "" stores the empty string, which prints. A NULL string
+ * copied into a variable makes it NULL.
  */
 #pragma D option quiet
 
@@ -17,6 +18,11 @@ BEGIN
 	self->e = "";
 	printf("[%s] %d\n", self->e, self->e == NULL);
 	copy = a["x"];
+	printf("%d\n", copy == "");
+}
+
+BEGIN
+{
 	printf("[%s]\n", copy);
 }
 
