@@ -178,10 +178,18 @@ void ProgramEmitter::storeDynamicString(const Expr& target, const Expr& value) {
     deleteDynamic(target);
     return;
   }
+  // A NULL string stored frees the element, as storing 0 does in DTrace;
+  // "" is a string: it is stored.
   const int32_t val = static_cast<int32_t>(layout_.dynamicValueOffset);
-  stringValueInto(value, R9, val, v.type->size);
+  const int16_t wasNull = pushSlot();
+  as_.emit(st(Size::DW, R10, wasNull, 0));
+  unsetStringRead_ = {true, std::nullopt, wasNull};
+  stringInto(value, R9, val, v.type->size);
+  unsetStringRead_ = {};
   const int32_t key = dynamicKey(target, v);
-  as_.emit(mov64(R1, 1));  // "" is a string: it is stored, as DTrace stores it
+  as_.emit(ldx(Size::DW, R1, R10, wasNull));
+  popSlot();
+  as_.emit(alu64(BPF_XOR, R1, 1));
   storeOrDelete(v, key, R1);
 }
 

@@ -1,7 +1,7 @@
 # A global or clause-local string variable set to NULL holds DTrace's NULL
 # string: compared, it is ""; read, it faults at address 0, and s[i] at
-# address i; copied, the copy is NULL too; assigned a string again, it
-# holds that string.
+# address i; copied, the copy is NULL too (an element of a dynamic
+# variable is freed); assigned a string again, it holds that string.
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT
 $DTRACE -qs /dev/stdin 2>"$err" <<'D'
@@ -22,6 +22,7 @@ BEGIN { printf("%d\n", strlen(this->l)); }
 BEGIN { h = "x"; h = g; printf("%d\n", h == ""); }
 BEGIN { printf("%s\n", h); }
 BEGIN { h = "x"; h = self->unset; printf("%s\n", h); }
+BEGIN { self->d = "x"; self->d = g; printf("%s\n", self->d); }
 BEGIN { this->l = "again"; g = this->l; printf("%s %s %c\n", g, this->l, g[1]); }
 BEGIN { exit(0); }
 D
