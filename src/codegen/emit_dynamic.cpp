@@ -181,11 +181,7 @@ void ProgramEmitter::storeDynamicString(const Expr& target, const Expr& value) {
   // A NULL string stored frees the element, as storing 0 does in DTrace;
   // "" is a string: it is stored.
   const int32_t val = static_cast<int32_t>(layout_.dynamicValueOffset);
-  const int16_t wasNull = pushSlot();
-  as_.emit(st(Size::DW, R10, wasNull, 0));
-  unsetStringRead_ = {true, std::nullopt, wasNull};
-  stringInto(value, R9, val, v.type->size);
-  unsetStringRead_ = {};
+  const int16_t wasNull = stringValueNotingNull(value, R9, val, v.type->size);
   const int32_t key = dynamicKey(target, v);
   as_.emit(ldx(Size::DW, R1, R10, wasNull));
   popSlot();

@@ -635,11 +635,7 @@ void ProgramEmitter::assign(const Expr& e) {
       } else {
         // A NULL string copied in makes this one NULL, as DTrace copies
         // the reference.
-        const int16_t wasNull = pushSlot();
-        as_.emit(st(Size::DW, R10, wasNull, 0));
-        unsetStringRead_ = {true, std::nullopt, wasNull};
-        stringInto(rhs, R7, 0, tt->size);
-        unsetStringRead_ = {};
+        const int16_t wasNull = stringValueNotingNull(rhs, R7, 0, tt->size);
         as_.emit(ldx(Size::DW, R1, R10, wasNull));
         popSlot();
         as_.emit(alu64(BPF_MUL, R1, ir::kNullMarker));
@@ -724,6 +720,16 @@ void ProgramEmitter::stringValueInto(const Expr& e, Reg base, int32_t offset, ui
   unsetStringRead_ = {true, std::nullopt, std::nullopt};
   stringInto(e, base, offset, size);
   unsetStringRead_ = {};
+}
+
+int16_t ProgramEmitter::stringValueNotingNull(const Expr& e, Reg base, int32_t offset,
+                                              uint32_t size) {
+  const int16_t wasNull = pushSlot();
+  as_.emit(st(Size::DW, R10, wasNull, 0));
+  unsetStringRead_ = {true, std::nullopt, wasNull};
+  stringInto(e, base, offset, size);
+  unsetStringRead_ = {};
+  return wasNull;
 }
 
 void ProgramEmitter::unsetStringInto(const UnsetStringRead& how, Reg base, int32_t offset,

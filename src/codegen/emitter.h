@@ -245,6 +245,9 @@ class ProgramEmitter {
   void stringInto(const ast::Expr& e, bpf::Reg base, int32_t offset, uint32_t size);
   // stringInto for an operand compared or assigned (see emit_expr.cpp).
   void stringValueInto(const ast::Expr& e, bpf::Reg base, int32_t offset, uint32_t size);
+  // The same, noting in a stack slot it pushes (the caller pops it) 1 when
+  // `e` was a NULL string, else 0.
+  int16_t stringValueNotingNull(const ast::Expr& e, bpf::Reg base, int32_t offset, uint32_t size);
   void literalInto(const std::string& text, bpf::Reg base, int32_t offset, uint32_t size);
   void probeFieldInto(sema::Builtin field, bpf::Reg base, int32_t offset, uint32_t size);
   void copyString(bpf::Reg src, int32_t srcOffset, uint32_t srcSize, bpf::Reg base, int32_t offset,
