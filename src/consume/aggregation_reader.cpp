@@ -187,6 +187,8 @@ Result<AggregationData> readAggregation(const ir::Aggregation& agg, int mapFd, u
   const int ncpus = libbpf_num_possible_cpus();
   if (ncpus <= 0) return makeError("failed to count the possible CPUs");
   AggregationData data(&agg, ncpus, perCpu);
+  // A map holds at most maxEntries; beyond a few million the arrays grow.
+  data.reserve(std::min<size_t>(agg.maxEntries, size_t{1} << 24));
   const uint32_t mapKeySize = agg.keySize + ir::kAggregationCpuSlot;
   Grouper grouper(data, agg.keySize, generation, symbolKeys);
   const size_t valueWords = agg.valueSize() / 8;

@@ -49,6 +49,23 @@ void layOutDistributions(const LargeVector<BucketCount>& counts, size_t owners,
 
 }  // namespace
 
+void AggregationData::reserve(size_t entries) {
+  keys_.reserve(entries * keySize());
+  current_.reserve(entries);
+  if (sparse_) {
+    pending_.reserve(entries);
+  } else {
+    merged_.reserve(entries * words_);
+  }
+  if (!perCpu_) return;
+  slots_.reserve(entries * ncpus_);
+  if (sparse_) {
+    cpuPending_.reserve(entries);
+  } else {
+    cpuData_.reserve(entries * ncpus_ * words_);
+  }
+}
+
 size_t AggregationData::add(const uint8_t* key) {
   keys_.insert(keys_.end(), key, key + keySize());
   if (!sparse_) merged_.resize(merged_.size() + words_, 0);

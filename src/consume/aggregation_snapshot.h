@@ -55,6 +55,10 @@ class AggregationData {
     return cpuData_.data() + (sparse_ ? cpuOffsets_[at] : at * words_);
   }
 
+  // Room for up to `entries` map entries, reserved but not touched: the
+  // arrays then never move as they grow, and only the memory used is
+  // faulted in (fresh memory is the largest cost of a large snapshot).
+  void reserve(size_t entries);
   // Appends a tuple (keySize bytes) with every CPU absent; returns its index.
   size_t add(const uint8_t* key);
   // Adds one map entry of tuple i: the words of `cpu`, current or from

@@ -5,10 +5,12 @@
 #include <compare>
 #include <cstring>
 #include <limits>
+#include <numeric>
 #include <string_view>
 #include <unordered_map>
 
 #include "print/printf.h"
+#include "util/word_radix_sort.h"
 
 namespace dtrace::consume {
 namespace {
@@ -166,29 +168,15 @@ AggregationTable::AggregationTable(std::vector<const MergedAggregation*> columns
     }
   }
   const size_t nrows = ncols == 1 ? columns_[0]->size() : keys.size();
-  inlineValues_ = ncols == 1 && !columns_[0]->aggregation().bucketed() &&
-                  columns_[0]->aggregation().dataWords() <= kInlineWords;
-  const uint32_t keySize = ncols ? columns_[0]->aggregation().keySize : 0;
-  inlineKeys_ = keySize <= kInlineKeyBytes;
   rows_.reserve(nrows);
   for (size_t r = 0; r < nrows; r++) {
-    Row row;
     if (ncols == 1) {
       const MergedEntry e = columns_[0]->entry(r);
-      row.key = e.key;
-      row.value = e.data;
+      rows_.push_back({e.key, e.data, static_cast<uint32_t>(r)});
     } else {
-      row.key = keys[r];
-      row.value = nullptr;  // a joined table's values are in values_
+      // A joined table's values are in values_.
+      rows_.push_back({keys[r], nullptr, static_cast<uint32_t>(r)});
     }
-    row.keyPrefix = 0;
-    row.sortWord = 0;
-    row.index = static_cast<uint32_t>(r);
-    if (inlineKeys_) std::copy_n(row.key, keySize, row.inlineKey);
-    if (inlineValues_) {
-      std::copy_n(row.value, columns_[0]->aggregation().dataWords(), row.inlineValue);
-    }
-    rows_.push_back(row);
   }
 }
 
@@ -219,64 +207,143 @@ void AggregationTable::computeSortValues() {
   }
 }
 
-template <class CompareValues>
-void AggregationTable::sortRows(const SortOptions& options, const KeyOrder& keys,
-                                CompareValues compareValues) {
-  for (Row& row : rows_) row.keyPrefix = keys.prefix(keyOf(row));
-  auto compareKeys = [&](const Row& a, const Row& b) {
-    if (int c = order(a.keyPrefix, b.keyPrefix)) return c;
-    return keys.compare(keyOf(a), keyOf(b));
+// The words a row's order starts with are radix-sorted; rows whose words
+// are all equal (their values, and keys as far as the prefix goes) are then
+// put in order by their whole keys.
+template <size_t W, class RowWords>
+void AggregationTable::sortByWords(const std::array<uint32_t, 4>& words, const RowWords& rowWords,
+                                   const KeyOrder& keys, LargeVector<uint32_t>& indices) const {
+  const size_t n = rows_.size();
+  LargeVector<WordsEntry<W>> entries(n), scratch;
+  for (size_t r = 0; r < n; r++) {
+    const std::array<uint64_t, 4> all = rowWords(rows_[r]);
+    entries[r].index = static_cast<uint32_t>(r);
+    for (size_t w = 0; w < W; w++) entries[r].words[w] = all[words[w]];
+  }
+  radixSortByWords(entries, scratch);
+  for (size_t r = 0; r < n; r++) indices[r] = entries[r].index;
+  auto keyLess = [&](uint32_t a, uint32_t b) {
+    return keys.compare(rows_[a].key, rows_[b].key) < 0;
   };
-  std::sort(rows_.begin(), rows_.end(), [&](const Row& a, const Row& b) {
-    int c = options.byKey ? compareKeys(a, b) : compareValues(a, b);
-    if (c == 0) c = options.byKey ? compareValues(a, b) : compareKeys(a, b);
-    return options.reverse ? c > 0 : c < 0;
+  for (size_t i = 0; i < n;) {
+    size_t j = i + 1;
+    while (j < n && entries[j].words == entries[i].words) j++;
+    if (j - i > 1) std::sort(indices.begin() + i, indices.begin() + j, keyLess);
+    i = j;
+  }
+}
+
+// A table of one aggregation sorts by unsigned words, so that a million
+// rows sort in a few radix passes: a number is one word; a distribution's
+// weight is two (mapped so that they order as the weight does), then its
+// count at zero; the key's prefix is the fourth.
+void AggregationTable::sortOneAggregation(const SortOptions& options, const KeyOrder& keys,
+                                          LargeVector<uint32_t>& indices) const {
+  const ir::Aggregation& agg = columns_[0]->aggregation();
+  const ir::AggDisplay display = agg.info().display;
+  const bool scalar = display <= ir::AggDisplay::StandardDeviation;
+  // Signed numbers order as unsigned ones once their top bit flips; a
+  // standard deviation is unsigned.
+  const uint64_t flip = display == ir::AggDisplay::StandardDeviation ? 0 : kSignBit;
+  const DistributionOrder distribution(agg);
+  constexpr uint32_t kKeyPrefixWord = 3;
+  auto rowWords = [&](const Row& row) {
+    std::array<uint64_t, 4> w{};
+    if (scalar) {
+      w[0] = static_cast<uint64_t>(ir::aggregationScalar(agg, row.value)) ^ flip;
+    } else {
+      const SortValue s = distribution.of<SortValue>(row.value);
+      const std::array<uint64_t, 2> weight = orderedWords(s.weight);
+      w = {weight[0], weight[1], static_cast<uint64_t>(s.atZero) ^ kSignBit, 0};
+    }
+    w[kKeyPrefixWord] = keys.prefix(row.key);
+    return w;
+  };
+  // The words the order starts with, as far as they follow it (aggsortkey:
+  // the values decide only between equal keys), less those every row shares.
+  const uint32_t valueWords = scalar ? 1 : 3;
+  std::vector<uint32_t> leading;
+  if (!options.byKey) {
+    for (uint32_t i = 0; i < valueWords; i++) leading.push_back(i);
+  }
+  leading.push_back(kKeyPrefixWord);
+  if (options.byKey && keys.prefixIsWhole()) {
+    for (uint32_t i = 0; i < valueWords; i++) leading.push_back(i);
+  }
+  std::array<bool, 4> varies{};
+  const std::array<uint64_t, 4> first = rowWords(rows_[0]);
+  for (const Row& row : rows_) {
+    const std::array<uint64_t, 4> w = rowWords(row);
+    for (size_t i = 0; i < 4; i++) varies[i] = varies[i] || w[i] != first[i];
+  }
+  std::array<uint32_t, 4> words{};
+  size_t nwords = 0;
+  for (uint32_t w : leading) {
+    if (varies[w]) words[nwords++] = w;
+  }
+  if (nwords == 0) words[nwords++] = kKeyPrefixWord;  // alike as far as words go: keys decide
+  switch (nwords) {
+    case 1:
+      sortByWords<1>(words, rowWords, keys, indices);
+      break;
+    case 2:
+      sortByWords<2>(words, rowWords, keys, indices);
+      break;
+    case 3:
+      sortByWords<3>(words, rowWords, keys, indices);
+      break;
+    default:
+      sortByWords<4>(words, rowWords, keys, indices);
+      break;
+  }
+}
+
+// Joined tables: each value of each row is compared in turn.
+void AggregationTable::sortJoined(const SortOptions& options, const KeyOrder& keys,
+                                  LargeVector<uint32_t>& indices) {
+  if (sortValues_.empty()) computeSortValues();
+  const size_t ncols = columns_.size();
+  const uint32_t firstColumn = options.valuePosition < ncols ? options.valuePosition : 0;
+  auto compareValues = [&](uint32_t a, uint32_t b) {
+    for (size_t i = 0; i < ncols; i++) {
+      const size_t c = (firstColumn + i) % ncols;
+      const SortValue& va = sortValues_[rows_[a].index * ncols + c];
+      if (int r = va.compare(sortValues_[rows_[b].index * ncols + c])) return r;
+    }
+    return 0;
+  };
+  std::sort(indices.begin(), indices.end(), [&](uint32_t a, uint32_t b) {
+    const int byKey = keys.compare(rows_[a].key, rows_[b].key);
+    int c = options.byKey ? byKey : compareValues(a, b);
+    if (c == 0) c = options.byKey ? compareValues(a, b) : byKey;
+    return c < 0;
   });
 }
 
+// Rows are sorted as indices and moved once, fetched ahead.
+void AggregationTable::moveRowsInto(const LargeVector<uint32_t>& indices) {
+  constexpr size_t kFetchAhead = 16;
+  LargeVector<Row> sorted(rows_.size());
+  for (size_t i = 0; i < rows_.size(); i++) {
+    if (i + kFetchAhead < rows_.size()) __builtin_prefetch(&rows_[indices[i + kFetchAhead]]);
+    sorted[i] = rows_[indices[i]];
+  }
+  rows_.swap(sorted);
+}
+
 void AggregationTable::sort(const SortOptions& options) {
-  if (columns_.empty()) return;
-  const size_t ncols = columns_.size();
+  if (rows_.empty()) return;
   const KeyOrder keys(columns_[0]->aggregation(), options.keyPosition);
-  const ir::Aggregation& first = columns_[0]->aggregation();
-  const ir::AggDisplay display = first.info().display;
-  if (ncols == 1 && display <= ir::AggDisplay::StandardDeviation) {
-    // Signed numbers order as unsigned ones once their top bit flips; a
-    // standard deviation is unsigned.
-    const uint64_t flip = display == ir::AggDisplay::StandardDeviation ? 0 : kSignBit;
-    for (Row& row : rows_) {
-      row.sortWord = static_cast<uint64_t>(ir::aggregationScalar(first, row.value)) ^ flip;
-    }
-    sortRows(options, keys,
-             [](const Row& a, const Row& b) { return order(a.sortWord, b.sortWord); });
-    return;
+  LargeVector<uint32_t> indices(rows_.size());
+  std::iota(indices.begin(), indices.end(), 0);
+  if (columns_.size() == 1) {
+    sortOneAggregation(options, keys, indices);
+  } else {
+    sortJoined(options, keys, indices);
   }
-  if (ncols == 1) {
-    const DistributionOrder distribution(first);
-    for (Row& row : rows_) {
-      const SortValue s = distribution.of<SortValue>(row.value);
-      const std::array<uint64_t, 2> weight = orderedWords(s.weight);
-      row.sortWord = weight[0];
-      row.moreSortWords = {weight[1], static_cast<uint64_t>(s.atZero) ^ kSignBit};
-    }
-    sortRows(options, keys, [](const Row& a, const Row& b) {
-      if (int c = order(a.sortWord, b.sortWord)) return c;
-      const auto c = a.moreSortWords <=> b.moreSortWords;
-      return c < 0 ? -1 : c > 0 ? 1 : 0;
-    });
-    return;
-  }
-  // Joined tables: each value of each row is compared in turn.
-  if (sortValues_.empty()) computeSortValues();
-  const uint32_t firstColumn = options.valuePosition < ncols ? options.valuePosition : 0;
-  sortRows(options, keys, [this, ncols, firstColumn](const Row& a, const Row& b) {
-    for (size_t i = 0; i < ncols; i++) {
-      const size_t c = (firstColumn + i) % ncols;
-      const SortValue& va = sortValues_[a.index * ncols + c];
-      if (int r = va.compare(sortValues_[b.index * ncols + c])) return r;
-    }
-    return 0;
-  });
+  // Ascending; aggsortrev reads it backwards (no two rows tie: their keys differ).
+  if (options.reverse) std::reverse(indices.begin(), indices.end());
+  moveRowsInto(indices);
 }
 
 }  // namespace dtrace::consume

@@ -32,6 +32,10 @@ class KeyOrder {
   // first key compared, or its first 8 bytes): keys with different
   // prefixes need no compare().
   uint64_t prefix(const uint8_t* key) const;
+  // Whether equal prefixes mean equal keys.
+  bool prefixIsWhole() const {
+    return steps_.size() <= 1 && (steps_.empty() || steps_[0].size <= 8);
+  }
 
  private:
   enum class Compare : uint8_t { Unsigned, Words, Bytes };
@@ -53,11 +57,11 @@ class AggregationTable {
     return columns_[column]->aggregation();
   }
   // In sorted order after sort().
-  const uint8_t* key(size_t row) const { return keyOf(rows_[row]); }
+  const uint8_t* key(size_t row) const { return rows_[row].key; }
   const int64_t* value(size_t row, size_t column) const {
     const Row& r = rows_[row];
     if (columns_.size() > 1) return values_[r.index * columns_.size() + column];
-    return inlineValues_ ? r.inlineValue : r.value;
+    return r.value;
   }
   // For a table of one aggregation: the row's index in the snapshot it was
   // merged from (where its per-CPU data are).
@@ -66,12 +70,6 @@ class AggregationTable {
   void sort(const SortOptions& options);
 
  private:
-  // A value of at most this many words travels with its row, so that the
-  // rows of a large table sort and print without chasing pointers.
-  static constexpr uint32_t kInlineWords = 4;
-  // So does a key of at most this many bytes.
-  static constexpr uint32_t kInlineKeyBytes = 16;
-
   // What one value is ordered by: scalars by their number, distributions
   // by their weighted sum and then the count at zero.
   struct SortValue {
@@ -83,28 +81,20 @@ class AggregationTable {
   struct Row {
     const uint8_t* key;
     const int64_t* value;  // a table of one aggregation: the row's value (else null)
-    uint64_t keyPrefix;    // KeyOrder::prefix(), of the current order
     uint32_t index;        // the snapshot's tuple, or a joined table's index into values_
-    // A table of one aggregation: what a row sorts by, as unsigned words
-    // compared in turn, so that a million rows sort with integer compares.
-    // A number is one word; a distribution's weight is two (sortWord and
-    // the first of moreSortWords), then its count at zero.
-    uint64_t sortWord;
-    union {
-      int64_t inlineValue[kInlineWords];
-      std::array<uint64_t, 2> moreSortWords;  // distributions, never inline
-    };
-    alignas(8) uint8_t inlineKey[kInlineKeyBytes];
   };
-  const uint8_t* keyOf(const Row& row) const { return inlineKeys_ ? row.inlineKey : row.key; }
-  template <class CompareValues>
-  void sortRows(const SortOptions& options, const KeyOrder& keys, CompareValues compareValues);
+  // Sorting yields the rows' indices in order; the rows then move once.
+  void sortOneAggregation(const SortOptions& options, const KeyOrder& keys,
+                          LargeVector<uint32_t>& indices) const;
+  void sortJoined(const SortOptions& options, const KeyOrder& keys, LargeVector<uint32_t>& indices);
+  template <size_t W, class RowWords>
+  void sortByWords(const std::array<uint32_t, 4>& words, const RowWords& rowWords,
+                   const KeyOrder& keys, LargeVector<uint32_t>& indices) const;
+  void moveRowsInto(const LargeVector<uint32_t>& indices);
 
   std::vector<const MergedAggregation*> columns_;
   std::vector<std::vector<int64_t>> zeros_;  // per column: a value never set
   LargeVector<Row> rows_;
-  bool inlineValues_ = false;
-  bool inlineKeys_ = false;
   LargeVector<const int64_t*> values_;  // joined tables: per row index, per column
   LargeVector<SortValue> sortValues_;   // per row index, per column, once needed
   void computeSortValues();

@@ -163,8 +163,10 @@ Result<void> Consumer::printTable(const AggregationTable& table, const ir::Print
   const ir::Aggregation& keyed = table.aggregation(0);
   const bool perCpu = table.columns() == 1 && options_ && options_->isSet("aggpercpu");
   for (size_t row = 0; row < table.rows(); row++) {
-    // Sorted rows visit values in no order: fetch ahead of the formatting.
+    // Sorted rows visit keys and values in no order: fetch ahead of the
+    // formatting.
     if (row + kFetchAhead < table.rows()) {
+      __builtin_prefetch(table.key(row + kFetchAhead));
       for (size_t column = 0; column < table.columns(); column++) {
         __builtin_prefetch(table.value(row + kFetchAhead, column));
       }

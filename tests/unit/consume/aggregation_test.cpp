@@ -427,5 +427,68 @@ TEST(AggregationSort, NumbersAsSignedValues) {
   EXPECT_EQ(sortedKeys(build(&sum, entries), {}), (std::vector<int64_t>{1, 2, 5, 4, 0, 3}));
 }
 
+// Keys whose first 8 bytes tie (a string, then a number) and values that
+// tie: every order still compares the whole key, as DTrace does.
+TEST(AggregationSort, KeysPastTheirFirstWordInEveryOrder) {
+  RecordBuilder layout;
+  layout.addString("", 16).add(int32_t{0});
+  ir::Aggregation agg = makeAgg(0, ir::AggFunc::Count, layout);
+  struct Tuple {
+    std::string name;
+    int32_t n;
+    int64_t count;
+  };
+  std::vector<Tuple> tuples;
+  std::vector<AggregationEntry> entries;
+  for (int32_t i = 0; i < 40; i++) {
+    Tuple t{i % 3 ? "prefix_shared_b" : "prefix_shared_a", (i * 17) % 40 - 20, i % 2 + 1};
+    RecordBuilder key;
+    key.addString(t.name, 16).add(t.n);
+    entries.push_back(entry(key, {{t.count}}));
+    tuples.push_back(t);
+  }
+  const AggregationData data = build(&agg, entries);
+  auto tableOrder = [&](SortOptions options) {
+    MergedAggregation merged(data);
+    AggregationTable table({&merged});
+    table.sort(options);
+    std::vector<std::string> rows;
+    for (size_t i = 0; i < table.rows(); i++) {
+      int32_t n;
+      std::memcpy(&n, table.key(i) + 16, sizeof n);
+      rows.push_back(std::string(reinterpret_cast<const char*>(table.key(i))) + " " +
+                     std::to_string(n) + " " + std::to_string(table.value(i, 0)[0]));
+    }
+    return rows;
+  };
+  // Integers compare as unsigned numbers of their size.
+  auto keyLess = [](const Tuple& a, const Tuple& b) {
+    if (a.name != b.name) return a.name < b.name;
+    return static_cast<uint32_t>(a.n) < static_cast<uint32_t>(b.n);
+  };
+  auto expected = [&](auto less) {
+    std::vector<Tuple> sorted = tuples;
+    std::sort(sorted.begin(), sorted.end(), less);
+    std::vector<std::string> rows;
+    for (const Tuple& t : sorted) {
+      rows.push_back(t.name + " " + std::to_string(t.n) + " " + std::to_string(t.count));
+    }
+    return rows;
+  };
+  auto byValue = [&](const Tuple& a, const Tuple& b) {
+    return a.count != b.count ? a.count < b.count : keyLess(a, b);
+  };
+  auto byKey = [&](const Tuple& a, const Tuple& b) { return keyLess(a, b); };
+  EXPECT_EQ(tableOrder({}), expected(byValue));
+  SortOptions key;
+  key.byKey = true;
+  EXPECT_EQ(tableOrder(key), expected(byKey));
+  SortOptions reverse;
+  reverse.reverse = true;
+  std::vector<std::string> backwards = expected(byValue);
+  std::reverse(backwards.begin(), backwards.end());
+  EXPECT_EQ(tableOrder(reverse), backwards);
+}
+
 }  // namespace
 }  // namespace dtrace::consume
