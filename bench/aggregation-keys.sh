@@ -2,8 +2,9 @@
 # Aggregation snapshot: $KEYS distinct keys are created, then read from the
 # kernel, merged, sorted and printed when tracing ends. END prints its
 # walltimestamp first; the time from then to dtrace's exit is the snapshot.
-# FUNC picks the aggregating function (count() by default; quantize() values
-# are 127 buckets each, 1 KiB per key; give them AGGSIZE=1g for 1,000,000).
+# FUNC picks the aggregating function (count() by default). A quantize()
+# value takes a map entry per bucket used, key and CPU: AGGSIZE=128m holds
+# 1,000,000 keys of one bucket each (docs/PERFORMANCE.md also used 1g).
 #   bench/aggregation-keys.sh [path/to/dtrace]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
