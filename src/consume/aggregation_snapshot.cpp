@@ -10,34 +10,40 @@ namespace {
 
 // The buckets of each owner in increasing order, counts of one bucket
 // added (wrapping as the kernel's do) and zeros left out, each owner's
-// value an ir::SparseDistribution in `words` from offsets[owner].
+// value an ir::SparseDistribution in `words` from offsets[owner]. `counts`
+// is used up.
 template <class BucketCount>
-void layOutDistributions(const LargeVector<BucketCount>& counts, size_t owners,
+void layOutDistributions(LargeVector<BucketCount>& counts, size_t owners,
                          LargeVector<int64_t>& words, LargeVector<size_t>& offsets) {
-  // A counting sort by owner: a million owners of a bucket or two each.
-  LargeVector<uint32_t> start(owners + 1, 0);
-  for (const BucketCount& c : counts) start[c.owner + 1]++;
-  for (size_t o = 0; o < owners; o++) start[o + 1] += start[o];
-  LargeVector<std::pair<uint32_t, uint64_t>> byOwner(counts.size());
-  {
-    LargeVector<uint32_t> next(start.begin(), start.end() - 1);
-    for (const BucketCount& c : counts) {
-      byOwner[next[c.owner]++] = {c.bucket, static_cast<uint64_t>(c.count)};
-    }
+  // Owners are numbered as the map's entries are read, so a large table of
+  // one entry per tuple (one bucket, one CPU) has its counts in order:
+  // no sort then, and no memory for one. Otherwise a counting sort by owner.
+  auto byOwner = [](const BucketCount& a, const BucketCount& b) { return a.owner < b.owner; };
+  if (!std::is_sorted(counts.begin(), counts.end(), byOwner)) {
+    LargeVector<uint32_t> next(owners + 1, 0);
+    for (const BucketCount& c : counts) next[c.owner + 1]++;
+    for (size_t o = 0; o < owners; o++) next[o + 1] += next[o];
+    LargeVector<BucketCount> sorted(counts.size());
+    for (const BucketCount& c : counts) sorted[next[c.owner]++] = c;
+    counts.swap(sorted);
   }
   words.clear();
   words.reserve(owners + 2 * counts.size());
   offsets.resize(owners);
+  size_t k = 0;
   for (size_t o = 0; o < owners; o++) {
-    const auto first = byOwner.begin() + start[o], last = byOwner.begin() + start[o + 1];
-    std::sort(first, last, [](const auto& a, const auto& b) { return a.first < b.first; });
+    const size_t first = k;
+    while (k < counts.size() && counts[k].owner == o) k++;
+    std::sort(counts.begin() + first, counts.begin() + k,
+              [](const BucketCount& a, const BucketCount& b) { return a.bucket < b.bucket; });
     offsets[o] = words.size();
     words.push_back(0);
     int64_t used = 0;
-    for (auto it = first; it != last;) {
-      const uint32_t bucket = it->first;
+    for (size_t i = first; i < k;) {
+      const uint32_t bucket = counts[i].bucket;
       uint64_t sum = 0;
-      for (; it != last && it->first == bucket; ++it) sum += it->second;
+      for (; i < k && counts[i].bucket == bucket; ++i)
+        sum += static_cast<uint64_t>(counts[i].count);
       if (sum == 0) continue;
       words.push_back(bucket);
       words.push_back(static_cast<int64_t>(sum));

@@ -185,6 +185,29 @@ TEST(DistributionSnapshot, BucketsOfEveryCpuAddUpInBucketOrder) {
   EXPECT_EQ(data.slot(second, 1), CpuSlot::Absent);
 }
 
+// Buckets come in the map's order: tuple by tuple (no sort needed) or
+// interleaved; both lay out the same distributions.
+TEST(DistributionSnapshot, TuplesReadInAnyOrderLayOutAlike) {
+  ir::Aggregation q = makeAgg(0, ir::AggFunc::Quantize, RecordBuilder());
+  struct Fold {
+    size_t tuple;
+    uint32_t bucket;
+    int64_t count;
+  };
+  auto layOut = [&](const std::vector<Fold>& folds) {
+    AggregationData data(&q, 1, false);
+    for (uint8_t t = 0; t < 3; t++) data.add(std::vector<uint8_t>(8, t).data());
+    for (const Fold& f : folds) data.foldBucket(f.tuple, 0, CpuSlot::Current, f.bucket, f.count);
+    data.finish();
+    std::vector<Buckets> out;
+    for (size_t t = 0; t < 3; t++) out.push_back(bucketsOf(data.merged(t)));
+    return out;
+  };
+  const std::vector<Buckets> expected = {{{2, 7}, {5, 1}}, {{3, 4}}, {{1, 1}}};
+  EXPECT_EQ(layOut({{0, 5, 1}, {0, 2, 7}, {1, 3, 4}, {2, 1, 1}}), expected);
+  EXPECT_EQ(layOut({{0, 5, 1}, {1, 3, 3}, {0, 2, 7}, {2, 1, 1}, {1, 3, 1}}), expected);
+}
+
 TEST(DistributionSnapshot, PrintsTheRowsAroundTheBucketsUsed) {
   ir::Aggregation q = makeAgg(0, ir::AggFunc::Quantize, RecordBuilder());
   const std::vector<uint8_t> key(8, 0);
