@@ -6,17 +6,13 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <future>
-#include <system_error>
 #include <vector>
+
+#include "bpf/hash_map_reader.h"
 
 namespace dtrace::consume {
 
 namespace {
-
-// Batch reads stop doubling their size here, so buffers stay cache-sized
-// even for 1 KiB quantize() values.
-constexpr size_t kBatchBytes = 4 << 20;
 
 Error mapError(const ir::Aggregation& agg, const char* what, int err) {
   return makeError("failed to read aggregation @" + agg.name + ": " + what + ": " +
@@ -147,39 +143,6 @@ Result<void> readByIteration(const ir::Aggregation& agg, Grouper& grouper, int f
   return {};
 }
 
-// One batch of map entries and the cursor where the next batch starts.
-struct Batch {
-  std::vector<uint8_t> keys;
-  std::vector<int64_t> values;
-  std::vector<uint8_t> next;
-  uint32_t count = 0;
-  int err = 0;  // 0: more to come; ENOENT: the map's end; else the failure
-};
-
-// Reads up to `chunk` entries from `cursor` (null: the map's start), more
-// if one bucket holds more keys than that.
-void readBatch(int mapFd, const uint8_t* cursor, uint32_t chunk, uint32_t mapKeySize,
-               size_t valueWords, Batch& batch) {
-  LIBBPF_OPTS(bpf_map_batch_opts, opts);
-  for (;;) {
-    batch.keys.resize(static_cast<size_t>(chunk) * mapKeySize);
-    batch.values.resize(static_cast<size_t>(chunk) * valueWords);
-    batch.next.resize(mapKeySize);  // hash maps use a bucket cursor: room for any key
-    batch.count = chunk;
-    // libbpf's in_batch is not const, but the kernel only reads it.
-    const int rc =
-        bpf_map_lookup_batch(mapFd, const_cast<uint8_t*>(cursor), batch.next.data(),
-                             batch.keys.data(), batch.values.data(), &batch.count, &opts);
-    batch.err = rc < 0 ? -rc : 0;
-    if (batch.err == ENOSPC && chunk < (1u << 24)) {
-      chunk *= 2;
-      continue;
-    }
-    if (batch.err != 0 && batch.err != ENOENT) batch.count = 0;
-    return;
-  }
-}
-
 }  // namespace
 
 Result<AggregationData> readAggregation(const ir::Aggregation& agg, int mapFd, uint64_t generation,
@@ -191,50 +154,25 @@ Result<AggregationData> readAggregation(const ir::Aggregation& agg, int mapFd, u
   data.reserve(std::min<size_t>(agg.maxEntries, size_t{1} << 24));
   const uint32_t mapKeySize = agg.keySize + ir::kAggregationCpuSlot;
   Grouper grouper(data, agg.keySize, generation, symbolKeys);
-  const size_t valueWords = agg.valueSize() / 8;
-  uint32_t chunk = 4096;
-  Batch batches[2];
-  readBatch(mapFd, nullptr, chunk, mapKeySize, valueWords, batches[0]);
-  const int firstErr = batches[0].err;
-  if (firstErr == EINVAL || firstErr == ENOTSUP || firstErr == EOPNOTSUPP) {
+  const bpf::HashMapShape shape{mapKeySize, agg.valueSize()};
+  bool taken = false;
+  const int err = bpf::readHashMap(
+      mapFd, shape, [&](const uint8_t* keys, const uint8_t* values, uint32_t count) {
+        taken = true;
+        constexpr uint32_t kFetchAhead = 8;
+        for (uint32_t e = 0; e < count; e++) {
+          if (e + kFetchAhead < count) {
+            grouper.prefetch(keys + static_cast<size_t>(e + kFetchAhead) * mapKeySize);
+          }
+          grouper.add(keys + static_cast<size_t>(e) * mapKeySize,
+                      values + static_cast<size_t>(e) * shape.valueSize);
+        }
+      });
+  if (!taken && (err == EINVAL || err == ENOTSUP || err == EOPNOTSUPP)) {
     auto r = readByIteration(agg, grouper, mapFd, mapKeySize);
     if (!r) return r.error();
-    data.finish();
-    return data;
-  }
-  // A large map's next batch is read on a thread of its own while this one
-  // groups the last: the kernel's copy and the grouping cost about the same.
-  for (size_t i = 0;; i++) {
-    const Batch& batch = batches[i % 2];
-    if (batch.err != 0 && batch.err != ENOENT) return mapError(agg, "batch lookup", batch.err);
-    const bool more = batch.err == 0;
-    // Fewer system calls for large maps, in buffers that stay in the cache.
-    if (chunk < (1u << 16) &&
-        static_cast<size_t>(chunk) * (mapKeySize + 8 * valueWords) < kBatchBytes) {
-      chunk *= 2;
-    }
-    std::future<void> reading;
-    if (more) {
-      Batch& into = batches[(i + 1) % 2];
-      auto readNext = [&, chunk] {
-        readBatch(mapFd, batch.next.data(), chunk, mapKeySize, valueWords, into);
-      };
-      try {
-        reading = std::async(std::launch::async, readNext);
-      } catch (const std::system_error&) {
-        readNext();  // no thread to spare: read it here, first
-      }
-    }
-    constexpr uint32_t kFetchAhead = 8;
-    for (uint32_t e = 0; e < batch.count; e++) {
-      if (e + kFetchAhead < batch.count) {
-        grouper.prefetch(batch.keys.data() + static_cast<size_t>(e + kFetchAhead) * mapKeySize);
-      }
-      grouper.add(batch.keys.data() + static_cast<size_t>(e) * mapKeySize,
-                  reinterpret_cast<const uint8_t*>(batch.values.data() + e * valueWords));
-    }
-    if (!more) break;
-    if (reading.valid()) reading.get();
+  } else if (err != 0) {
+    return mapError(agg, "batch lookup", err);
   }
   data.finish();
   return data;

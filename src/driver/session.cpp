@@ -580,6 +580,11 @@ Result<void> Session::createMaps() {
     // (generation 0) is always brought to the current one before use.
     maps_->globalsValue[agg.generationOffset / 8] = 1;
   }
+  // The consumer reads the aggregations layOut() gave the program: they
+  // hold as many entries as their maps were granted.
+  for (size_t i = 0; i < layout_.aggregations.size(); i++) {
+    ir_.aggregations.at(i).maxEntries = layout_.aggregations[i].maxEntries;
+  }
   if (!layout_.aggregations.empty()) {
     auto zero = bpf::Map::create(BPF_MAP_TYPE_ARRAY, "dt_aggzero", 4, largestValue, 1);
     if (!zero) return makeError("cannot create aggregation map: " + zero.error().message);
