@@ -118,11 +118,15 @@ Result<Program> Program::load(ProgramKind kind, const std::string& name,
   return Program(Fd(attempt.fd), name, insns.size());
 }
 
-Result<uint32_t> Program::run(std::span<const uint64_t> args) const {
+Result<uint32_t> Program::run(std::span<const uint64_t> args, std::optional<uint32_t> cpu) const {
   LIBBPF_OPTS(bpf_test_run_opts, opts);
   if (!args.empty()) {
     opts.ctx_in = args.data();
     opts.ctx_size_in = static_cast<uint32_t>(args.size_bytes());
+  }
+  if (cpu) {
+    opts.flags = BPF_F_TEST_RUN_ON_CPU;
+    opts.cpu = *cpu;
   }
   if (bpf_prog_test_run_opts(fd_.get(), &opts) != 0) {
     const int err = errno;

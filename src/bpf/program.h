@@ -5,6 +5,7 @@
 #include <linux/bpf.h>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -42,7 +43,9 @@ class Program {
   // the context (the probe arguments). This fires a probe without attaching
   // anything, e.g. BEGIN and END from the consumer: microseconds, where a
   // uprobe costs ~10 ms to attach and ~100 ms to detach on this kernel.
-  Result<uint32_t> run(std::span<const uint64_t> args = {}) const;
+  // With `cpu`, it runs there instead (raw tracepoint programs only).
+  Result<uint32_t> run(std::span<const uint64_t> args = {},
+                       std::optional<uint32_t> cpu = std::nullopt) const;
 
   int fd() const { return fd_.get(); }
   const std::string& name() const { return name_; }

@@ -46,6 +46,10 @@ Result<std::vector<Insn>> ProgramEmitter::emit(const std::vector<EnabledClause>&
   as_.emit(st(Size::DW, R10, kTimestampSlot, 0));
   as_.jumpIf(BPF_JEQ, R0, 0, done);
   as_.emit(mov64(R9, R0));
+  if (layout_.tracingCpu) {  // -x cpu: the other CPUs trace nothing
+    as_.emit(call(BPF_FUNC_get_smp_processor_id));
+    as_.jumpIf(BPF_JNE, R0, static_cast<int32_t>(*layout_.tracingCpu), done);
+  }
   if (maps_.probeTable >= 0) {
     // A shared program: which of its probes fired is in the attach cookie.
     as_.emit(ldx(Size::DW, R1, R10, kCtxSlot));

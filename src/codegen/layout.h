@@ -111,6 +111,8 @@ struct Layout {
   // (ir::kRecordTimestampSize; scratch always has room for it). Set by the
   // driver.
   bool recordTimestamps = false;
+  // -x cpu: probes fire only on this CPU (set by the driver).
+  std::optional<uint32_t> tracingCpu;
   std::vector<ClauseLayout> clauses;
   std::vector<ir::Aggregation> aggregations;
   std::vector<DynamicLayout> dynamics;  // by Variable::dynamicId

@@ -32,6 +32,7 @@
 #include "types/kernel_btf.h"
 #include "util/clock.h"
 #include "util/command_line.h"
+#include "util/cpu_list.h"
 
 namespace dtrace::driver {
 
@@ -656,6 +657,7 @@ Result<void> Session::layOut() {
   }
   // Records ordered across CPUs by time carry it (consume::TemporalOrder).
   layout_.recordTimestamps = options_.flag("temporal") || options_.text("bufpolicy") == "ring";
+  if (options_.isSet("cpu")) layout_.tracingCpu = static_cast<uint32_t>(options_.value("cpu"));
   for (ir::Ecb& ecb : ir_.ecbs) completeEcb(ecb);
   ir_.aggregations = layout_.aggregations;
   ir_.formats = layout_.formats;
@@ -672,6 +674,14 @@ Result<void> Session::layOut() {
 
 Result<void> Session::load() {
   if (auto r = layOut(); !r) return r;
+  if (layout_.tracingCpu) {
+    const std::vector<int> online = onlineCpus();
+    if (std::find(online.begin(), online.end(), static_cast<int>(*layout_.tracingCpu)) ==
+        online.end()) {
+      return makeError("CPU " + std::to_string(*layout_.tracingCpu) + " is not online");
+    }
+    catalog_.setTracingCpu(*layout_.tracingCpu);
+  }
   if (auto r = createMaps(); !r) return r;
   std::vector<ProbeEnabling*> all;
   for (ProbeEnabling& e : enablings_) {
@@ -1010,7 +1020,7 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   // BEGIN and END see every argument as 0, as in DTrace.
   const std::array<uint64_t, 6> noArgs{};
   if (beginProgram_) {
-    if (auto r = beginProgram_->run(noArgs); !r) {
+    if (auto r = beginProgram_->run(noArgs, layout_.tracingCpu); !r) {
       return makeError("BEGIN failed: " + r.error().message);
     }
   }
@@ -1095,7 +1105,7 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   state.store(static_cast<uint64_t>(Activity::Cooldown));
   symbols.refresh();
   principal->interval();
-  if (endProgram_) (void)endProgram_->run(noArgs);
+  if (endProgram_) (void)endProgram_->run(noArgs, layout_.tracingCpu);
   principal->finish();
   state.store(static_cast<uint64_t>(Activity::Stopped));
   bpf::detachAll(links_);  // before the (possibly long) aggregation printing

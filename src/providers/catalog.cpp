@@ -185,6 +185,10 @@ Result<void> ProbeCatalog::describeArgs(const Probe& probe) {
   return r;
 }
 
+void ProbeCatalog::setTracingCpu(uint32_t cpu) {
+  for (Entry& e : entries_) e.provider->restrictToCpu(cpu);
+}
+
 Result<std::vector<bpf::Link>> ProbeCatalog::attach(const Probe& probe, int progFd) {
   return probe.owner->attach(probe, progFd);
 }

@@ -60,6 +60,9 @@ class ProbeCatalog {
   // Fills probe.args through its provider, once.
   Result<void> describeArgs(const Probe& probe);
 
+  // -x cpu: tells every provider (see Provider::restrictToCpu).
+  void setTracingCpu(uint32_t cpu);
+
   // Attaches a loaded program to the probe through its provider.
   Result<std::vector<bpf::Link>> attach(const Probe& probe, int progFd);
 

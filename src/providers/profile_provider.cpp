@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <optional>
 #include <string>
 
 #include "bpf/attach.h"
@@ -159,6 +160,8 @@ class ProfileProvider final : public Provider {
     return probe.perCpu ? attachProfile(probe, progFd) : attachTick(probe, progFd);
   }
 
+  void restrictToCpu(uint32_t cpu) override { cpu_ = cpu; }
+
  private:
   Probe& add(ProbeCatalog& catalog, const std::string& probeName, const ProfileRate& rate) {
     Probe& p = catalog.addProbe(*this, "", "", probeName,
@@ -181,6 +184,7 @@ class ProfileProvider final : public Provider {
     attr.sample_period = probe.periodNs;
     std::vector<bpf::Link> links;
     for (int cpu : onlineCpus()) {
+      if (cpu_ && static_cast<uint32_t>(cpu) != *cpu_) continue;
       Result<bpf::Link> link = bpf::attachPerfEvent(progFd, attr, -1, cpu);
       if (!link) return link.error();
       links.push_back(std::move(*link));
@@ -190,7 +194,7 @@ class ProfileProvider final : public Provider {
 
   // A timer thread that runs the program (see tick_timer.h for why).
   Result<std::vector<bpf::Link>> attachTick(const Probe& probe, int progFd) {
-    Result<bpf::Link> link = timers_.start(progFd, probe.periodNs);
+    Result<bpf::Link> link = timers_.start(progFd, probe.periodNs, cpu_);
     if (!link) return link.error();
     std::vector<bpf::Link> links;
     links.push_back(std::move(*link));
@@ -198,6 +202,7 @@ class ProfileProvider final : public Provider {
   }
 
   std::string name_ = "profile";
+  std::optional<uint32_t> cpu_;  // -x cpu
   TickTimers timers_;
 };
 

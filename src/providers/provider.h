@@ -79,6 +79,11 @@ class Provider {
   // clauses; empty for probes attached otherwise.
   virtual std::string rawTracepoint(const Probe& /*probe*/) const { return {}; }
 
+  // -x cpu: probes are to fire on this CPU only. Programs check the CPU
+  // themselves; a provider that chooses where its probes fire (profile)
+  // fires them there.
+  virtual void restrictToCpu(uint32_t /*cpu*/) {}
+
   // Attaches the loaded program `progFd` to the probe. The links detach when
   // destroyed. Empty for probes that the consumer fires itself (BEGIN, END,
   // ERROR: see dtrace_provider.h).

@@ -11,6 +11,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -31,13 +32,18 @@ struct TimerFds {
   bpf::Fd timer, lifeline, shutdown, program;
 };
 
-void fire(int progFd) {
+void fire(int progFd, std::optional<uint32_t> cpu) {
   uint64_t context[kContextWords] = {};
   LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = context, .ctx_size_in = sizeof context);
+  if (cpu) {
+    opts.flags = BPF_F_TEST_RUN_ON_CPU;
+    opts.cpu = *cpu;
+  }
   (void)bpf_prog_test_run_opts(progFd, &opts);
 }
 
-void runTimer(TimerFds fds, std::shared_ptr<std::atomic<bool>> finished) {
+void runTimer(TimerFds fds, std::optional<uint32_t> cpu,
+              std::shared_ptr<std::atomic<bool>> finished) {
   // Signals belong to the consumer's main thread.
   sigset_t all;
   sigfillset(&all);
@@ -54,7 +60,7 @@ void runTimer(TimerFds fds, std::shared_ptr<std::atomic<bool>> finished) {
     uint64_t expirations = 0;
     if (read(fds.timer.get(), &expirations, sizeof expirations) != sizeof expirations) continue;
     if (expirations > kMaxCatchUp) expirations = 1;
-    for (uint64_t i = 0; i < expirations; ++i) fire(fds.program.get());
+    for (uint64_t i = 0; i < expirations; ++i) fire(fds.program.get(), cpu);
   }
   finished->store(true);
 }
@@ -87,7 +93,7 @@ size_t TickTimers::running() {
   return timers_.size();
 }
 
-Result<bpf::Link> TickTimers::start(int progFd, uint64_t periodNs) {
+Result<bpf::Link> TickTimers::start(int progFd, uint64_t periodNs, std::optional<uint32_t> cpu) {
   reap();
   if (!shutdown_) {
     shutdown_.reset(eventfd(0, EFD_CLOEXEC));
@@ -115,7 +121,7 @@ Result<bpf::Link> TickTimers::start(int progFd, uint64_t periodNs) {
   }
   auto finished = std::make_shared<std::atomic<bool>>(false);
   try {
-    timers_.push_back(Timer{std::thread(runTimer, std::move(fds), finished), finished});
+    timers_.push_back(Timer{std::thread(runTimer, std::move(fds), cpu, finished), finished});
   } catch (const std::system_error& e) {
     return Error{std::string("cannot start tick timer thread: ") + e.what()};
   }

@@ -18,6 +18,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -39,8 +40,9 @@ class TickTimers {
   // Starts a thread that runs progFd every periodNs (absolute deadlines,
   // the first one period from now). The thread holds its own reference to
   // the program. The returned Link holds the thread's lifeline: destroying
-  // it stops the thread after at most the firing in progress.
-  Result<bpf::Link> start(int progFd, uint64_t periodNs);
+  // it stops the thread after at most the firing in progress. With `cpu`,
+  // the program runs on that CPU (BPF_F_TEST_RUN_ON_CPU).
+  Result<bpf::Link> start(int progFd, uint64_t periodNs, std::optional<uint32_t> cpu = {});
 
   // Threads not yet finished (for tests).
   size_t running();
