@@ -209,10 +209,11 @@ int main(int argc, char** argv) {
   if (auto r = cli::applyOptions(cl, options); !r) return fail(r.error().message);
   if (options.flag("quiet")) cl.quiet = true;
 
-  if (cl.runCpp) {
+  // -C and -H, or -x cpp and -x cpphdrs.
+  if (options.flag("cpp")) {
     for (auto& unit : units) {
       if (!unit.isScript) continue;
-      auto out = preprocess(unit.text, unit.name, options.cppArgs(), cl.showIncludes,
+      auto out = preprocess(unit.text, unit.name, options.cppArgs(), options.flag("cpphdrs"),
                             options.text("cpppath"));
       if (!out) {
         // cpp's own diagnostics, on lines of their own before dtrace's.

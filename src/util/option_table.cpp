@@ -133,6 +133,7 @@ const std::vector<OptionSpec> kSpecs = {
     {"cleanrate", OptionKind::Time, true, "101hz", ""},
     {"core", OptionKind::Flag, false, "", ""},
     {"cpp", OptionKind::Flag, false, "", ""},
+    {"cppargs", OptionKind::CppArg, false, "", "", true},
     {"cpphdrs", OptionKind::Flag, false, "", "", true},
     {"cpppath", OptionKind::Text, false, "cpp", "", true},
     {"cpu", OptionKind::Runtime, true, "", ""},
@@ -343,7 +344,17 @@ Result<void> OptionTable::set(std::string_view name, std::string_view value) {
     case OptionKind::CppArg:
       if (value.empty()) return badValue();
       next.text = std::string(value);
-      cppArgs_.push_back(std::string(spec->choices) + next.text);
+      if (name == "cppargs") {  // Oracle's: any arguments, split at blanks
+        for (size_t at = 0; at < value.size();) {
+          const size_t start = value.find_first_not_of(" \t", at);
+          if (start == std::string_view::npos) break;
+          const size_t end = std::min(value.find_first_of(" \t", start), value.size());
+          cppArgs_.emplace_back(value.substr(start, end - start));
+          at = end;
+        }
+      } else {
+        cppArgs_.push_back(std::string(spec->choices) + next.text);
+      }
       break;
   }
   slot = std::move(next);

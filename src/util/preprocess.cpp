@@ -214,8 +214,8 @@ Result<std::string> preprocess(const std::string& source, const std::string& fil
     if (message.empty()) message = kPreprocessorFailedMessage;
     return Error{message};
   }
-  if (showIncludes) {
-    std::string includes = includeListing(err);
+  // The headers cpp lists (-H, or -H among -x cppargs).
+  if (std::string includes = includeListing(err); !includes.empty()) {
     ssize_t ignored = ::write(STDERR_FILENO, includes.data(), includes.size());
     (void)ignored;
   }
