@@ -19,6 +19,7 @@
 #include "consume/speculations.h"
 #include "ir/printf_format.h"
 #include "ir/program.h"
+#include "print/distribution.h"
 #include "print/stack.h"
 #include "util/option_table.h"
 #include "util/result.h"
@@ -128,6 +129,10 @@ class Consumer {
   Result<std::unique_ptr<MergedAggregation>> merged(const ir::Aggregation& agg);
   SortOptions sortOptions() const;
   uint64_t normal(uint32_t id) const { return id < normals_.size() ? normals_[id] : 1; }
+  // -x aggzoom (settable at run time, as DTrace's dynamic options are).
+  print::BarScale barScale() const {
+    return options_ && options_->isSet("aggzoom") ? print::BarScale::Largest : print::BarScale::Sum;
+  }
 
   const ir::Program& program_;
   FILE* out_;  // where data goes now: originalOut_, or freopen()'s file

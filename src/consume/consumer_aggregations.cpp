@@ -179,7 +179,7 @@ Result<void> Consumer::printTable(const AggregationTable& table, const ir::Print
         const size_t column = std::min(index, table.columns() - 1);
         const ir::Aggregation& agg = table.aggregation(column);
         print::appendFormattedAggregationValue(out, agg, table.value(row, column), normal(agg.id),
-                                               c, stem);
+                                               c, stem, barScale());
       };
       auto r = print::appendPrintf(text, *format, keyed.keys, key, keyed.keySize, value, &symbols_);
       if (!r) return r;
@@ -187,7 +187,8 @@ Result<void> Consumer::printTable(const AggregationTable& table, const ir::Print
       print::appendAggregationKeys(text, keyed, key, &symbols_);
       for (size_t column = 0; column < table.columns(); column++) {
         const ir::Aggregation& agg = table.aggregation(column);
-        print::appendAggregationValue(text, agg, table.value(row, column), normal(agg.id));
+        print::appendAggregationValue(text, agg, table.value(row, column), normal(agg.id),
+                                      barScale());
       }
       if (perCpu) appendPerCpu(text, snapshots_.back(), table.snapshotIndex(row));
       text += '\n';
@@ -212,7 +213,7 @@ void Consumer::appendPerCpu(std::string& out, const AggregationData& data, size_
     const bool fired = data.slot(index, cpu) == CpuSlot::Current;
     out += "\n    [CPU " + std::to_string(cpu) + "]";
     print::appendAggregationValue(out, agg, fired ? data.data(index, cpu) : initial.data(),
-                                  normal(agg.id));
+                                  normal(agg.id), barScale());
   }
 }
 

@@ -50,7 +50,7 @@ void appendAggregationKeys(std::string& out, const ir::Aggregation& agg, const u
 }
 
 void appendAggregationValue(std::string& out, const ir::Aggregation& agg, const int64_t* data,
-                            uint64_t normal) {
+                            uint64_t normal, BarScale scale) {
   if (normal == 0) normal = 1;
   const auto divisor = static_cast<int64_t>(normal);
   switch (agg.info().display) {
@@ -67,7 +67,7 @@ void appendAggregationValue(std::string& out, const ir::Aggregation& agg, const 
               static_cast<unsigned long long>(data[0] ? ir::standardDeviation(data, normal) : 0));
       break;
     default:
-      appendDistribution(out, agg, data, normal);
+      appendDistribution(out, agg, data, normal, scale);
       break;
   }
 }
@@ -75,7 +75,7 @@ void appendAggregationValue(std::string& out, const ir::Aggregation& agg, const 
 void appendFormattedAggregationValue(std::string& out, const ir::Aggregation& agg,
                                      const int64_t* data, uint64_t normal,
                                      const ir::PrintfConversion& conversion,
-                                     const std::string& stem) {
+                                     const std::string& stem, BarScale scale) {
   if (normal == 0) normal = 1;
   const auto divisor = static_cast<int64_t>(normal);
   int64_t value = 0;
@@ -90,7 +90,7 @@ void appendFormattedAggregationValue(std::string& out, const ir::Aggregation& ag
       value = static_cast<int64_t>(data[0] ? ir::standardDeviation(data, normal) : 0);
       break;
     default:
-      appendDistribution(out, agg, data, normal);
+      appendDistribution(out, agg, data, normal, scale);
       return;
   }
   appendIntegerConversion(out, conversion, stem, value);

@@ -8,6 +8,7 @@
 
 #include "ir/aggregation.h"
 #include "ir/printf_format.h"
+#include "print/distribution.h"
 #include "print/stack.h"
 
 namespace dtrace::print {
@@ -19,16 +20,16 @@ void appendAggregationKeys(std::string& out, const ir::Aggregation& agg, const u
 
 // The value of merged data words as DTrace shows it: " %16lld" for
 // scalars, the distribution for quantizations. Values are divided by
-// `normal` (normalize()).
+// `normal` (normalize()); `scale` sizes distributions' bars.
 void appendAggregationValue(std::string& out, const ir::Aggregation& agg, const int64_t* data,
-                            uint64_t normal);
+                            uint64_t normal, BarScale scale = BarScale::Sum);
 
 // printa()'s %@ conversion: the value formatted by the conversion (its
 // flags and width in `stem`, e.g. "%-10"); distributions print whole.
 void appendFormattedAggregationValue(std::string& out, const ir::Aggregation& agg,
                                      const int64_t* data, uint64_t normal,
                                      const ir::PrintfConversion& conversion,
-                                     const std::string& stem);
+                                     const std::string& stem, BarScale scale = BarScale::Sum);
 
 // One entry: keys, value, newline.
 void appendAggregationLine(std::string& out, const ir::Aggregation& agg, const uint8_t* key,

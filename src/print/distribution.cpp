@@ -1,5 +1,6 @@
 #include "print/distribution.h"
 
+#include <algorithm>
 #include <charconv>
 #include <climits>
 #include <cmath>
@@ -10,6 +11,7 @@ namespace dtrace::print {
 namespace {
 
 constexpr int kBarWidth = 40;
+constexpr double kZoomedHeight = 0.95;  // -x aggzoom: the tallest bar's share of the width
 
 uint64_t power(uint64_t base, uint32_t exponent) {
   uint64_t r = 1;
@@ -148,12 +150,26 @@ uint64_t magnitude(int64_t count) {
   return count < 0 ? 0 - static_cast<uint64_t>(count) : static_cast<uint64_t>(count);
 }
 
+// What a full bar stands for: the sum of the counts shown, or with
+// -x aggzoom the largest of them over kZoomedHeight.
+struct BarTotal {
+  Magnitude sum = 0;
+  long double zoomed = 0;
+  bool zoom = false;
+};
+
 // A bar's depth: |count| * width / total, rounded half up, as DTrace's long
 // double arithmetic has it. Integers give the same result while the total
 // is far below 2^64 (the quotient's rounding error stays below the
 // distance of any p/total from a half), and cost a fraction of the x87
 // conversion, which a million distributions feel.
-size_t barDepth(int64_t count, int width, Magnitude total) {
+size_t barDepth(int64_t count, int width, const BarTotal& bar) {
+  if (bar.zoom) {
+    if (bar.zoomed == 0) return 0;
+    return static_cast<size_t>(static_cast<long double>(magnitude(count)) * width / bar.zoomed +
+                               0.5L);
+  }
+  const Magnitude total = bar.sum;
   if (total == 0) return 0;
   if (total < Magnitude{1} << 50) {
     return static_cast<size_t>((2 * Magnitude{magnitude(count)} * width + total) / (2 * total));
@@ -166,8 +182,8 @@ size_t barDepth(int64_t count, int width, Magnitude total) {
 // "|@@@@      count" after the row's label: the bar is the share of the
 // total the count makes, rounded; negative counts grow left of the line.
 // Appended piece by piece: a large table prints millions of these.
-void appendBar(std::string& out, int64_t count, uint64_t normal, Magnitude total, bool positives,
-               bool negatives) {
+void appendBar(std::string& out, int64_t count, uint64_t normal, const BarTotal& total,
+               bool positives, bool negatives) {
   const long long shown = static_cast<long long>(count) / static_cast<long long>(normal);
   const size_t width = kBarWidth;
   if (!negatives) {
@@ -211,15 +227,19 @@ std::vector<DistributionRow> distributionRows(const ir::Aggregation& agg, const 
 }
 
 void appendDistribution(std::string& out, const ir::Aggregation& agg, const int64_t* buckets,
-                        uint64_t normal) {
+                        uint64_t normal, BarScale scale) {
   if (normal == 0) normal = 1;
   const std::vector<DistributionRow> rows = distributionRows(agg, buckets);
-  Magnitude total = 0;
+  BarTotal total;
+  total.zoom = scale == BarScale::Largest;
   bool positives = false, negatives = false;
   for (const DistributionRow& row : rows) {
     positives |= row.count > 0;
     negatives |= row.count < 0;
-    total += magnitude(row.count);
+    total.sum += magnitude(row.count);
+    // As dt_quantize_total() scales: by 1 / 0.95 computed as a double.
+    total.zoomed = std::max(total.zoomed, static_cast<long double>(magnitude(row.count)) *
+                                              static_cast<long double>(1 / kZoomedHeight));
   }
   out += "\n           value  ------------- Distribution ------------- count    \n";
   for (const DistributionRow& row : rows) {

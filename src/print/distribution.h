@@ -25,9 +25,14 @@ struct DistributionRow {
 // (ir::SparseDistribution).
 std::vector<DistributionRow> distributionRows(const ir::Aggregation& agg, const int64_t* buckets);
 
+// How long the bars are: shares of the counts' sum (DTrace's default), or
+// with -x aggzoom shares of the largest count, whose bar fills 95 % of the
+// width.
+enum class BarScale { Sum, Largest };
+
 // The distribution of `buckets`, each count divided by `normal` as
 // normalize() asks. Starts with a newline.
 void appendDistribution(std::string& out, const ir::Aggregation& agg, const int64_t* buckets,
-                        uint64_t normal);
+                        uint64_t normal, BarScale scale = BarScale::Sum);
 
 }  // namespace dtrace::print
