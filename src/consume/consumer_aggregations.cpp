@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "consume/consumer.h"
@@ -162,6 +163,14 @@ Result<void> Consumer::printTable(const AggregationTable& table, const ir::Print
   std::string text;
   const ir::Aggregation& keyed = table.aggregation(0);
   const bool perCpu = table.columns() == 1 && options_ && options_->isSet("aggpercpu");
+  // -x agghist: a count() or sum() printed alone is a histogram of its keys.
+  std::optional<print::Histogram> histogram;
+  if (!format && table.columns() == 1 && options_ && options_->isSet("agghist") &&
+      (keyed.func == ir::AggFunc::Count || keyed.func == ir::AggFunc::Sum)) {
+    histogram.emplace(barScale());
+    for (size_t row = 0; row < table.rows(); row++) histogram->add(table.value(row, 0)[0]);
+    print::appendDistributionHeader(text, print::packedKeysWidth(keyed));
+  }
   for (size_t row = 0; row < table.rows(); row++) {
     // Sorted rows visit keys and values in no order: fetch ahead of the
     // formatting.
@@ -183,6 +192,9 @@ Result<void> Consumer::printTable(const AggregationTable& table, const ir::Print
       };
       auto r = print::appendPrintf(text, *format, keyed.keys, key, keyed.keySize, value, &symbols_);
       if (!r) return r;
+    } else if (histogram) {
+      print::appendAggregationKeys(text, keyed, key, &symbols_, true);
+      histogram->appendBar(text, table.value(row, 0)[0], normal(keyed.id));
     } else {
       print::appendAggregationKeys(text, keyed, key, &symbols_);
       for (size_t column = 0; column < table.columns(); column++) {

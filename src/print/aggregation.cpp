@@ -8,17 +8,19 @@
 namespace dtrace::print {
 namespace {
 
-// Strings sit left-justified in 50 columns; integers right-justified in a
-// width that depends on their size; stacks and symbols as records print them.
+// Strings sit left-justified in 50 columns (right-justified in 16 when
+// packed); integers right-justified in a width that depends on their size;
+// stacks and symbols as records print them.
 void appendKeyDatum(std::string& out, const ir::Field& f, const uint8_t* key,
-                    const SymbolContext& symbols) {
+                    const SymbolContext& symbols, bool packed) {
   if (ir::isCodeAddressKind(f.kind)) {
     appendCodeAddress(out, f, key, symbols);
     return;
   }
   const uint8_t* p = key + f.offset;
+  const int bytesWidth = packed ? 16 : -50;
   if (f.kind == ir::DataKind::String) {
-    appendBytes(out, p, f.size, -50, false, false);
+    appendBytes(out, p, f.size, bytesWidth, false, false);
     return;
   }
   switch (f.size) {
@@ -36,7 +38,7 @@ void appendKeyDatum(std::string& out, const ir::Field& f, const uint8_t* key,
       appendf(out, " %3d", static_cast<int>(readUnsigned(p, 1)));
       break;
     default:
-      appendBytes(out, p, f.size, -50, false, false);
+      appendBytes(out, p, f.size, bytesWidth, false, false);
       break;
   }
 }
@@ -44,9 +46,23 @@ void appendKeyDatum(std::string& out, const ir::Field& f, const uint8_t* key,
 }  // namespace
 
 void appendAggregationKeys(std::string& out, const ir::Aggregation& agg, const uint8_t* key,
-                           const SymbolContext* symbols) {
+                           const SymbolContext* symbols, bool packed) {
   const SymbolContext noSymbols;
-  for (const ir::Field& f : agg.keys) appendKeyDatum(out, f, key, symbols ? *symbols : noSymbols);
+  for (const ir::Field& f : agg.keys) {
+    appendKeyDatum(out, f, key, symbols ? *symbols : noSymbols, packed);
+  }
+}
+
+size_t packedKeysWidth(const ir::Aggregation& agg) {
+  size_t width = 0;
+  for (const ir::Field& f : agg.keys) {
+    const bool integer = f.kind != ir::DataKind::String && !ir::isCodeAddressKind(f.kind);
+    width += 1 + (integer && f.size == 1   ? 3
+                  : integer && f.size == 2 ? 5
+                  : integer && f.size == 4 ? 8
+                                           : 16);
+  }
+  return width;
 }
 
 void appendAggregationValue(std::string& out, const ir::Aggregation& agg, const int64_t* data,

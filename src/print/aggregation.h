@@ -14,9 +14,13 @@
 namespace dtrace::print {
 
 // The keys of `key` (laid out as agg.keys says), one after the other.
-// `symbols` names the program counters of stack and symbol keys.
+// `symbols` names the program counters of stack and symbol keys. `packed`
+// (-x agghist) gives strings 16 right-justified columns, not 50.
 void appendAggregationKeys(std::string& out, const ir::Aggregation& agg, const uint8_t* key,
-                           const SymbolContext* symbols = nullptr);
+                           const SymbolContext* symbols = nullptr, bool packed = false);
+// The columns packed keys take, each with its leading blank (DTrace's
+// width of the histogram's "key" heading).
+size_t packedKeysWidth(const ir::Aggregation& agg);
 
 // The value of merged data words as DTrace shows it: " %16lld" for
 // scalars, the distribution for quantizations. Values are divided by

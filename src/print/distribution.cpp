@@ -156,6 +156,13 @@ struct BarTotal {
   Magnitude sum = 0;
   long double zoomed = 0;
   bool zoom = false;
+
+  void add(int64_t count) {
+    sum += magnitude(count);
+    // As dt_quantize_total() scales: by 1 / 0.95 computed as a double.
+    zoomed = std::max(zoomed, static_cast<long double>(magnitude(count)) *
+                                  static_cast<long double>(1 / kZoomedHeight));
+  }
 };
 
 // A bar's depth: |count| * width / total, rounded half up, as DTrace's long
@@ -236,18 +243,38 @@ void appendDistribution(std::string& out, const ir::Aggregation& agg, const int6
   for (const DistributionRow& row : rows) {
     positives |= row.count > 0;
     negatives |= row.count < 0;
-    total.sum += magnitude(row.count);
-    // As dt_quantize_total() scales: by 1 / 0.95 computed as a double.
-    total.zoomed = std::max(total.zoomed, static_cast<long double>(magnitude(row.count)) *
-                                              static_cast<long double>(1 / kZoomedHeight));
+    total.add(row.count);
   }
-  out += "\n           value  ------------- Distribution ------------- count    \n";
+  appendDistributionHeader(out, 0);
   for (const DistributionRow& row : rows) {
     out.append(row.label.size() < 16 ? 16 - row.label.size() : 0, ' ');
     out += row.label;
     out += ' ';
     appendBar(out, row.count, normal, total, positives, negatives);
   }
+}
+
+void appendDistributionHeader(std::string& out, size_t keyWidth) {
+  appendf(out, "\n%*s %41s %-9s\n", keyWidth ? static_cast<int>(keyWidth) : 16,
+          keyWidth ? "key" : "value", "------------- Distribution -------------", "count");
+}
+
+struct Histogram::Total : BarTotal {};
+
+Histogram::Histogram(BarScale scale) : total_(std::make_unique<Total>()) {
+  total_->zoom = scale == BarScale::Largest;
+}
+Histogram::~Histogram() = default;
+
+void Histogram::add(int64_t value) {
+  positives_ |= value > 0;
+  negatives_ |= value < 0;
+  total_->add(value);
+}
+
+void Histogram::appendBar(std::string& out, int64_t value, uint64_t normal) const {
+  out += ' ';
+  print::appendBar(out, value, normal == 0 ? 1 : normal, *total_, positives_, negatives_);
 }
 
 }  // namespace dtrace::print

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,28 @@ std::vector<DistributionRow> distributionRows(const ir::Aggregation& agg, const 
 // with -x aggzoom shares of the largest count, whose bar fills 95 % of the
 // width.
 enum class BarScale { Sum, Largest };
+
+// A distribution's header line, after a blank line: "value" in 16
+// columns, or "key" in `keyWidth` (-x agghist, whose keys are that wide).
+void appendDistributionHeader(std::string& out, size_t keyWidth);
+
+// -x agghist: the values of a count() or sum() as the bars of one
+// histogram, each a share of all of them (as a distribution's bars are of
+// its buckets).
+class Histogram {
+ public:
+  explicit Histogram(BarScale scale);
+  ~Histogram();
+  // Every value first.
+  void add(int64_t value);
+  // " |@@@@    count" and a newline; the count divided by `normal`.
+  void appendBar(std::string& out, int64_t value, uint64_t normal) const;
+
+ private:
+  struct Total;
+  std::unique_ptr<Total> total_;
+  bool positives_ = false, negatives_ = false;
+};
 
 // The distribution of `buckets`, each count divided by `normal` as
 // normalize() asks. Starts with a newline.
