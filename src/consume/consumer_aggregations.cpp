@@ -23,6 +23,18 @@
 #include "print/printf.h"
 
 namespace dtrace::consume {
+
+namespace {
+
+// Whether aggpack may draw with UTF-8 block characters: as libdtrace
+// decides, unless the terminal is one known not to show them.
+bool utf8Terminal() {
+  const char* term = std::getenv("TERM");
+  return term == nullptr || (std::strcmp(term, "sun") != 0 && std::strcmp(term, "sun-color") != 0 &&
+                             std::strcmp(term, "dumb") != 0);
+}
+
+}  // namespace
 namespace {
 
 // Large tables are written in pieces of about this size.
@@ -171,6 +183,15 @@ Result<void> Consumer::printTable(const AggregationTable& table, const ir::Print
     for (size_t row = 0; row < table.rows(); row++) histogram->add(table.value(row, 0)[0]);
     print::appendDistributionHeader(text, print::packedKeysWidth(keyed));
   }
+  // -x aggpack: a quantize() or lquantize() printed alone, a line per key.
+  std::optional<print::PackedDistributions> packed;
+  if (!format && table.columns() == 1 && table.rows() > 0 && options_ &&
+      options_->isSet("aggpack") &&
+      (keyed.func == ir::AggFunc::Quantize || keyed.func == ir::AggFunc::Lquantize)) {
+    packed.emplace(keyed, barScale(), utf8Terminal());
+    for (size_t row = 0; row < table.rows(); row++) packed->add(table.value(row, 0));
+    packed->appendHeader(text, print::packedKeysWidth(keyed));
+  }
   for (size_t row = 0; row < table.rows(); row++) {
     // Sorted rows visit keys and values in no order: fetch ahead of the
     // formatting.
@@ -195,6 +216,9 @@ Result<void> Consumer::printTable(const AggregationTable& table, const ir::Print
     } else if (histogram) {
       print::appendAggregationKeys(text, keyed, key, &symbols_, true);
       histogram->appendBar(text, table.value(row, 0)[0], normal(keyed.id));
+    } else if (packed) {
+      print::appendAggregationKeys(text, keyed, key, &symbols_, true);
+      packed->appendLine(text, table.value(row, 0));
     } else {
       print::appendAggregationKeys(text, keyed, key, &symbols_);
       for (size_t column = 0; column < table.columns(); column++) {

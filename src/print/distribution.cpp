@@ -277,4 +277,120 @@ void Histogram::appendBar(std::string& out, int64_t value, uint64_t normal) cons
   print::appendBar(out, value, normal == 0 ? 1 : normal, *total_, positives_, negatives_);
 }
 
+namespace {
+
+// libdtrace's dt_ndigits(): the columns `value` takes, at least 4.
+int columnsFor(long long value) {
+  int n = 1;
+  long long bound = 10;
+  if (value < 0) {
+    value = value == LLONG_MIN ? LLONG_MAX : -value;
+    n++;
+  }
+  while (value > bound && bound > 0) {
+    n++;
+    bound *= 10;
+  }
+  return n < 4 ? 4 : n;
+}
+
+void appendUtf8(std::string& out, uint32_t codePoint) {  // U+0800 to U+FFFF
+  out += static_cast<char>(0xe0 | (codePoint >> 12));
+  out += static_cast<char>(0x80 | ((codePoint >> 6) & 0x3f));
+  out += static_cast<char>(0x80 | (codePoint & 0x3f));
+}
+
+}  // namespace
+
+PackedDistributions::PackedDistributions(const ir::Aggregation& agg, BarScale scale, bool utf8)
+    : agg_(agg), zoom_(scale == BarScale::Largest), utf8_(utf8) {}
+
+void PackedDistributions::add(const int64_t* buckets) {
+  if (agg_.func != ir::AggFunc::Quantize) return;
+  const ir::SparseDistribution d(buckets);
+  uint32_t first = UINT32_MAX, last = 0;
+  for (uint32_t i = 0; i < d.size(); i++) {
+    if (d.count(i) == 0) continue;
+    first = std::min(first, d.bucket(i));
+    last = std::max(last, d.bucket(i));
+  }
+  if (first == UINT32_MAX) first = last = ir::kQuantizeZeroBucket;  // no data (clear())
+  firstUsed_ = std::min(firstUsed_, first);
+  lastUsed_ = std::max(lastUsed_, last);
+}
+
+// quantize(): one bucket either side of those used (none below the zero
+// bucket); lquantize(): every bucket.
+PackedDistributions::Span PackedDistributions::shown() const {
+  if (agg_.func != ir::AggFunc::Quantize) return {0, agg_.params.levels + 1};
+  Span s{firstUsed_ == UINT32_MAX ? ir::kQuantizeZeroBucket : firstUsed_,
+         firstUsed_ == UINT32_MAX ? ir::kQuantizeZeroBucket : lastUsed_};
+  if (s.first != 0 && s.first != ir::kQuantizeZeroBucket) s.first--;
+  if (s.last < ir::kQuantizeBuckets - 1) s.last++;
+  return s;
+}
+
+void PackedDistributions::appendHeader(std::string& out, size_t keyWidth) const {
+  const Span s = shown();
+  int minWidth = 7, maxWidth = 8;
+  if (agg_.func == ir::AggFunc::Quantize) {
+    minWidth = columnsFor(ir::quantizeBucketValue(s.first));
+    maxWidth = columnsFor(ir::quantizeBucketValue(s.last));
+  }
+  appendf(out, "\n%*s %*s .", static_cast<int>(keyWidth), keyWidth > 0 ? "key" : "", minWidth,
+          "min");
+  out.append(s.last - s.first + 1, '-');
+  appendf(out, ". %*s | count\n", -maxWidth, "max");
+}
+
+// libdtrace's dt_print_packed(): a bucket's share of the total as one of
+// eight heights, or of six below zero.
+void PackedDistributions::appendChar(std::string& out, int64_t count, long double total) const {
+  if (count == 0) {
+    out += ' ';
+    return;
+  }
+  const long double datum = static_cast<long double>(count);
+  if (count < 0) {
+    static constexpr char kNegative[] = "vvvvVV";
+    out += kNegative[static_cast<unsigned>(-datum * 5 / total + 0.5L)];
+  } else if (utf8_) {
+    appendUtf8(out, 0x2581 + static_cast<unsigned>(datum * 7 / total + 0.5L));
+  } else {
+    static constexpr char kPositive[] = "__xxxxXX";
+    out += kPositive[static_cast<unsigned>(datum * 7 / total + 0.5L)];
+  }
+}
+
+void PackedDistributions::appendLine(std::string& out, const int64_t* buckets) const {
+  const Span s = shown();
+  BucketCursor b(buckets);
+  std::vector<int64_t> counts;
+  BarTotal total;
+  total.zoom = zoom_;
+  long double sum = 0;
+  for (uint32_t i = s.first; i <= s.last; i++) {
+    counts.push_back(b.at(i));
+    total.add(counts.back());
+    sum += static_cast<long double>(counts.back());
+  }
+  const long double scale = zoom_ ? total.zoomed : static_cast<long double>(total.sum);
+  if (agg_.func == ir::AggFunc::Quantize) {
+    const long long low = ir::quantizeBucketValue(s.first);
+    appendf(out, " %*lld :", columnsFor(low), low);
+  } else {
+    appendf(out, "%8s :", ("< " + std::to_string(agg_.params.base)).c_str());
+  }
+  for (int64_t count : counts) appendChar(out, count, scale);
+  if (agg_.func == ir::AggFunc::Quantize) {
+    const long long high = ir::quantizeBucketValue(s.last);
+    appendf(out, ": %*lld | %lld\n", -columnsFor(high), high, static_cast<long long>(sum));
+  } else {
+    const int64_t limit =
+        agg_.params.base + static_cast<int64_t>(agg_.params.levels) * agg_.params.step;
+    appendf(out, ": %-8s | %lld\n", (">= " + std::to_string(limit)).c_str(),
+            static_cast<long long>(sum));
+  }
+}
+
 }  // namespace dtrace::print

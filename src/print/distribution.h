@@ -53,6 +53,31 @@ class Histogram {
   bool positives_ = false, negatives_ = false;
 };
 
+// -x aggpack: each key's quantize() or lquantize() on one line, a
+// character per bucket over the buckets every key of the aggregation
+// shares (lquantize(): all of them), under one header.
+class PackedDistributions {
+ public:
+  // `utf8`: block characters (U+2581 to U+2588) rather than "_xX".
+  PackedDistributions(const ir::Aggregation& agg, BarScale scale, bool utf8);
+  // Every key's value first: the buckets shown span them all.
+  void add(const int64_t* buckets);
+  void appendHeader(std::string& out, size_t keyWidth) const;
+  // " min :chars: max | count" and a newline.
+  void appendLine(std::string& out, const int64_t* buckets) const;
+
+ private:
+  struct Span {
+    uint32_t first, last;
+  };
+  Span shown() const;
+  void appendChar(std::string& out, int64_t count, long double total) const;
+
+  const ir::Aggregation& agg_;
+  bool zoom_, utf8_;
+  uint32_t firstUsed_ = UINT32_MAX, lastUsed_ = 0;
+};
+
 // The distribution of `buckets`, each count divided by `normal` as
 // normalize() asks. Starts with a newline.
 void appendDistribution(std::string& out, const ir::Aggregation& agg, const int64_t* buckets,
