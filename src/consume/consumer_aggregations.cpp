@@ -34,9 +34,6 @@ bool utf8Terminal() {
                              std::strcmp(term, "dumb") != 0);
 }
 
-}  // namespace
-namespace {
-
 // Large tables are written in pieces of about this size.
 constexpr size_t kWriteChunk = 64 * 1024;
 // How many rows ahead of the one printed its value is fetched.
@@ -177,7 +174,8 @@ Result<void> Consumer::printTable(const AggregationTable& table, const ir::Print
   const bool perCpu = table.columns() == 1 && options_ && options_->isSet("aggpercpu");
   // -x agghist: a count() or sum() printed alone is a histogram of its keys.
   std::optional<print::Histogram> histogram;
-  if (!format && table.columns() == 1 && options_ && options_->isSet("agghist") &&
+  if (!format && table.columns() == 1 && table.rows() > 0 && options_ &&
+      options_->isSet("agghist") &&
       (keyed.func == ir::AggFunc::Count || keyed.func == ir::AggFunc::Sum)) {
     histogram.emplace(barScale());
     for (size_t row = 0; row < table.rows(); row++) histogram->add(table.value(row, 0)[0]);

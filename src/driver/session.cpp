@@ -1,5 +1,6 @@
 #include "driver/session.h"
 
+#include <sched.h>
 #include <signal.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
@@ -936,6 +937,32 @@ void Session::reportCounters(consume::Consumer& consumer) {
   }
 }
 
+namespace {
+
+// Keeps the calling thread on one CPU while it lives, then lets it go
+// back to the CPUs it had.
+class ThreadOnCpu {
+ public:
+  explicit ThreadOnCpu(uint32_t cpu) {
+    cpu_set_t only;
+    CPU_ZERO(&only);
+    CPU_SET(cpu, &only);
+    moved_ = sched_getaffinity(0, sizeof previous_, &previous_) == 0 &&
+             sched_setaffinity(0, sizeof only, &only) == 0;
+  }
+  ~ThreadOnCpu() {
+    if (moved_) (void)sched_setaffinity(0, sizeof previous_, &previous_);
+  }
+  ThreadOnCpu(const ThreadOnCpu&) = delete;
+  ThreadOnCpu& operator=(const ThreadOnCpu&) = delete;
+
+ private:
+  cpu_set_t previous_;
+  bool moved_ = false;
+};
+
+}  // namespace
+
 Result<int> Session::run(std::vector<proc::Target>& targets) {
   uint64_t* globals = maps_->globalsValue;
   timespec real{}, mono{};
@@ -1019,8 +1046,15 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   state.store(static_cast<uint64_t>(Activity::Warmup));
   // BEGIN and END see every argument as 0, as in DTrace.
   const std::array<uint64_t, 6> noArgs{};
+  // -x cpu: BEGIN and END run on that CPU, in this thread (so that they see
+  // dtrace as the current process) unless it may not move there.
+  auto fire = [&](const bpf::Program& program) {
+    std::optional<ThreadOnCpu> onTracingCpu;
+    if (layout_.tracingCpu) onTracingCpu.emplace(*layout_.tracingCpu);
+    return program.run(noArgs, layout_.tracingCpu);
+  };
   if (beginProgram_) {
-    if (auto r = beginProgram_->run(noArgs, layout_.tracingCpu); !r) {
+    if (auto r = fire(*beginProgram_); !r) {
       return makeError("BEGIN failed: " + r.error().message);
     }
   }
@@ -1105,7 +1139,7 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   state.store(static_cast<uint64_t>(Activity::Cooldown));
   symbols.refresh();
   principal->interval();
-  if (endProgram_) (void)endProgram_->run(noArgs, layout_.tracingCpu);
+  if (endProgram_) (void)fire(*endProgram_);
   principal->finish();
   state.store(static_cast<uint64_t>(Activity::Stopped));
   bpf::detachAll(links_);  // before the (possibly long) aggregation printing
