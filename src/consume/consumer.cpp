@@ -21,9 +21,6 @@
 namespace dtrace::consume {
 namespace {
 
-// Large snapshots are written in pieces of about this size.
-constexpr size_t kWriteChunk = 64 * 1024;
-
 bool fieldFits(const ir::Field& f, size_t size) {
   return static_cast<size_t>(f.offset) + f.size <= size;
 }
