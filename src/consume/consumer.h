@@ -125,7 +125,8 @@ class Consumer {
   Result<void> printJson(const AggregationTable& table, const ir::PrintfFormat* format);
   Result<void> printFolded(const AggregationTable& table);
   // aggpercpu: after a row's value, the value on each CPU.
-  void appendPerCpu(std::string& out, const AggregationData& data, size_t index);
+  void appendPerCpu(std::string& out, const AggregationData& data, size_t index,
+                    print::BarScale scale);
   Result<std::unique_ptr<MergedAggregation>> merged(const ir::Aggregation& agg);
   SortOptions sortOptions() const;
   uint64_t normal(uint32_t id) const { return id < normals_.size() ? normals_[id] : 1; }

@@ -172,12 +172,13 @@ Result<void> Consumer::printTable(const AggregationTable& table, const ir::Print
   std::string text;
   const ir::Aggregation& keyed = table.aggregation(0);
   const bool perCpu = table.columns() == 1 && options_ && options_->isSet("aggpercpu");
+  const print::BarScale scale = barScale();  // looked up once, not per row
   // -x agghist: a count() or sum() printed alone is a histogram of its keys.
   std::optional<print::Histogram> histogram;
   if (!format && table.columns() == 1 && table.rows() > 0 && options_ &&
       options_->isSet("agghist") &&
       (keyed.func == ir::AggFunc::Count || keyed.func == ir::AggFunc::Sum)) {
-    histogram.emplace(barScale());
+    histogram.emplace(scale);
     for (size_t row = 0; row < table.rows(); row++) histogram->add(table.value(row, 0)[0]);
     print::appendDistributionHeader(text, print::packedKeysWidth(keyed));
   }
@@ -186,7 +187,7 @@ Result<void> Consumer::printTable(const AggregationTable& table, const ir::Print
   if (!format && table.columns() == 1 && table.rows() > 0 && options_ &&
       options_->isSet("aggpack") &&
       (keyed.func == ir::AggFunc::Quantize || keyed.func == ir::AggFunc::Lquantize)) {
-    packed.emplace(keyed, barScale(), utf8Terminal());
+    packed.emplace(keyed, scale, utf8Terminal());
     for (size_t row = 0; row < table.rows(); row++) packed->add(table.value(row, 0));
     packed->appendHeader(text, print::packedKeysWidth(keyed));
   }
@@ -207,7 +208,7 @@ Result<void> Consumer::printTable(const AggregationTable& table, const ir::Print
         const size_t column = std::min(index, table.columns() - 1);
         const ir::Aggregation& agg = table.aggregation(column);
         print::appendFormattedAggregationValue(out, agg, table.value(row, column), normal(agg.id),
-                                               c, stem, barScale());
+                                               c, stem, scale);
       };
       auto r = print::appendPrintf(text, *format, keyed.keys, key, keyed.keySize, value, &symbols_);
       if (!r) return r;
@@ -221,10 +222,9 @@ Result<void> Consumer::printTable(const AggregationTable& table, const ir::Print
       print::appendAggregationKeys(text, keyed, key, &symbols_);
       for (size_t column = 0; column < table.columns(); column++) {
         const ir::Aggregation& agg = table.aggregation(column);
-        print::appendAggregationValue(text, agg, table.value(row, column), normal(agg.id),
-                                      barScale());
+        print::appendAggregationValue(text, agg, table.value(row, column), normal(agg.id), scale);
       }
-      if (perCpu) appendPerCpu(text, snapshots_.back(), table.snapshotIndex(row));
+      if (perCpu) appendPerCpu(text, snapshots_.back(), table.snapshotIndex(row), scale);
       text += '\n';
     }
     if (text.size() >= kWriteChunk) {
@@ -237,7 +237,8 @@ Result<void> Consumer::printTable(const AggregationTable& table, const ir::Print
 
 // A CPU that never fired (or fired only before a clear()) shows what its
 // buffer starts from: the largest value for min(), the smallest for max().
-void Consumer::appendPerCpu(std::string& out, const AggregationData& data, size_t index) {
+void Consumer::appendPerCpu(std::string& out, const AggregationData& data, size_t index,
+                            print::BarScale scale) {
   if (!data.perCpu()) return;
   const ir::Aggregation& agg = *data.aggregation;
   std::vector<int64_t> initial(agg.dataWords(), 0);
@@ -247,7 +248,7 @@ void Consumer::appendPerCpu(std::string& out, const AggregationData& data, size_
     const bool fired = data.slot(index, cpu) == CpuSlot::Current;
     out += "\n    [CPU " + std::to_string(cpu) + "]";
     print::appendAggregationValue(out, agg, fired ? data.data(index, cpu) : initial.data(),
-                                  normal(agg.id), barScale());
+                                  normal(agg.id), scale);
   }
 }
 

@@ -1,6 +1,5 @@
 #include "driver/session.h"
 
-#include <sched.h>
 #include <signal.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
@@ -34,6 +33,7 @@
 #include "util/clock.h"
 #include "util/command_line.h"
 #include "util/cpu_list.h"
+#include "util/thread_on_cpu.h"
 
 namespace dtrace::driver {
 
@@ -936,32 +936,6 @@ void Session::reportCounters(consume::Consumer& consumer) {
     }
   }
 }
-
-namespace {
-
-// Keeps the calling thread on one CPU while it lives, then lets it go
-// back to the CPUs it had.
-class ThreadOnCpu {
- public:
-  explicit ThreadOnCpu(uint32_t cpu) {
-    cpu_set_t only;
-    CPU_ZERO(&only);
-    CPU_SET(cpu, &only);
-    moved_ = sched_getaffinity(0, sizeof previous_, &previous_) == 0 &&
-             sched_setaffinity(0, sizeof only, &only) == 0;
-  }
-  ~ThreadOnCpu() {
-    if (moved_) (void)sched_setaffinity(0, sizeof previous_, &previous_);
-  }
-  ThreadOnCpu(const ThreadOnCpu&) = delete;
-  ThreadOnCpu& operator=(const ThreadOnCpu&) = delete;
-
- private:
-  cpu_set_t previous_;
-  bool moved_ = false;
-};
-
-}  // namespace
 
 Result<int> Session::run(std::vector<proc::Target>& targets) {
   uint64_t* globals = maps_->globalsValue;

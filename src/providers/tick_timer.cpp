@@ -16,6 +16,8 @@
 #include <system_error>
 #include <utility>
 
+#include "util/thread_on_cpu.h"
+
 namespace dtrace::providers {
 
 namespace {
@@ -50,12 +52,8 @@ void runTimer(TimerFds fds, std::optional<uint32_t> cpu,
   pthread_sigmask(SIG_BLOCK, &all, nullptr);
   // -x cpu: the thread runs there, so the program runs in it (seeing
   // dtrace as the current process) rather than in an interrupt there.
-  if (cpu) {
-    cpu_set_t only;
-    CPU_ZERO(&only);
-    CPU_SET(*cpu, &only);
-    (void)pthread_setaffinity_np(pthread_self(), sizeof only, &only);
-  }
+  std::optional<ThreadOnCpu> onCpu;
+  if (cpu) onCpu.emplace(*cpu);
   pollfd polled[3] = {{fds.timer.get(), POLLIN, 0},
                       {fds.lifeline.get(), POLLIN, 0},
                       {fds.shutdown.get(), POLLIN, 0}};
