@@ -304,6 +304,7 @@ int main(int argc, char** argv) {
   for (size_t i = 0; i < units.size(); i++) {
     if (auto r = session.compile(units[i], &matched[i]); !r) return fail(r.error().message);
   }
+  if (cl.showProgram) session.showVariableTables();
   if (cl.compileOnly) return 0;
   if (!session.quiet()) {
     for (size_t i = 0; i < units.size(); i++) {

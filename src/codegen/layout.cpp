@@ -24,9 +24,14 @@ uint32_t place(uint32_t& end, const sema::Type* t) {
 }
 
 // A global or clause-local variable; a string's NULL marker comes first.
+// An array is aligned as its elements are (as C lays out `short a[5]`).
 uint32_t placeVariable(uint32_t& end, const sema::Type* t) {
   if (t->isString()) end = alignUp(end, 8) + ir::kNullMarkerSize;
-  return place(end, t);
+  const sema::Type* element = t;
+  while (element->isArray() && element->target) element = element->target;
+  uint32_t offset = alignUp(end, alignmentOf(element));
+  end = offset + t->size;
+  return offset;
 }
 
 // `size` unsigned bytes at the next 8-aligned offset (a dump, a word).

@@ -25,6 +25,7 @@
 #include "consume/principal_buffers.h"
 #include "driver/d_library.h"
 #include "driver/symbols.h"
+#include "driver/variable_table.h"
 #include "parse/parser.h"
 #include "proc/target.h"
 #include "providers/probe_args.h"
@@ -689,6 +690,19 @@ Result<void> Session::load() {
     if (&e != errorEnabling_) all.push_back(&e);
   }
   return loadPrograms(all);
+}
+
+void Session::showVariableTables() {
+  if (!layOut()) return;
+  for (size_t i = 0; i < clauses_.size(); i++) {
+    const ast::ProbeClause& clause = *clauses_[i];
+    const std::string table = formatVariableTable(clause, symbols_, layout_);
+    if (table.empty()) continue;
+    std::string probes;
+    for (const ast::ProbeSpec& p : clause.probes) probes += (probes.empty() ? "" : ", ") + p.text;
+    std::fprintf(stderr, "\nVariables of clause %zu (%s, line %u):\n%s", i, probes.c_str(),
+                 clause.loc.line, table.c_str());
+  }
 }
 
 Result<size_t> Session::generateUnloaded(size_t maxPrograms) {

@@ -84,6 +84,10 @@ class Session {
   // nothing (the fuzz targets of tests/fuzz). Returns the instruction count.
   Result<size_t> generateUnloaded(size_t maxPrograms);
 
+  // -S: lays out storage and prints, for each clause, the variables it
+  // uses (nothing when the layout fails: load() reports why).
+  void showVariableTables();
+
   // Fires BEGIN, starts the targets, consumes until the end of tracing,
   // fires END and prints the aggregations. Returns the exit status.
   Result<int> run(std::vector<proc::Target>& targets);

@@ -120,6 +120,7 @@ class SymbolTable {
 
   std::deque<Variable>& globals() { return globals_; }  // scalars and associative arrays
   std::deque<Variable>& clauseLocals() { return clauseLocals_; }
+  std::deque<Variable>& threadLocals() { return threadLocals_; }
   std::deque<Variable>& aggregations() { return aggregations_; }
 
  private:
