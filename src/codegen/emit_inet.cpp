@@ -2,6 +2,7 @@
 // alloca'd) memory as text, built backward from the end of a buffer the
 // way DTrace builds them, so the output matches DTrace's byte for byte
 // (its choice of zero run for "::", IPv4-mapped and -compatible forms).
+// link_ntop(): a hardware address as text.
 #include "codegen/emitter.h"
 
 namespace dtrace::codegen {
@@ -13,6 +14,21 @@ namespace {
 enum InetWord { kPos, kFirstZero, kTryZero, kNumZero, kGroup };
 constexpr int32_t kAfInet = 2, kAfInet6 = 10;  // Linux's values
 constexpr int32_t kAddrStrLen = 46;            // INET6_ADDRSTRLEN
+// link_ntop()'s hardware types (<linux/if_arp.h>) and their address lengths.
+constexpr struct {
+  int32_t type;
+  int32_t length;
+} kHardwareAddresses[] = {{1, 6}, {32, 20}};  // ARPHRD_ETHER, ARPHRD_INFINIBAND
+constexpr int32_t kMaxHardwareAddress = 20;
+
+// r = the lower-case hex digit of the nibble in r.
+void hexDigit(Assembler& as, Reg r) {
+  Label decimal = as.newLabel();
+  as.emit(alu64(BPF_ADD, r, '0'));
+  as.jumpIf(BPF_JLE, r, '9', decimal);
+  as.emit(alu64(BPF_ADD, r, 'a' - '9' - 1));
+  as.bind(decimal);
+}
 }  // namespace
 
 // out[pos--] = byte; byte is r0, r3, r4 or r5.
@@ -198,7 +214,9 @@ bool ProgramEmitter::inetString(const Expr& call, Reg base, int32_t offset, uint
     Label notV6 = as_.newLabel();
     as_.jumpIf(BPF_JNE, R1, kAfInet6, notV6);
     read(16);
-    inet6(name == "inet_ntop", bytes);
+    const bool strict = name == "inet_ntop" ||
+                        (call.operands.size() > 1 && call.operands[1]->constValue.value_or(0) != 0);
+    inet6(strict, bytes);
     as_.jump(text);
     as_.bind(notV6);
     as_.jumpIf(BPF_JEQ, R1, kAfInet, v4);
@@ -212,6 +230,59 @@ bool ProgramEmitter::inetString(const Expr& call, Reg base, int32_t offset, uint
   as_.emit(alu64(BPF_ADD, R6, 1));
   as_.emit(mov64(R8, kAddrStrLen - 1));
   as_.emit(alu64(BPF_SUB, R8, R6));
+  copySlice(out, R6, R8, base, offset, size);
+  return true;
+}
+
+// link_ntop(type, addr): the type's address length in bytes at addr, as
+// two lower-case hex digits each, joined by ':' (Oracle's subroutine); an
+// unknown type is an illegal operation.
+bool ProgramEmitter::linkString(const Expr& call, Reg base, int32_t offset, uint32_t size) {
+  if (call.text != "link_ntop") return false;
+  const int32_t bytes = subrArea(0), out = subrArea(1);
+  const int16_t type = pushSlot();
+  operandValue(*call.operands[0]);
+  as_.emit(stx(Size::DW, R10, type, R6));
+  operandValue(*call.operands[1]);  // r6 = the address
+  as_.emit(ldx(Size::DW, R1, R10, type));
+  popSlot();
+  Label format = as_.newLabel();
+  for (const auto& hardware : kHardwareAddresses) {
+    Label other = as_.newLabel(), ok = as_.newLabel();
+    as_.jumpIf(BPF_JNE, R1, hardware.type, other);
+    as_.emit(mov64(R1, R9));
+    as_.emit(alu64(BPF_ADD, R1, bytes));
+    as_.emit(mov64(R2, hardware.length));
+    as_.emit(mov64(R3, R6));
+    as_.emit(bpf::call(BPF_FUNC_probe_read_kernel));
+    as_.jumpIf(BPF_JEQ, R0, 0, ok);
+    fault(ir::Fault::BadAddr, R6);
+    as_.bind(ok);
+    as_.emit(mov64(R7, hardware.length));
+    as_.jump(format);
+    as_.bind(other);
+  }
+  fault(ir::Fault::IllOp);
+  as_.bind(format);  // r7 = the length
+  Label done = as_.newLabel();
+  for (int32_t i = 0; i < kMaxHardwareAddress; i++) {
+    as_.jumpIf(BPF_JLE, R7, i, done);
+    const int16_t at = static_cast<int16_t>(out + 3 * i);
+    as_.emit(ldx(Size::B, R1, R9, static_cast<int16_t>(bytes + i)));
+    as_.emit(mov64(R2, R1));
+    as_.emit(alu64(BPF_RSH, R2, 4));
+    hexDigit(as_, R2);
+    as_.emit(stx(Size::B, R9, at, R2));
+    as_.emit(alu64(BPF_AND, R1, 0xf));
+    hexDigit(as_, R1);
+    as_.emit(stx(Size::B, R9, static_cast<int16_t>(at + 1), R1));
+    as_.emit(st(Size::B, R9, static_cast<int16_t>(at + 2), ':'));
+  }
+  as_.bind(done);
+  as_.emit(mov64(R6, 0));
+  as_.emit(mov64(R8, R7));
+  as_.emit(alu64(BPF_MUL, R8, 3));
+  as_.emit(alu64(BPF_SUB, R8, 1));  // without the last ':'
   copySlice(out, R6, R8, base, offset, size);
   return true;
 }

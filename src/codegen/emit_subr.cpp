@@ -86,7 +86,7 @@ void ProgramEmitter::changeCase(bool upper, Reg base, int32_t offset, uint32_t s
 bool ProgramEmitter::subroutineString(const Expr& call, Reg base, int32_t offset, uint32_t size) {
   const std::string& name = call.text;
   if (searchString(call, base, offset, size) || pathString(call, base, offset, size) ||
-      inetString(call, base, offset, size)) {
+      inetString(call, base, offset, size) || linkString(call, base, offset, size)) {
     return true;
   }
   if (name == "strtok") {

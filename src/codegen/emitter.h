@@ -365,6 +365,7 @@ class ProgramEmitter {
   void stringToInteger(const ast::Expr& call);
   // emit_inet.cpp: inet_ntoa, inet_ntoa6, inet_ntop
   bool inetString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
+  bool linkString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
   void inet4(int32_t bytes);  // dotted quad of 4 bytes, written backward at loopState(0)
   void inet6(bool full, int32_t bytes);
   void putBack(bpf::Reg byte, int32_t out);  // out[pos--] = byte, pos at loopState(0)

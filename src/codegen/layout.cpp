@@ -170,9 +170,9 @@ struct ClauseWalker {
 // Subroutines that work in the scratch areas after joinOffset.
 bool isScratchSubroutine(const std::string& name) {
   static const char* const kNames[] = {
-      "index",     "rindex",  "strstr",    "strchr",   "strrchr",   "strtok",
-      "basename",  "dirname", "cleanpath", "strtoll",  "inet_ntoa", "inet_ntoa6",
-      "inet_ntop", "alloca",  "copyin",    "copyinto", "bcopy",     "progenyof",
+      "index",   "rindex",    "strstr",   "strchr",    "strrchr",    "strtok",    "basename",
+      "dirname", "cleanpath", "strtoll",  "inet_ntoa", "inet_ntoa6", "inet_ntop", "link_ntop",
+      "alloca",  "copyin",    "copyinto", "bcopy",     "progenyof",
   };
   for (const char* n : kNames) {
     if (name == n) return true;

@@ -23,6 +23,8 @@ const char* const kNetSource = R"D(
 typedef struct in6_addr in6_addr_t;
 inline int AF_INET = 2;
 inline int AF_INET6 = 10;
+inline int ARPHRD_ETHER = 1;
+inline int ARPHRD_INFINIBAND = 32;
 )D";
 
 struct Constant {
@@ -504,15 +506,17 @@ ConstantGroup group(const char* type, const Constant (&constants)[N]) {
 const std::vector<const LibraryUnit*>& builtinUnits() {
   static const LibraryUnit kUnits[] = {
       {"null.d", kNullSource, {"NULL"}},
-      {"net.d", kNetSource, {"in6_addr_t", "AF_INET", "AF_INET6"}},
+      {"net.d",
+       kNetSource,
+       {"in6_addr_t", "AF_INET", "AF_INET6", "ARPHRD_ETHER", "ARPHRD_INFINIBAND"}},
       {"process.d",
        processLibrarySource(),
-       {"curpsinfo", "curlwpsinfo", "curcpu", "psinfo_t", "lwpsinfo_t", "cpuinfo_t",
-        "timestruc_t", "chip", "pset"}},
+       {"curpsinfo", "curlwpsinfo", "curcpu", "psinfo_t", "lwpsinfo_t", "cpuinfo_t", "timestruc_t",
+        "chip", "pset"}},
       {"io.d",
        ioLibrarySource(),
-       {"bufinfo_t", "devinfo_t", "fileinfo_t", "B_BUSY", "B_DONE", "B_ERROR", "B_PAGEIO",
-        "B_PHYS", "B_READ", "B_WRITE", "B_ASYNC"}},
+       {"bufinfo_t", "devinfo_t", "fileinfo_t", "B_BUSY", "B_DONE", "B_ERROR", "B_PAGEIO", "B_PHYS",
+        "B_READ", "B_WRITE", "B_ASYNC"}},
       {"ip.d",
        ipLibrarySource(),
        {"pktinfo_t", "csinfo_t", "ipinfo_t", "ifinfo_t", "ipv4info_t", "ipv6info_t", "IPPROTO_IP",
@@ -521,11 +525,29 @@ const std::vector<const LibraryUnit*>& builtinUnits() {
       {"udp.d", udpLibrarySource(), {"udpinfo_t", "udpsinfo_t"}},
       {"tcp.d",
        tcpLibrarySource(),
-       {"tcpinfo_t", "tcpsinfo_t", "tcplsinfo_t", "TH_FIN",
-        "TH_SYN", "TH_RST", "TH_PSH", "TH_ACK", "TH_URG", "TH_ECE", "TH_CWR", "TCP_STATE_IDLE",
-        "TCP_STATE_ESTABLISHED", "TCP_STATE_SYN_SENT", "TCP_STATE_SYN_RECEIVED",
-        "TCP_STATE_FIN_WAIT_1", "TCP_STATE_FIN_WAIT_2", "TCP_STATE_TIME_WAIT", "TCP_STATE_CLOSED",
-        "TCP_STATE_CLOSE_WAIT", "TCP_STATE_LAST_ACK", "TCP_STATE_LISTEN", "TCP_STATE_CLOSING"}},
+       {"tcpinfo_t",
+        "tcpsinfo_t",
+        "tcplsinfo_t",
+        "TH_FIN",
+        "TH_SYN",
+        "TH_RST",
+        "TH_PSH",
+        "TH_ACK",
+        "TH_URG",
+        "TH_ECE",
+        "TH_CWR",
+        "TCP_STATE_IDLE",
+        "TCP_STATE_ESTABLISHED",
+        "TCP_STATE_SYN_SENT",
+        "TCP_STATE_SYN_RECEIVED",
+        "TCP_STATE_FIN_WAIT_1",
+        "TCP_STATE_FIN_WAIT_2",
+        "TCP_STATE_TIME_WAIT",
+        "TCP_STATE_CLOSED",
+        "TCP_STATE_CLOSE_WAIT",
+        "TCP_STATE_LAST_ACK",
+        "TCP_STATE_LISTEN",
+        "TCP_STATE_CLOSING"}},
   };
   static const ConstantUnit kConstantUnits[] = {
       {"unistd.d", {group("int", kFaults)}},

@@ -1442,7 +1442,7 @@ const Type* Checker::call(Expr& e) {
 // illumos's dt_node_is_argcompat allows: the argument becomes (void *)a.
 bool Checker::arraysAsPointers(Expr& e) {
   static const std::pair<const char*, std::vector<size_t>> kVoidPointerParams[] = {
-      {"bcopy", {0, 1}}, {"copyinto", {2}}, {"inet_ntop", {1}}};
+      {"bcopy", {0, 1}}, {"copyinto", {2}}, {"inet_ntop", {1}}, {"link_ntop", {1}}};
   for (const auto& [name, params] : kVoidPointerParams) {
     if (e.text != name) continue;
     for (size_t i : params) {

@@ -68,11 +68,12 @@ bool isUnavailableDestructive(std::string_view name) {
 
 bool isFunctionName(std::string_view name) {
   static const char* const kSubroutines[] = {
-      "alloca",    "basename",   "bcopy",     "cleanpath", "copyin",    "copyinstr", "copyinto",
-      "dirname",   "getmajor",   "getminor",  "htonl",     "htonll",    "htons",     "index",
-      "inet_ntoa", "inet_ntoa6", "inet_ntop", "lltostr",   "ntohl",     "ntohll",    "ntohs",
-      "progenyof", "rand",       "rindex",    "speculation",    "strchr",    "strjoin",   "strlen",    "strrchr",
-      "strstr",    "strtok",     "strtoll",   "substr",    "tolower",   "toupper",
+      "alloca",   "basename",    "bcopy",     "cleanpath",  "copyin",    "copyinstr",
+      "copyinto", "dirname",     "getmajor",  "getminor",   "htonl",     "htonll",
+      "htons",    "index",       "inet_ntoa", "inet_ntoa6", "inet_ntop", "link_ntop",
+      "lltostr",  "ntohl",       "ntohll",    "ntohs",      "progenyof", "rand",
+      "rindex",   "speculation", "strchr",    "strjoin",    "strlen",    "strrchr",
+      "strstr",   "strtok",      "strtoll",   "substr",     "tolower",   "toupper",
   };
   for (const char* n : kSubroutines) {
     if (name == n) return true;
@@ -272,10 +273,21 @@ bool Checker::stringSubroutine(Expr& e, const Type*& result) {
     return true;
   }
   if (name == "inet_ntoa" || name == "inet_ntoa6") {
-    if (prototypeArity(e, 1, 1) &&
-        prototypeArg(e, 0, args[0]->type->isScalar(),
-                     name == "inet_ntoa" ? "ipaddr_t *" : "in6_addr_t *")) {
+    // Oracle's inet_ntoa6(addr, strict): a non-zero integer constant asks
+    // for inet_ntop()'s IPv4-in-IPv6 forms (::ffff:1.2.3.4).
+    const bool ntoa6 = name == "inet_ntoa6";
+    if (prototypeArity(e, 1, ntoa6 ? 2 : 1) &&
+        prototypeArg(e, 0, args[0]->type->isScalar(), ntoa6 ? "in6_addr_t *" : "ipaddr_t *") &&
+        (args.size() == 1 ||
+         prototypeArg(e, 1, isInteger(1) && args[1]->constValue, "integer constant"))) {
       result = types_.boundedString(46);  // INET6_ADDRSTRLEN
+    }
+    return true;
+  }
+  if (name == "link_ntop") {  // Oracle's: 20 bytes of InfiniBand at most
+    if (prototypeArity(e, 2, 2) && prototypeArg(e, 0, isInteger(0), "int") &&
+        prototypeArg(e, 1, args[1]->type->isScalar(), "void *")) {
+      result = types_.boundedString(60);
     }
     return true;
   }
