@@ -331,6 +331,14 @@ int main(int argc, char** argv) {
   if (total == 0 && targets.empty()) return fail("no probes matched");
   // As dtrace(1M) does: each program's match is reported when it is
   // compiled, before tracing is enabled (which may still fail).
+  // As DTrace evaluates a created process (evaltime): tracing starts where
+  // it is held, by default once its libraries are initialized.
+  const auto holdPoint = proc::holdPointNamed(options.text("evaltime"));
+  for (proc::Target& t : targets) {
+    if (auto r = t.holdAt(holdPoint.value_or(proc::HoldPoint::Postinit)); !r) {
+      return fail(r.error().message);
+    }
+  }
   const uint64_t requestedBufsize = options.size("bufsize");
   const uint64_t requestedAggsize = options.size("aggsize");
   const uint64_t requestedDynvarsize = options.size("dynvarsize");

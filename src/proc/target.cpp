@@ -2,6 +2,8 @@
 
 #include <elf.h>
 #include <fcntl.h>
+#include <gelf.h>
+#include <link.h>
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
@@ -18,6 +20,7 @@
 #include <fstream>
 #include <utility>
 
+#include "sym/elf_symbols_by_name.h"
 #include "sym/process_maps.h"
 
 namespace dtrace::proc {
@@ -95,15 +98,70 @@ std::vector<std::string> splitCommand(const std::string& command) {
 // What the waiting child reads: exec, or exec under ptrace.
 constexpr char kExec = 1, kTraceExec = 2;
 
-// The program's entry point (AT_ENTRY), from /proc/PID/auxv.
-uint64_t entryPoint(pid_t pid) {
+// The auxiliary vector entry `type` of a process, or 0.
+uint64_t auxvEntry(pid_t pid, uint64_t type) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/auxv", std::ios::binary);
   uint64_t pair[2];
   while (in.read(reinterpret_cast<char*>(pair), sizeof pair)) {
-    if (pair[0] == AT_ENTRY) return pair[1];
+    if (pair[0] == type) return pair[1];
     if (pair[0] == AT_NULL) break;
   }
   return 0;
+}
+
+// The program's entry point (AT_ENTRY).
+uint64_t entryPoint(pid_t pid) { return auxvEntry(pid, AT_ENTRY); }
+
+struct LoadedObject {
+  std::string path;
+  uint64_t base = 0;
+};
+
+// The dynamic linker of a process (AT_BASE, and the file mapped there);
+// none for a static program.
+std::optional<LoadedObject> dynamicLinker(pid_t pid) {
+  const uint64_t base = auxvEntry(pid, AT_BASE);
+  if (base == 0) return std::nullopt;
+  std::ifstream maps("/proc/" + std::to_string(pid) + "/maps");
+  sym::Mapping m;
+  for (std::string line; std::getline(maps, line);) {
+    if (sym::parseMapsLine(line, m) && m.start == base && m.isFile()) {
+      return LoadedObject{m.path, base};
+    }
+  }
+  return std::nullopt;
+}
+
+struct ElfFile {
+  int fd = -1;
+  Elf* elf = nullptr;
+  explicit ElfFile(const std::string& path) {
+    static const bool initialized = elf_version(EV_CURRENT) != EV_NONE;
+    if (!initialized) return;
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr);
+  }
+  ~ElfFile() {
+    if (elf) elf_end(elf);
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+// A symbol's value in an ELF file (its address as linked).
+std::optional<uint64_t> symbolValue(const std::string& path, std::string_view name) {
+  ElfFile file(path);
+  if (!file.elf) return std::nullopt;
+  auto value = sym::ElfSymbolsByName(file.elf).find(name, 0);
+  if (!value) return std::nullopt;
+  return *value;
+}
+
+// An ELF file's entry point as linked.
+std::optional<uint64_t> elfEntry(const std::string& path) {
+  ElfFile file(path);
+  GElf_Ehdr header;
+  if (!file.elf || !gelf_getehdr(file.elf, &header)) return std::nullopt;
+  return header.e_entry;
 }
 
 // Waits for the traced child to stop with SIGTRAP, passing on any other
@@ -151,6 +209,14 @@ bool waitForTrap(pid_t pid, int& status) {
 }
 
 }  // namespace
+
+std::optional<HoldPoint> holdPointNamed(std::string_view name) {
+  if (name == "exec") return HoldPoint::Exec;
+  if (name == "preinit") return HoldPoint::Preinit;
+  if (name == "postinit" || name.empty()) return HoldPoint::Postinit;
+  if (name == "main") return HoldPoint::Main;
+  return std::nullopt;
+}
 
 Result<Target> Target::spawn(const std::string& command) { return spawn(splitCommand(command)); }
 
@@ -229,6 +295,7 @@ Target& Target::operator=(Target&& other) noexcept {
   created_ = std::exchange(other.created_, false);
   started_ = other.started_;
   held_ = std::exchange(other.held_, false);
+  heldAt_ = other.heldAt_;
   exited_ = other.exited_;
   statusKnown_ = other.statusKnown_;
   waitStatus_ = other.waitStatus_;
@@ -267,53 +334,106 @@ Result<void> Target::start() {
   return releaseChild(kExec);
 }
 
-Result<void> Target::holdAtEntry() {
-  if (!created_ || started_ || held_) return {};
-  if (auto r = releaseChild(kTraceExec); !r) {
-    started_ = true;
-    return r;
+Result<void> Target::holdAtEntry() { return holdAt(HoldPoint::Postinit); }
+
+Result<void> Target::failedControl(const std::string& why) {
+  kill();
+  started_ = true;
+  return Error{"failed to control " + argv_[0] + ": " + why};
+}
+
+Result<void> Target::holdAt(HoldPoint point) {
+  if (!created_ || started_ || point == HoldPoint::Exec || (held_ && heldAt_ >= point)) return {};
+  if (!held_) {
+    if (auto r = releaseChild(kTraceExec); !r) {
+      started_ = true;
+      return r;
+    }
+    int status = 0;
+    if (!waitForTrap(pid_, status)) return failedControl("it exited before starting");
+    held_ = true;
+    heldAt_ = HoldPoint::Exec;
+    // If dtrace dies, the held process must not run untraced.
+    ::ptrace(PTRACE_SETOPTIONS, pid_, nullptr, reinterpret_cast<void*>(PTRACE_O_EXITKILL));
   }
-  auto failed = [&](const std::string& why) -> Result<void> {
-    kill();
-    started_ = true;
-    return Error{"failed to control " + argv_[0] + ": " + why};
-  };
-  int status = 0;
-  if (!waitForTrap(pid_, status)) return failed("it exited before starting");
-  held_ = true;
-  // If dtrace dies, the held process must not run untraced.
-  ::ptrace(PTRACE_SETOPTIONS, pid_, nullptr, reinterpret_cast<void*>(PTRACE_O_EXITKILL));
-  // The dynamic linker maps the libraries before it jumps to the entry
-  // point: a breakpoint there stops the program just before its own code.
-  const uint64_t entry = entryPoint(pid_);
-  if (entry == 0) return failed("no entry point in its auxiliary vector");
-  errno = 0;
-  const long word = ::ptrace(PTRACE_PEEKTEXT, pid_, reinterpret_cast<void*>(entry), nullptr);
-  if (errno != 0) return failed(std::string("cannot read its code: ") + strerror(errno));
-  const long trap = (word & ~0xffL) | 0xcc;
-  if (::ptrace(PTRACE_POKETEXT, pid_, reinterpret_cast<void*>(entry),
-               reinterpret_cast<void*>(trap)) != 0 ||
-      ::ptrace(PTRACE_CONT, pid_, nullptr, nullptr) != 0) {
-    return failed(std::string("cannot stop it at its entry point: ") + strerror(errno));
+  if (point >= HoldPoint::Preinit && heldAt_ < HoldPoint::Preinit) {
+    // The dynamic linker calls _dl_debug_state() for debuggers once it has
+    // mapped the libraries, _r_debug.r_state then back to RT_CONSISTENT,
+    // before it runs their initializers. A static program has none.
+    if (const auto linker = dynamicLinker(pid_)) {
+      const auto state = symbolValue(linker->path, "_dl_debug_state");
+      const auto debug = symbolValue(linker->path, "_r_debug");
+      if (state && debug) {
+        const uint64_t rState = linker->base + *debug + offsetof(r_debug, r_state);
+        auto consistent = [&] {
+          errno = 0;
+          const long word =
+              ::ptrace(PTRACE_PEEKDATA, pid_, reinterpret_cast<void*>(rState), nullptr);
+          return errno == 0 && static_cast<int>(word) == r_debug::RT_CONSISTENT;
+        };
+        if (auto r = runTo(linker->base + *state, consistent); !r) return r;
+      }
+    }
+    heldAt_ = HoldPoint::Preinit;
   }
-  if (!waitForTrap(pid_, status)) {
-    exited_ = true;
-    statusKnown_ = true;
-    waitStatus_ = status;
-    started_ = true;
-    return Error{"failed to control " + argv_[0] + ": it exited before reaching its entry point"};
+  if (point >= HoldPoint::Postinit && heldAt_ < HoldPoint::Postinit) {
+    // The dynamic linker has run the libraries' initializers before it
+    // jumps to the entry point: a breakpoint there stops the program just
+    // before its own code.
+    const uint64_t entry = entryPoint(pid_);
+    if (entry == 0) return failedControl("no entry point in its auxiliary vector");
+    if (auto r = runTo(entry, [] { return true; }); !r) return r;
+    heldAt_ = HoldPoint::Postinit;
   }
-  user_regs_struct regs{};
-  if (::ptrace(PTRACE_POKETEXT, pid_, reinterpret_cast<void*>(entry),
-               reinterpret_cast<void*>(word)) != 0 ||
-      ::ptrace(PTRACE_GETREGS, pid_, nullptr, &regs) != 0) {
-    return failed(std::string("cannot restore its entry point: ") + strerror(errno));
-  }
-  regs.rip = entry;  // back onto the instruction the breakpoint replaced
-  if (::ptrace(PTRACE_SETREGS, pid_, nullptr, &regs) != 0) {
-    return failed(std::string("cannot restore its entry point: ") + strerror(errno));
+  if (point == HoldPoint::Main && heldAt_ < HoldPoint::Main) {
+    // As DTrace, a program without a main symbol stays at its entry point.
+    const std::string exe = "/proc/" + std::to_string(pid_) + "/exe";
+    const auto main = symbolValue(exe, "main");
+    const auto linkedEntry = elfEntry(exe);
+    if (main && linkedEntry) {
+      const uint64_t bias = entryPoint(pid_) - *linkedEntry;
+      if (auto r = runTo(bias + *main, [] { return true; }); !r) return r;
+    }
+    heldAt_ = HoldPoint::Main;
   }
   return {};
+}
+
+Result<void> Target::runTo(uint64_t address, const std::function<bool()>& stopHere) {
+  void* at = reinterpret_cast<void*>(address);
+  errno = 0;
+  const long word = ::ptrace(PTRACE_PEEKTEXT, pid_, at, nullptr);
+  if (errno != 0) return failedControl(std::string("cannot read its code: ") + strerror(errno));
+  const long trap = (word & ~0xffL) | 0xcc;
+  for (;;) {
+    if (::ptrace(PTRACE_POKETEXT, pid_, at, reinterpret_cast<void*>(trap)) != 0 ||
+        ::ptrace(PTRACE_CONT, pid_, nullptr, nullptr) != 0) {
+      return failedControl(std::string("cannot place a breakpoint: ") + strerror(errno));
+    }
+    int status = 0;
+    if (!waitForTrap(pid_, status)) {
+      exited_ = true;
+      statusKnown_ = true;
+      waitStatus_ = status;
+      started_ = true;
+      return Error{"failed to control " + argv_[0] + ": it exited before tracing could start"};
+    }
+    // Back onto the instruction the breakpoint replaced, restored.
+    user_regs_struct regs{};
+    if (::ptrace(PTRACE_POKETEXT, pid_, at, reinterpret_cast<void*>(word)) != 0 ||
+        ::ptrace(PTRACE_GETREGS, pid_, nullptr, &regs) != 0) {
+      return failedControl(std::string("cannot remove a breakpoint: ") + strerror(errno));
+    }
+    regs.rip = address;
+    if (::ptrace(PTRACE_SETREGS, pid_, nullptr, &regs) != 0) {
+      return failedControl(std::string("cannot remove a breakpoint: ") + strerror(errno));
+    }
+    if (stopHere()) return {};
+    // Not yet: run that one instruction, then plant the breakpoint again.
+    if (::ptrace(PTRACE_SINGLESTEP, pid_, nullptr, nullptr) != 0 || !waitForTrap(pid_, status)) {
+      return failedControl(std::string("cannot step over a breakpoint: ") + strerror(errno));
+    }
+  }
 }
 
 Result<void> Target::releaseChild(char how) {

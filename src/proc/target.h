@@ -5,12 +5,24 @@
 
 #include <sys/types.h>
 
+#include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "util/result.h"
 
 namespace dtrace::proc {
+
+// Where a created process is held until tracing is enabled (the evaltime
+// option): at its exec, once the dynamic linker has mapped its libraries
+// (preinit), once it has also run their initializers and reached the
+// program's entry point (postinit, DTrace's default), or at main().
+enum class HoldPoint { Exec, Preinit, Postinit, Main };
+
+// The evaltime option's value ("" for the default); nullopt if unknown.
+std::optional<HoldPoint> holdPointNamed(std::string_view name);
 
 class Target {
  public:
@@ -46,6 +58,10 @@ class Target {
   // instruction of the program run, so that probes on its code can be
   // placed before start() releases it. No-op otherwise.
   Result<void> holdAtEntry();
+  // Holds a spawned child not yet started at `point` (see HoldPoint); from
+  // its entry point it may still run on to main(), never back. No-op for
+  // HoldPoint::Exec and for grabbed processes.
+  Result<void> holdAt(HoldPoint point);
   // Held at its entry point: exec'd, its mappings readable, not yet run.
   bool held() const { return held_; }
 
@@ -70,6 +86,12 @@ class Target {
   // Tells the waiting child to exec (or to exec under ptrace) and reports
   // whether the exec failed.
   Result<void> releaseChild(char how);
+  // Held: lets the process run until it executes the instruction at
+  // `address` with `stopHere()` true, and holds it there, that instruction
+  // not yet run. False when it exited first.
+  Result<void> runTo(uint64_t address, const std::function<bool()>& stopHere);
+  // Gives up on a held process: kills it, with `why` in dtrace's words.
+  Result<void> failedControl(const std::string& why);
 
   pid_t pid_ = -1;
   int pidfd_ = -1;
@@ -77,7 +99,8 @@ class Target {
   int execErrFd_ = -1;  // read end: EOF when the exec succeeded, else errno
   bool created_ = false;
   bool started_ = false;
-  bool held_ = false;  // exec'd under ptrace, stopped at its entry point
+  bool held_ = false;  // exec'd under ptrace, stopped (HoldPoint::Preinit or later)
+  HoldPoint heldAt_ = HoldPoint::Exec;
   bool exited_ = false;
   bool statusKnown_ = false;
   int waitStatus_ = 0;
