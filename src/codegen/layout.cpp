@@ -57,6 +57,7 @@ struct ClauseWalker {
   ClauseLayout& out;
   Layout& layout;
   TypeInfoBuilder& typeInfo;
+  uint32_t stringSize;  // a string's bytes in a record: strsize and the NUL
   uint32_t end = 0;
   int depth = 0;  // inside an if-statement when > 0
 
@@ -114,8 +115,16 @@ struct ClauseWalker {
       case ir::ActionKind::Normalize:
       case ir::ActionKind::Setopt:
         for (size_t i = ir::firstRecordedArgument(a.kind); i < call.operands.size(); i++) {
-          const sema::Type* t = call.operands[i]->type;
-          a.fields.push_back(fieldFor(end, t));
+          const ast::Expr& argument = *call.operands[i];
+          ir::Field f = fieldFor(end, argument.type);
+          // A string constant takes strsize bytes in the buffer, as every
+          // D string does in DTrace's, so that buffer space is spent as
+          // there (its type is only as long as its text).
+          if (argument.kind == ast::ExprKind::StringLiteral && f.size < stringSize - 1) {
+            end += stringSize - 1 - f.size;
+            f.size = stringSize - 1;
+          }
+          a.fields.push_back(f);
         }
         break;
       case ir::ActionKind::Tracemem:
@@ -266,11 +275,11 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
   for (ast::ProbeClause* clause : clauses) {
     ClauseLayout cl;
     cl.clause = clause;
-    ClauseWalker walker{cl, layout, typeInfo};
+    ClauseWalker walker{cl, layout, typeInfo, stringBufferSize};
     // The action mask needs the first 8 bytes; find out first.
     ClauseLayout probe;
     TypeInfoBuilder unused;
-    ClauseWalker dry{probe, layout, unused};
+    ClauseWalker dry{probe, layout, unused, stringBufferSize};
     dry.statements(clause->body);
     if (probe.hasActionMask) walker.end = 8;
     walker.statements(clause->body);

@@ -121,10 +121,10 @@ TEST_F(LayoutTest, TraceFieldsPerType) {
 
   const ir::Field& lit = fieldsOf(0, 4).at(0);
   EXPECT_EQ(lit.offset, 32u);
-  EXPECT_EQ(lit.size, 3u);  // "ab" and its NUL
+  EXPECT_EQ(lit.size, types.strsize());  // a string constant takes strsize bytes, as in DTrace
   EXPECT_EQ(lit.kind, ir::DataKind::String);
 
-  EXPECT_EQ(cl.dataSize, 40u);
+  EXPECT_EQ(cl.dataSize, 32u + (types.strsize() + 7) / 8 * 8);
   EXPECT_TRUE(cl.recordsData);
   EXPECT_FALSE(cl.hasActionMask);
 }
@@ -137,13 +137,13 @@ TEST_F(LayoutTest, PrintfFieldsAreItsValueArguments) {
   EXPECT_EQ(a.fields[0].offset, 0u);
   EXPECT_EQ(a.fields[0].size, 8u);
   EXPECT_EQ(a.fields[1].offset, 8u);
-  EXPECT_EQ(a.fields[1].size, 3u);
-  EXPECT_EQ(a.fields[2].offset, 12u);
+  EXPECT_EQ(a.fields[1].size, types.strsize());
+  EXPECT_EQ(a.fields[2].offset, 8u + types.strsize());
   EXPECT_EQ(a.fields[2].size, 4u);
   ASSERT_EQ(layout.formats.size(), 1u);
   EXPECT_EQ(layout.formats[0], "%d %s %c\n");
   EXPECT_EQ(a.formatIndex, 0u);
-  EXPECT_EQ(layout.clauses.at(0).dataSize, 16u);
+  EXPECT_EQ(layout.clauses.at(0).dataSize, 8u + types.strsize() + 8u);
 }
 
 TEST_F(LayoutTest, IdenticalFormatsAreSharedAcrossClauses) {
