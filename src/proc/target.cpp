@@ -410,26 +410,34 @@ Result<void> Target::runTo(uint64_t address, const std::function<bool()>& stopHe
         ::ptrace(PTRACE_CONT, pid_, nullptr, nullptr) != 0) {
       return failedControl(std::string("cannot place a breakpoint: ") + strerror(errno));
     }
-    int status = 0;
-    if (!waitForTrap(pid_, status)) {
-      exited_ = true;
-      statusKnown_ = true;
-      waitStatus_ = status;
-      started_ = true;
-      return Error{"failed to control " + argv_[0] + ": it exited before tracing could start"};
+    user_regs_struct regs{};
+    for (;;) {
+      int status = 0;
+      if (!waitForTrap(pid_, status)) {
+        exited_ = true;
+        statusKnown_ = true;
+        waitStatus_ = status;
+        started_ = true;
+        return Error{"failed to control " + argv_[0] + ": it exited before tracing could start"};
+      }
+      if (::ptrace(PTRACE_GETREGS, pid_, nullptr, &regs) != 0) {
+        return failedControl(std::string("cannot read its registers: ") + strerror(errno));
+      }
+      if (regs.rip == address + 1) break;
+      // A SIGTRAP of the program's own: it gets it, as it would untraced.
+      if (::ptrace(PTRACE_CONT, pid_, nullptr, reinterpret_cast<void*>(uintptr_t(SIGTRAP))) != 0) {
+        return failedControl(std::string("cannot resume it: ") + strerror(errno));
+      }
     }
     // Back onto the instruction the breakpoint replaced, restored.
-    user_regs_struct regs{};
-    if (::ptrace(PTRACE_POKETEXT, pid_, at, reinterpret_cast<void*>(word)) != 0 ||
-        ::ptrace(PTRACE_GETREGS, pid_, nullptr, &regs) != 0) {
-      return failedControl(std::string("cannot remove a breakpoint: ") + strerror(errno));
-    }
     regs.rip = address;
-    if (::ptrace(PTRACE_SETREGS, pid_, nullptr, &regs) != 0) {
+    if (::ptrace(PTRACE_POKETEXT, pid_, at, reinterpret_cast<void*>(word)) != 0 ||
+        ::ptrace(PTRACE_SETREGS, pid_, nullptr, &regs) != 0) {
       return failedControl(std::string("cannot remove a breakpoint: ") + strerror(errno));
     }
     if (stopHere()) return {};
     // Not yet: run that one instruction, then plant the breakpoint again.
+    int status = 0;
     if (::ptrace(PTRACE_SINGLESTEP, pid_, nullptr, nullptr) != 0 || !waitForTrap(pid_, status)) {
       return failedControl(std::string("cannot step over a breakpoint: ") + strerror(errno));
     }
