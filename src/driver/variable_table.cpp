@@ -1,6 +1,8 @@
 #include "driver/variable_table.h"
 
 #include <algorithm>
+#include <deque>
+#include <optional>
 #include <vector>
 
 #include "print/appendf.h"
