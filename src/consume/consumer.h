@@ -126,14 +126,14 @@ class Consumer {
   Result<void> printFolded(const AggregationTable& table);
   // aggpercpu: after a row's value, the value on each CPU.
   void appendPerCpu(std::string& out, const AggregationData& data, size_t index,
-                    print::BarScale scale);
+                    print::BarStyle style);
   Result<std::unique_ptr<MergedAggregation>> merged(const ir::Aggregation& agg);
   SortOptions sortOptions() const;
   uint64_t normal(uint32_t id) const { return id < normals_.size() ? normals_[id] : 1; }
-  // -x aggzoom (settable at run time, as DTrace's dynamic options are).
-  print::BarScale barScale() const {
-    return options_ && options_->isSet("aggzoom") ? print::BarScale::Largest : print::BarScale::Sum;
-  }
+  // -x aggzoom and -x encoding (settable at run time, as DTrace's dynamic
+  // options are). `packed`: for aggpack, whose default encoding follows
+  // the terminal.
+  print::BarStyle barStyle(bool packed) const;
 
   const ir::Program& program_;
   FILE* out_;  // where data goes now: originalOut_, or freopen()'s file

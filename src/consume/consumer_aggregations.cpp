@@ -26,8 +26,9 @@ namespace dtrace::consume {
 
 namespace {
 
-// Whether aggpack may draw with UTF-8 block characters: as libdtrace
-// decides, unless the terminal is one known not to show them.
+// Whether aggpack may draw with UTF-8 block characters when -x encoding
+// does not say: as libdtrace decides, unless the terminal is one known not
+// to show them.
 bool utf8Terminal() {
   const char* term = std::getenv("TERM");
   return term == nullptr || (std::strcmp(term, "sun") != 0 && std::strcmp(term, "sun-color") != 0 &&
@@ -40,6 +41,15 @@ constexpr size_t kWriteChunk = 64 * 1024;
 constexpr size_t kFetchAhead = 8;
 
 }  // namespace
+
+print::BarStyle Consumer::barStyle(bool packed) const {
+  print::BarStyle style;
+  if (!options_) return style;
+  if (options_->isSet("aggzoom")) style.scale = print::BarScale::Largest;
+  const std::string encoding = options_->text("encoding");
+  style.utf8 = encoding == "utf8" || (encoding.empty() && packed && utf8Terminal());
+  return style;
+}
 
 SortOptions Consumer::sortOptions() const {
   return options_ ? SortOptions::from(*options_) : SortOptions{};
@@ -172,13 +182,13 @@ Result<void> Consumer::printTable(const AggregationTable& table, const ir::Print
   std::string text;
   const ir::Aggregation& keyed = table.aggregation(0);
   const bool perCpu = table.columns() == 1 && options_ && options_->isSet("aggpercpu");
-  const print::BarScale scale = barScale();  // looked up once, not per row
+  const print::BarStyle style = barStyle(false);  // looked up once, not per row
   // -x agghist: a count() or sum() printed alone is a histogram of its keys.
   std::optional<print::Histogram> histogram;
   if (!format && table.columns() == 1 && table.rows() > 0 && options_ &&
       options_->isSet("agghist") &&
       (keyed.func == ir::AggFunc::Count || keyed.func == ir::AggFunc::Sum)) {
-    histogram.emplace(scale);
+    histogram.emplace(style);
     for (size_t row = 0; row < table.rows(); row++) histogram->add(table.value(row, 0)[0]);
     print::appendDistributionHeader(text, print::packedKeysWidth(keyed));
   }
@@ -187,7 +197,7 @@ Result<void> Consumer::printTable(const AggregationTable& table, const ir::Print
   if (!format && table.columns() == 1 && table.rows() > 0 && options_ &&
       options_->isSet("aggpack") &&
       (keyed.func == ir::AggFunc::Quantize || keyed.func == ir::AggFunc::Lquantize)) {
-    packed.emplace(keyed, scale, utf8Terminal());
+    packed.emplace(keyed, barStyle(true));
     for (size_t row = 0; row < table.rows(); row++) packed->add(table.value(row, 0));
     packed->appendHeader(text, print::packedKeysWidth(keyed));
   }
@@ -208,7 +218,7 @@ Result<void> Consumer::printTable(const AggregationTable& table, const ir::Print
         const size_t column = std::min(index, table.columns() - 1);
         const ir::Aggregation& agg = table.aggregation(column);
         print::appendFormattedAggregationValue(out, agg, table.value(row, column), normal(agg.id),
-                                               c, stem, scale);
+                                               c, stem, style);
       };
       auto r = print::appendPrintf(text, *format, keyed.keys, key, keyed.keySize, value, &symbols_);
       if (!r) return r;
@@ -222,9 +232,9 @@ Result<void> Consumer::printTable(const AggregationTable& table, const ir::Print
       print::appendAggregationKeys(text, keyed, key, &symbols_);
       for (size_t column = 0; column < table.columns(); column++) {
         const ir::Aggregation& agg = table.aggregation(column);
-        print::appendAggregationValue(text, agg, table.value(row, column), normal(agg.id), scale);
+        print::appendAggregationValue(text, agg, table.value(row, column), normal(agg.id), style);
       }
-      if (perCpu) appendPerCpu(text, snapshots_.back(), table.snapshotIndex(row), scale);
+      if (perCpu) appendPerCpu(text, snapshots_.back(), table.snapshotIndex(row), style);
       text += '\n';
     }
     if (text.size() >= kWriteChunk) {
@@ -238,7 +248,7 @@ Result<void> Consumer::printTable(const AggregationTable& table, const ir::Print
 // A CPU that never fired (or fired only before a clear()) shows what its
 // buffer starts from: the largest value for min(), the smallest for max().
 void Consumer::appendPerCpu(std::string& out, const AggregationData& data, size_t index,
-                            print::BarScale scale) {
+                            print::BarStyle style) {
   if (!data.perCpu()) return;
   const ir::Aggregation& agg = *data.aggregation;
   std::vector<int64_t> initial(agg.dataWords(), 0);
@@ -248,7 +258,7 @@ void Consumer::appendPerCpu(std::string& out, const AggregationData& data, size_
     const bool fired = data.slot(index, cpu) == CpuSlot::Current;
     out += "\n    [CPU " + std::to_string(cpu) + "]";
     print::appendAggregationValue(out, agg, fired ? data.data(index, cpu) : initial.data(),
-                                  normal(agg.id), scale);
+                                  normal(agg.id), style);
   }
 }
 

@@ -66,7 +66,7 @@ size_t packedKeysWidth(const ir::Aggregation& agg) {
 }
 
 void appendAggregationValue(std::string& out, const ir::Aggregation& agg, const int64_t* data,
-                            uint64_t normal, BarScale scale) {
+                            uint64_t normal, BarStyle style) {
   if (normal == 0) normal = 1;
   const auto divisor = static_cast<int64_t>(normal);
   switch (agg.info().display) {
@@ -83,7 +83,7 @@ void appendAggregationValue(std::string& out, const ir::Aggregation& agg, const 
               static_cast<unsigned long long>(data[0] ? ir::standardDeviation(data, normal) : 0));
       break;
     default:
-      appendDistribution(out, agg, data, normal, scale);
+      appendDistribution(out, agg, data, normal, style);
       break;
   }
 }
@@ -91,7 +91,7 @@ void appendAggregationValue(std::string& out, const ir::Aggregation& agg, const 
 void appendFormattedAggregationValue(std::string& out, const ir::Aggregation& agg,
                                      const int64_t* data, uint64_t normal,
                                      const ir::PrintfConversion& conversion,
-                                     const std::string& stem, BarScale scale) {
+                                     const std::string& stem, BarStyle style) {
   if (normal == 0) normal = 1;
   const auto divisor = static_cast<int64_t>(normal);
   int64_t value = 0;
@@ -106,7 +106,7 @@ void appendFormattedAggregationValue(std::string& out, const ir::Aggregation& ag
       value = static_cast<int64_t>(data[0] ? ir::standardDeviation(data, normal) : 0);
       break;
     default:
-      appendDistribution(out, agg, data, normal, scale);
+      appendDistribution(out, agg, data, normal, style);
       return;
   }
   appendIntegerConversion(out, conversion, stem, value);

@@ -24,16 +24,16 @@ size_t packedKeysWidth(const ir::Aggregation& agg);
 
 // The value of merged data words as DTrace shows it: " %16lld" for
 // scalars, the distribution for quantizations. Values are divided by
-// `normal` (normalize()); `scale` sizes distributions' bars.
+// `normal` (normalize()); `style` draws distributions' bars.
 void appendAggregationValue(std::string& out, const ir::Aggregation& agg, const int64_t* data,
-                            uint64_t normal, BarScale scale = BarScale::Sum);
+                            uint64_t normal, BarStyle style = {});
 
 // printa()'s %@ conversion: the value formatted by the conversion (its
 // flags and width in `stem`, e.g. "%-10"); distributions print whole.
 void appendFormattedAggregationValue(std::string& out, const ir::Aggregation& agg,
                                      const int64_t* data, uint64_t normal,
                                      const ir::PrintfConversion& conversion,
-                                     const std::string& stem, BarScale scale = BarScale::Sum);
+                                     const std::string& stem, BarStyle style = {});
 
 // One entry: keys, value, newline.
 void appendAggregationLine(std::string& out, const ir::Aggregation& agg, const uint8_t* key,

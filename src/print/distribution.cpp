@@ -156,6 +156,7 @@ struct BarTotal {
   Magnitude sum = 0;
   long double zoomed = 0;
   bool zoom = false;
+  bool utf8 = false;  // -x encoding=utf8: bars of block characters
 
   void add(int64_t count) {
     sum += magnitude(count);
@@ -186,6 +187,30 @@ size_t barDepth(int64_t count, int width, const BarTotal& bar) {
   return static_cast<size_t>(f + 0.5L);
 }
 
+void appendUtf8(std::string& out, uint32_t codePoint) {  // U+0800 to U+FFFF
+  out += static_cast<char>(0xe0 | (codePoint >> 12));
+  out += static_cast<char>(0x80 | ((codePoint >> 6) & 0x3f));
+  out += static_cast<char>(0x80 | (codePoint & 0x3f));
+}
+
+// libdtrace's UTF-8 bar: the share in whole columns of U+2588, then the
+// eighths left over as one of U+2589 to U+258F (not rounded), then blanks.
+void appendUtf8Bar(std::string& out, int64_t count, const BarTotal& total) {
+  constexpr uint32_t kFullBlock = 0x2588, kOneEighth = 0x258f;
+  const long double whole = total.zoom ? total.zoomed : static_cast<long double>(total.sum);
+  const long double f = static_cast<long double>(magnitude(count)) * kBarWidth / whole;
+  const auto columns = static_cast<size_t>(f);
+  const auto eighths = static_cast<uint32_t>((f - static_cast<long double>(columns)) * 8);
+  out += '|';
+  for (size_t i = 0; i < columns; i++) appendUtf8(out, kFullBlock);
+  size_t used = columns;
+  if (eighths != 0) {
+    appendUtf8(out, kOneEighth - (eighths - 1));
+    used++;
+  }
+  out.append(kBarWidth - used, ' ');
+}
+
 // "|@@@@      count" after the row's label: the bar is the share of the
 // total the count makes, rounded; negative counts grow left of the line.
 // Appended piece by piece: a large table prints millions of these.
@@ -193,7 +218,9 @@ void appendBar(std::string& out, int64_t count, uint64_t normal, const BarTotal&
                bool positives, bool negatives) {
   const long long shown = static_cast<long long>(count) / static_cast<long long>(normal);
   const size_t width = kBarWidth;
-  if (!negatives) {
+  if (total.utf8 && positives && !negatives) {
+    appendUtf8Bar(out, count, total);
+  } else if (!negatives) {
     const size_t depth = positives ? barDepth(count, kBarWidth, total) : 0;
     out += '|';
     out.append(depth, '@').append(width - depth, ' ');
@@ -234,11 +261,12 @@ std::vector<DistributionRow> distributionRows(const ir::Aggregation& agg, const 
 }
 
 void appendDistribution(std::string& out, const ir::Aggregation& agg, const int64_t* buckets,
-                        uint64_t normal, BarScale scale) {
+                        uint64_t normal, BarStyle style) {
   if (normal == 0) normal = 1;
   const std::vector<DistributionRow> rows = distributionRows(agg, buckets);
   BarTotal total;
-  total.zoom = scale == BarScale::Largest;
+  total.zoom = style.scale == BarScale::Largest;
+  total.utf8 = style.utf8;
   bool positives = false, negatives = false;
   for (const DistributionRow& row : rows) {
     positives |= row.count > 0;
@@ -261,8 +289,9 @@ void appendDistributionHeader(std::string& out, size_t keyWidth) {
 
 struct Histogram::Total : BarTotal {};
 
-Histogram::Histogram(BarScale scale) : total_(std::make_unique<Total>()) {
-  total_->zoom = scale == BarScale::Largest;
+Histogram::Histogram(BarStyle style) : total_(std::make_unique<Total>()) {
+  total_->zoom = style.scale == BarScale::Largest;
+  total_->utf8 = style.utf8;
 }
 Histogram::~Histogram() = default;
 
@@ -294,16 +323,10 @@ int columnsFor(long long value) {
   return n < 4 ? 4 : n;
 }
 
-void appendUtf8(std::string& out, uint32_t codePoint) {  // U+0800 to U+FFFF
-  out += static_cast<char>(0xe0 | (codePoint >> 12));
-  out += static_cast<char>(0x80 | ((codePoint >> 6) & 0x3f));
-  out += static_cast<char>(0x80 | (codePoint & 0x3f));
-}
-
 }  // namespace
 
-PackedDistributions::PackedDistributions(const ir::Aggregation& agg, BarScale scale, bool utf8)
-    : agg_(agg), zoom_(scale == BarScale::Largest), utf8_(utf8) {}
+PackedDistributions::PackedDistributions(const ir::Aggregation& agg, BarStyle style)
+    : agg_(agg), zoom_(style.scale == BarScale::Largest), utf8_(style.utf8) {}
 
 void PackedDistributions::add(const int64_t* buckets) {
   if (agg_.func != ir::AggFunc::Quantize) return;

@@ -31,6 +31,13 @@ std::vector<DistributionRow> distributionRows(const ir::Aggregation& agg, const 
 // width.
 enum class BarScale { Sum, Largest };
 
+// How bars are drawn: their scale, and (-x encoding=utf8) with UTF-8 block
+// characters, eighths of a column, rather than '@'.
+struct BarStyle {
+  BarScale scale = BarScale::Sum;
+  bool utf8 = false;
+};
+
 // A distribution's header line, after a blank line: "value" in 16
 // columns, or "key" in `keyWidth` (-x agghist, whose keys are that wide).
 void appendDistributionHeader(std::string& out, size_t keyWidth);
@@ -40,7 +47,7 @@ void appendDistributionHeader(std::string& out, size_t keyWidth);
 // its buckets).
 class Histogram {
  public:
-  explicit Histogram(BarScale scale);
+  explicit Histogram(BarStyle style);
   ~Histogram();
   // Every value first.
   void add(int64_t value);
@@ -58,8 +65,8 @@ class Histogram {
 // shares (lquantize(): all of them), under one header.
 class PackedDistributions {
  public:
-  // `utf8`: block characters (U+2581 to U+2588) rather than "_xX".
-  PackedDistributions(const ir::Aggregation& agg, BarScale scale, bool utf8);
+  // style.utf8: block characters (U+2581 to U+2588) rather than "_xX".
+  PackedDistributions(const ir::Aggregation& agg, BarStyle style);
   // Every key's value first: the buckets shown span them all.
   void add(const int64_t* buckets);
   void appendHeader(std::string& out, size_t keyWidth) const;
@@ -81,6 +88,6 @@ class PackedDistributions {
 // The distribution of `buckets`, each count divided by `normal` as
 // normalize() asks. Starts with a newline.
 void appendDistribution(std::string& out, const ir::Aggregation& agg, const int64_t* buckets,
-                        uint64_t normal, BarScale scale = BarScale::Sum);
+                        uint64_t normal, BarStyle style = {});
 
 }  // namespace dtrace::print

@@ -146,6 +146,7 @@ const std::vector<OptionSpec> kSpecs = {
     {"dtypes", OptionKind::Text, false, "", ""},
     {"dynvarsize", OptionKind::Size, true, "1m", ""},
     {"empty", OptionKind::Flag, false, "", ""},
+    {"encoding", OptionKind::Choice, false, "", "ascii|utf8"},
     {"errtags", OptionKind::Flag, false, "", ""},
     {"evaltime", OptionKind::Choice, false, "", "exec|preinit|postinit|main"},
     {"flamegraph", OptionKind::Text, true, "", ""},
