@@ -936,13 +936,6 @@ void ProgramEmitter::literalInto(const std::string& text, Reg base, int32_t offs
   for (; i < bytes.size(); i++) {
     as_.emit(st(Size::B, base, static_cast<int16_t>(offset + i), word(1)));
   }
-  // The rest of the field is zeroed, as DTrace pads a string it stores:
-  // stale bytes after the NUL would print as a binary dump.
-  for (; i < size && (offset + i) % 8 != 0; i++) {
-    as_.emit(st(Size::B, base, static_cast<int16_t>(offset + i), 0));
-  }
-  for (; i + 8 <= size; i += 8) as_.emit(st(Size::DW, base, static_cast<int16_t>(offset + i), 0));
-  for (; i < size; i++) as_.emit(st(Size::B, base, static_cast<int16_t>(offset + i), 0));
 }
 
 void ProgramEmitter::copyString(Reg src, int32_t srcOffset, uint32_t srcSize, Reg base,
