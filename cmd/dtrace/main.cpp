@@ -329,8 +329,6 @@ int main(int argc, char** argv) {
   size_t total = 0;
   for (size_t n : matched) total += n;
   if (total == 0 && targets.empty()) return fail("no probes matched");
-  // As dtrace(1M) does: each program's match is reported when it is
-  // compiled, before tracing is enabled (which may still fail).
   // As DTrace evaluates a created process (evaltime): tracing starts where
   // it is held, by default once its libraries are initialized.
   const auto holdPoint = proc::holdPointNamed(options.text("evaltime"));
@@ -339,6 +337,8 @@ int main(int argc, char** argv) {
       return fail(r.error().message);
     }
   }
+  // As dtrace(1M) does: each program's match is reported when it is
+  // compiled, before tracing is enabled (which may still fail).
   const uint64_t requestedBufsize = options.size("bufsize");
   const uint64_t requestedAggsize = options.size("aggsize");
   const uint64_t requestedDynvarsize = options.size("dynvarsize");

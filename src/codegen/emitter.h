@@ -363,7 +363,7 @@ class ProgramEmitter {
   // emit_string_parse.cpp: strtok, strtoll
   void tokenize(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
   void stringToInteger(const ast::Expr& call);
-  // emit_inet.cpp: inet_ntoa, inet_ntoa6, inet_ntop
+  // emit_inet.cpp: inet_ntoa, inet_ntoa6, inet_ntop, link_ntop
   bool inetString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
   bool linkString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
   void inet4(int32_t bytes);  // dotted quad of 4 bytes, written backward at loopState(0)
