@@ -31,6 +31,18 @@ void hexDigit(Assembler& as, Reg r) {
 }
 }  // namespace
 
+void ProgramEmitter::readAddress(int32_t area, int32_t length) {
+  Label ok = as_.newLabel();
+  as_.emit(mov64(R1, R9));
+  as_.emit(alu64(BPF_ADD, R1, area));
+  as_.emit(mov64(R2, length));
+  as_.emit(mov64(R3, R6));
+  as_.emit(bpf::call(BPF_FUNC_probe_read_kernel));
+  as_.jumpIf(BPF_JEQ, R0, 0, ok);
+  fault(ir::Fault::BadAddr, R6);
+  as_.bind(ok);
+}
+
 // out[pos--] = byte; byte is r0, r3, r4 or r5.
 void ProgramEmitter::putBack(Reg byte, int32_t out) {
   Label full = as_.newLabel();
@@ -162,15 +174,11 @@ void ProgramEmitter::inet6(bool full, int32_t bytes) {
     as_.emit(alu64(BPF_OR, R8, R2));  // r8 = the group's value
     Label last = as_.newLabel();
     for (int nibble = 0; nibble < 4; nibble++) {  // 1 to 4 hex digits
-      Label decimal = as_.newLabel();
       if (nibble > 0) as_.jumpIf(BPF_JLT, R8, 1 << (4 * nibble), last);
       as_.emit(mov64(R3, R8));
       as_.emit(alu64(BPF_RSH, R3, 4 * nibble));
       as_.emit(alu64(BPF_AND, R3, 15));
-      as_.jumpIf(BPF_JLT, R3, 10, decimal);
-      as_.emit(alu64(BPF_ADD, R3, 'a' - '0' - 10));
-      as_.bind(decimal);
-      as_.emit(alu64(BPF_ADD, R3, '0'));
+      hexDigit(as_, R3);
       putBack(R3, out);
     }
     as_.bind(last);
@@ -186,17 +194,6 @@ bool ProgramEmitter::inetString(const Expr& call, Reg base, int32_t offset, uint
   if (name != "inet_ntoa" && name != "inet_ntoa6" && name != "inet_ntop") return false;
   const int32_t bytes = subrArea(0), out = subrArea(1);
   Label v4 = as_.newLabel(), text = as_.newLabel();
-  auto read = [&](int32_t length) {  // the address's bytes, from r6
-    Label ok = as_.newLabel();
-    as_.emit(mov64(R1, R9));
-    as_.emit(alu64(BPF_ADD, R1, bytes));
-    as_.emit(mov64(R2, length));
-    as_.emit(mov64(R3, R6));
-    as_.emit(bpf::call(BPF_FUNC_probe_read_kernel));
-    as_.jumpIf(BPF_JEQ, R0, 0, ok);
-    fault(ir::Fault::BadAddr, R6);
-    as_.bind(ok);
-  };
   const int16_t family = pushSlot();
   if (name == "inet_ntop") {
     operandValue(*call.operands[0]);
@@ -213,7 +210,7 @@ bool ProgramEmitter::inetString(const Expr& call, Reg base, int32_t offset, uint
   if (name != "inet_ntoa") {
     Label notV6 = as_.newLabel();
     as_.jumpIf(BPF_JNE, R1, kAfInet6, notV6);
-    read(16);
+    readAddress(bytes, 16);
     const bool strict = name == "inet_ntop" ||
                         (call.operands.size() > 1 && call.operands[1]->constValue.value_or(0) != 0);
     inet6(strict, bytes);
@@ -223,7 +220,7 @@ bool ProgramEmitter::inetString(const Expr& call, Reg base, int32_t offset, uint
     fault(ir::Fault::IllOp);  // neither AF_INET nor AF_INET6
   }
   as_.bind(v4);
-  read(4);
+  readAddress(bytes, 4);
   inet4(bytes);
   as_.bind(text);
   as_.emit(ldx(Size::DW, R6, R9, static_cast<int16_t>(loopState(kPos))));
@@ -248,16 +245,9 @@ bool ProgramEmitter::linkString(const Expr& call, Reg base, int32_t offset, uint
   popSlot();
   Label format = as_.newLabel();
   for (const auto& hardware : kHardwareAddresses) {
-    Label other = as_.newLabel(), ok = as_.newLabel();
+    Label other = as_.newLabel();
     as_.jumpIf(BPF_JNE, R1, hardware.type, other);
-    as_.emit(mov64(R1, R9));
-    as_.emit(alu64(BPF_ADD, R1, bytes));
-    as_.emit(mov64(R2, hardware.length));
-    as_.emit(mov64(R3, R6));
-    as_.emit(bpf::call(BPF_FUNC_probe_read_kernel));
-    as_.jumpIf(BPF_JEQ, R0, 0, ok);
-    fault(ir::Fault::BadAddr, R6);
-    as_.bind(ok);
+    readAddress(bytes, hardware.length);
     as_.emit(mov64(R7, hardware.length));
     as_.jump(format);
     as_.bind(other);

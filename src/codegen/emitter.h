@@ -366,6 +366,9 @@ class ProgramEmitter {
   // emit_inet.cpp: inet_ntoa, inet_ntoa6, inet_ntop, link_ntop
   bool inetString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
   bool linkString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
+  // `length` bytes of kernel (or scratch) memory at r6 into area, or an
+  // invalid address fault.
+  void readAddress(int32_t area, int32_t length);
   void inet4(int32_t bytes);  // dotted quad of 4 bytes, written backward at loopState(0)
   void inet6(bool full, int32_t bytes);
   void putBack(bpf::Reg byte, int32_t out);  // out[pos--] = byte, pos at loopState(0)

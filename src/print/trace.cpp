@@ -103,13 +103,14 @@ void appendTrace(std::string& out, const ir::Field& field, const uint8_t* data, 
   const uint8_t* p = data + field.offset;
   const bool integer = field.kind == ir::DataKind::Signed || field.kind == ir::DataKind::Unsigned;
   const int width = integerColumn(field.size);
-  if (field.kind == ir::DataKind::String) {
+  const uint8_t* nul = field.kind == ir::DataKind::String
+                           ? static_cast<const uint8_t*>(std::memchr(p, 0, field.size))
+                           : nullptr;
+  if (nul && std::any_of(nul, p + field.size, [](uint8_t b) { return b != 0; })) {
     // DTrace stores a string zero-padded to its size; the bytes after the
     // NUL here are whatever the record's space held before.
-    std::string padded(reinterpret_cast<const char*>(p), field.size);
-    if (const size_t nul = padded.find('\0'); nul != std::string::npos) {
-      std::fill(padded.begin() + static_cast<std::ptrdiff_t>(nul), padded.end(), '\0');
-    }
+    std::string padded(reinterpret_cast<const char*>(p), static_cast<size_t>(nul - p));
+    padded.resize(field.size, '\0');
     appendBytes(out, reinterpret_cast<const uint8_t*>(padded.data()), padded.size(), -33, quiet,
                 rawBytes);
     return;

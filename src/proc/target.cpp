@@ -132,37 +132,40 @@ std::optional<LoadedObject> dynamicLinker(pid_t pid) {
   return std::nullopt;
 }
 
-struct ElfFile {
-  int fd = -1;
-  Elf* elf = nullptr;
+// An ELF file's symbols and entry point, as linked.
+class ElfFile {
+ public:
   explicit ElfFile(const std::string& path) {
     static const bool initialized = elf_version(EV_CURRENT) != EV_NONE;
     if (!initialized) return;
-    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr);
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ >= 0) elf_ = elf_begin(fd_, ELF_C_READ_MMAP, nullptr);
+    if (elf_) symbols_.emplace(elf_);
   }
   ~ElfFile() {
-    if (elf) elf_end(elf);
-    if (fd >= 0) ::close(fd);
+    if (elf_) elf_end(elf_);
+    if (fd_ >= 0) ::close(fd_);
   }
+  ElfFile(const ElfFile&) = delete;
+  ElfFile& operator=(const ElfFile&) = delete;
+
+  std::optional<uint64_t> symbol(std::string_view name) const {
+    if (!symbols_) return std::nullopt;
+    auto value = symbols_->find(name, 0);
+    if (!value) return std::nullopt;
+    return *value;
+  }
+  std::optional<uint64_t> entry() const {
+    GElf_Ehdr header;
+    if (!elf_ || !gelf_getehdr(elf_, &header)) return std::nullopt;
+    return header.e_entry;
+  }
+
+ private:
+  int fd_ = -1;
+  Elf* elf_ = nullptr;
+  std::optional<sym::ElfSymbolsByName> symbols_;
 };
-
-// A symbol's value in an ELF file (its address as linked).
-std::optional<uint64_t> symbolValue(const std::string& path, std::string_view name) {
-  ElfFile file(path);
-  if (!file.elf) return std::nullopt;
-  auto value = sym::ElfSymbolsByName(file.elf).find(name, 0);
-  if (!value) return std::nullopt;
-  return *value;
-}
-
-// An ELF file's entry point as linked.
-std::optional<uint64_t> elfEntry(const std::string& path) {
-  ElfFile file(path);
-  GElf_Ehdr header;
-  if (!file.elf || !gelf_getehdr(file.elf, &header)) return std::nullopt;
-  return header.e_entry;
-}
 
 // Waits for the traced child to stop with SIGTRAP, passing on any other
 // signal it stops with. False if it exited instead.
@@ -361,8 +364,9 @@ Result<void> Target::holdAt(HoldPoint point) {
     // mapped the libraries, _r_debug.r_state then back to RT_CONSISTENT,
     // before it runs their initializers. A static program has none.
     if (const auto linker = dynamicLinker(pid_)) {
-      const auto state = symbolValue(linker->path, "_dl_debug_state");
-      const auto debug = symbolValue(linker->path, "_r_debug");
+      const ElfFile file(linker->path);
+      const auto state = file.symbol("_dl_debug_state");
+      const auto debug = file.symbol("_r_debug");
       if (state && debug) {
         const uint64_t rState = linker->base + *debug + offsetof(r_debug, r_state);
         auto consistent = [&] {
@@ -387,9 +391,9 @@ Result<void> Target::holdAt(HoldPoint point) {
   }
   if (point == HoldPoint::Main && heldAt_ < HoldPoint::Main) {
     // As DTrace, a program without a main symbol stays at its entry point.
-    const std::string exe = "/proc/" + std::to_string(pid_) + "/exe";
-    const auto main = symbolValue(exe, "main");
-    const auto linkedEntry = elfEntry(exe);
+    const ElfFile exe("/proc/" + std::to_string(pid_) + "/exe");
+    const auto main = exe.symbol("main");
+    const auto linkedEntry = exe.entry();
     if (main && linkedEntry) {
       const uint64_t bias = entryPoint(pid_) - *linkedEntry;
       if (auto r = runTo(bias + *main, [] { return true; }); !r) return r;
