@@ -76,6 +76,7 @@ void ProgramEmitter::aggregation(const Expr& assign) {
   as_.emit(ldx(Size::DW, R2, R2, 0));
   as_.jumpIf(BPF_JEQ, R1, R2, current);
   as_.bind(fresh);
+  chargeAggregationEntry(agg, dropped);
   as_.emit(ldMapFd(R1, aggFd));
   as_.emit(mov64(R2, R9));
   as_.emit(alu64(BPF_ADD, R2, key));
@@ -101,6 +102,26 @@ void ProgramEmitter::aggregation(const Expr& assign) {
   as_.bind(done);
   if (incrementSlot) popSlot();
   if (valueSlot) popSlot();
+}
+
+// A new entry spends its charge from this CPU's aggsize for the interval,
+// or is a drop when the rest would not hold it. r0-r5 are clobbered.
+void ProgramEmitter::chargeAggregationEntry(const ir::Aggregation& agg, Label dropped) {
+  Label sameInterval = as_.newLabel(), charged = as_.newLabel();
+  lookupCounters(charged);
+  as_.emit(ldMapValue(R1, maps_.globals, layout_.aggregationEpochOffset));
+  as_.emit(ldx(Size::DW, R1, R1, 0));
+  as_.emit(ldx(Size::DW, R2, R0, offsetof(ir::Counters, aggregationEpoch)));
+  as_.jumpIf(BPF_JEQ, R1, R2, sameInterval);
+  as_.emit(stx(Size::DW, R0, offsetof(ir::Counters, aggregationEpoch), R1));
+  as_.emit(st(Size::DW, R0, offsetof(ir::Counters, aggregationBytes), 0));
+  as_.bind(sameInterval);
+  as_.emit(ldx(Size::DW, R2, R0, offsetof(ir::Counters, aggregationBytes)));
+  as_.emit(alu64(BPF_ADD, R2, static_cast<int32_t>(agg.entryCharge())));
+  as_.emit(ldImm64(R3, layout_.aggregationBytesPerCpu));
+  as_.jumpIf(BPF_JGT, R2, R3, dropped);
+  as_.emit(stx(Size::DW, R0, offsetof(ir::Counters, aggregationBytes), R2));
+  as_.bind(charged);
 }
 
 // r0 is the entry's value. r1-r5 and r6-r8 are free here.

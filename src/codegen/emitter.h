@@ -151,6 +151,7 @@ class ProgramEmitter {
   void printAction(const ast::Expr& call, const ir::Action& action, int32_t data);
   // emit_aggregation.cpp: @name[keys] = func(args)
   void aggregation(const ast::Expr& assign);
+  void chargeAggregationEntry(const ir::Aggregation& agg, bpf::Label dropped);
   void foldIntoAggregation(const ir::Aggregation& agg, int16_t valueSlot,
                            int16_t incrementSlot);  // into the entry at r0
   void distributionBucket(const ir::Aggregation& agg, int16_t valueSlot);  // into r6

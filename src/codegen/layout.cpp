@@ -301,6 +301,10 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
   }
 
   uint32_t maxKey = 8;
+  if (!symbols.aggregations().empty()) {
+    layout.aggregationEpochOffset = layout.globalsSize;
+    layout.globalsSize += 8;
+  }
   for (const sema::Variable& agg : symbols.aggregations()) {
     ir::Aggregation a;
     a.id = agg.aggregationId;
@@ -310,9 +314,14 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
     a.valueKind = dataKindOf(agg.type);
     a.generationOffset = layout.globalsSize;  // clear() bumps it
     layout.globalsSize += 8;
-    uint32_t end = 0;
-    for (const sema::Type* kt : agg.keyTypes) a.keys.push_back(fieldFor(end, kt));
+    uint32_t end = 0, recordEnd = 0;
+    for (const sema::Type* kt : agg.keyTypes) {
+      a.keys.push_back(fieldFor(end, kt));
+      const uint32_t at = place(recordEnd, kt);
+      if (kt->isString()) recordEnd = at + stringBufferSize - 1;
+    }
     a.keySize = std::max<uint32_t>(8, alignUp(end, 8));
+    a.recordKeySize = std::max<uint32_t>(8, alignUp(recordEnd, 8));
     maxKey = std::max(maxKey, a.keySize + ir::kAggregationCpuSlot);
     layout.aggregations.push_back(std::move(a));
   }

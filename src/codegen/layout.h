@@ -107,6 +107,14 @@ struct Layout {
   // records kept out of it (set by the driver, which knows END's clauses);
   // 0 for the other policies.
   uint64_t fillLimit = 0;
+  // aggsize: the bytes of new aggregation entries (Aggregation::
+  // entryCharge()) each CPU may make per aggregation interval, as DTrace's
+  // per-CPU aggregation buffer holds that many bytes of records between two
+  // aggrate snapshots; beyond it, aggregation drops. The interval is the
+  // globals word at aggregationEpochOffset, which the consumer bumps every
+  // aggrate. Set by the driver, which knows the size granted.
+  uint64_t aggregationBytesPerCpu = 0;
+  uint32_t aggregationEpochOffset = 0;
   // -x temporal and bufpolicy=ring: records carry their time
   // (ir::kRecordTimestampSize; scratch always has room for it). Set by the
   // driver.

@@ -561,6 +561,7 @@ Result<void> Session::createMaps() {
   const bool autoResize = options_.text("bufresize") != "manual";
   uint64_t aggsize = options_.size("aggsize");
   if (aggsize == 0) aggsize = 4 << 20;
+  layout_.aggregationBytesPerCpu = aggsize;
   uint32_t largestValue = 8;
   for (ir::Aggregation& agg : layout_.aggregations) {
     const uint32_t mapKey = agg.keySize + ir::kAggregationCpuSlot;
@@ -577,6 +578,7 @@ Result<void> Session::createMaps() {
     agg.maxEntries =
         static_cast<uint32_t>(std::clamp<uint64_t>(size / perEntry * cpus, 1, UINT32_MAX));
     if (size < options_.size("aggsize")) (void)options_.set("aggsize", std::to_string(size));
+    layout_.aggregationBytesPerCpu = std::min(layout_.aggregationBytesPerCpu, size);
     maps_->aggregations.push_back(std::move(*map));
     largestValue = std::max(largestValue, agg.valueSize());
     // Generation 1 is the first: an entry made from the zero value
@@ -1076,22 +1078,30 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   // once per switch interval, and other wake-ups (mapping events) leave
   // them be, so that an interval's records print together.
   // setopt() may change the interval as tracing goes.
-  auto switchAfter = [&](uint64_t now) {
-    const uint64_t interval = std::max<uint64_t>(options_.timeNs("switchrate"), 1000000);
+  auto after = [&](const char* rate, uint64_t now) {
+    const uint64_t interval = std::max<uint64_t>(options_.timeNs(rate), 1000000);
     return interval > UINT64_MAX - now ? UINT64_MAX : now + interval;
   };
-  uint64_t nextSwitch = switchAfter(util::monotonicNs());
+  uint64_t nextSwitch = after("switchrate", util::monotonicNs());
+  // Each aggrate starts a new aggregation interval: every CPU's aggsize is
+  // whole again (codegen::Layout::aggregationBytesPerCpu).
+  const bool aggregates = !layout_.aggregations.empty();
+  uint64_t nextAggregation = aggregates ? after("aggrate", util::monotonicNs()) : UINT64_MAX;
   size_t liveTargets = targets.size();
   bool done = consumer.exitRequested();
   while (!done) {
     epoll_event events[8];
     const uint64_t now = util::monotonicNs();
+    const uint64_t wake = std::min(nextSwitch, nextAggregation);
     const int timeoutMs =
-        now >= nextSwitch
-            ? 0
-            : static_cast<int>(std::min<uint64_t>((nextSwitch - now + 999999) / 1000000, 60000));
+        now >= wake ? 0
+                    : static_cast<int>(std::min<uint64_t>((wake - now + 999999) / 1000000, 60000));
     int n = epoll_wait(epfd, events, 8, timeoutMs);
     if (n < 0 && errno != EINTR) break;
+    if (aggregates && util::monotonicNs() >= nextAggregation) {
+      std::atomic_ref<uint64_t>(globals[layout_.aggregationEpochOffset / 8]).fetch_add(1);
+      nextAggregation = after("aggrate", util::monotonicNs());
+    }
     symbols.refresh(noteMapping);  // the mappings of what the records name
     extendToMapped();
     const bool ringsWoke = std::any_of(events, events + std::max(n, 0),
@@ -1099,7 +1109,7 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
     if (ringsWoke || util::monotonicNs() >= nextSwitch) {
       principal->interval();
       consumer.flush();
-      nextSwitch = switchAfter(util::monotonicNs());
+      nextSwitch = after("switchrate", util::monotonicNs());
     }
     if (consumer.writeError() != 0) done = true;  // as dtrace(1M) aborts processing
     for (int i = 0; i < n; i++) {

@@ -99,6 +99,9 @@ struct Aggregation {
   AggParams params;
   std::vector<Field> keys;  // offsets within the key
   uint32_t keySize = 8;
+  // The tuple's bytes in DTrace's aggregation record, where a string key
+  // takes strsize whatever the strings it was given (aggsize's unit).
+  uint32_t recordKeySize = 8;
   DataKind valueKind = DataKind::Signed;  // of the aggregated expression
   uint32_t maxEntries = 0;  // (tuple, CPU) entries the map holds; more are aggregation drops
   // The word of the globals holding this aggregation's generation (clear()).
@@ -118,7 +121,10 @@ struct Aggregation {
   // Bytes of a map value: the generation word and the data words.
   uint32_t valueSize() const { return 8 * (kAggregationGenerationWords + entryWords()); }
   // Bytes DTrace's aggregation buffer gives a tuple (aggsize's unit).
-  uint32_t recordSize() const { return keySize + 8 * dataWords(); }
+  uint32_t recordSize() const { return recordKeySize + 8 * dataWords(); }
+  // Bytes of aggsize a new entry spends: the record's, except for a
+  // distribution, whose entries hold one bucket each.
+  uint32_t entryCharge() const { return recordKeySize + 8 * entryWords(); }
 };
 
 // A distribution's value as the consumer holds it once CPUs are merged:

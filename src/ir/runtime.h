@@ -42,6 +42,11 @@ struct Counters {
   uint64_t errors;
   uint64_t speculativeDrops;         // a speculation's records beyond specsize on this CPU
   uint64_t speculationsUnavailable;  // speculation() found every ID in use
+  // Aggregation entries made on this CPU in the current aggregation
+  // interval (codegen::Layout::aggregationEpochOffset): the interval, and
+  // the bytes they charged.
+  uint64_t aggregationEpoch;
+  uint64_t aggregationBytes;
 };
 
 // Every record in the principal buffer starts with this header.

@@ -124,6 +124,7 @@ struct Harness {
       if (auto* c = std::get_if<ast::ProbeClause>(&item)) clauses.push_back(c);
     }
     layout = computeLayout(clauses, symbols, /*quiet=*/true, types.stringBufferSize());
+    layout.aggregationBytesPerCpu = aggsize;
     if (std::string err = createMaps(); !err.empty()) return err;
 
     MapFds fds;
@@ -295,6 +296,7 @@ struct Harness {
   Layout layout;
   providers::Probe probe_;
   Activity expected_ = Activity::Warmup;
+  uint64_t aggsize = 4 << 20;
   std::optional<bpf::Map> globals, scratch, counters, aggregationZero;
   std::optional<bpf::CpuRings> rings;
   std::vector<bpf::Map> aggregations;
@@ -700,6 +702,33 @@ TEST_F(EmitterTest, AggregationKeyedByAStringVariable) {
   Bytes key(layout.aggregations.at(0).keySize, 0);
   std::memcpy(key.data(), "key", 3);
   EXPECT_EQ(aggregation(0, key)[0], 1);
+}
+
+TEST_F(EmitterTest, NewKeysBeyondAggsizeAreDropsUntilTheNextInterval) {
+  // Three entries of an 8-byte key and a count, on the one CPU this
+  // thread stays on.
+  cpu_set_t one, saved;
+  ASSERT_EQ(sched_getaffinity(0, sizeof saved, &saved), 0);
+  CPU_ZERO(&one);
+  CPU_SET(sched_getcpu(), &one);
+  ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+  aggsize = 3 * 16;
+  ASSERT_EQ(load("BEGIN { @c[arg0] = count(); }", beginProbe()), "");
+  for (uint64_t k : {1, 2, 1, 3, 4, 5, 3}) fire({k});
+  EXPECT_EQ(counterTotals().aggregationDrops, 2u);
+  Bytes key(layout.aggregations.at(0).keySize, 0);
+  key[0] = 1;
+  EXPECT_EQ(aggregation(0, key)[0], 2);
+  key[0] = 3;
+  EXPECT_EQ(aggregation(0, key)[0], 2);
+  // The consumer starts the next aggregation interval: aggsize is whole again.
+  uint64_t epoch = 1;
+  std::memcpy(const_cast<uint8_t*>(globalsValue) + layout.aggregationEpochOffset, &epoch, 8);
+  fire({4});
+  EXPECT_EQ(counterTotals().aggregationDrops, 2u);
+  key[0] = 4;
+  EXPECT_EQ(aggregation(0, key)[0], 1);
+  ASSERT_EQ(sched_setaffinity(0, sizeof saved, &saved), 0);
 }
 
 // ---- this-> variables -----------------------------------------------------------

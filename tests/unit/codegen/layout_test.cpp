@@ -240,6 +240,8 @@ TEST_F(LayoutTest, AggregationKeysMixIntegersAndStrings) {
   EXPECT_EQ(a.keys[4].offset, 32u);
   EXPECT_EQ(a.keys[4].size, 4u);
   EXPECT_EQ(a.keySize, 40u);
+  // In DTrace's record (aggsize's unit) each string key takes strsize.
+  EXPECT_EQ(a.recordKeySize, 256u + 4 + 1 + 3 + 8 + 256);
 }
 
 TEST_F(LayoutTest, ScratchHoldsRecordKeyLocalsFaultAndStringTemps) {
