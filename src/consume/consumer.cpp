@@ -79,7 +79,46 @@ int Consumer::malformed(std::string message) {
   return -EINVAL;
 }
 
+// With -F a return's record waits for the record after it (see
+// FlowIndent::appendPrefix); everything else is processed as it comes.
 int Consumer::handleRecord(const void* data, size_t size) {
+  if (!flow_ || replaying_ || format_ == OutputFormat::Json) {
+    return processRecord(data, size, std::nullopt);
+  }
+  ir::RecordHeader header{};
+  if (size >= sizeof header) std::memcpy(&header, data, sizeof header);
+  const int pending = processPendingReturn(header);
+  const bool isReturn =
+      header.epid != 0 && header.epid <= program_.ecbs.size() &&
+      FlowIndent::flowOf(program_.ecbs[header.epid - 1].name) == FlowIndent::Flow::Return;
+  if (isReturn) {
+    const auto* bytes = static_cast<const uint8_t*>(data);
+    pendingReturn_.assign(bytes, bytes + size);
+    return pending;
+  }
+  const int rc = processRecord(data, size, std::nullopt);
+  return pending != 0 ? pending : rc;
+}
+
+// The return held back, now that the record after it (`following`, if
+// any) is known: one from another CPU's buffer means the return's buffer
+// ended.
+int Consumer::processPendingReturn(std::optional<ir::RecordHeader> following) {
+  if (pendingReturn_.empty()) return 0;
+  std::vector<uint8_t> record;
+  record.swap(pendingReturn_);
+  ir::RecordHeader header;
+  std::memcpy(&header, record.data(), sizeof header);
+  std::optional<FlowIndent::Next> next;
+  if (following && following->cpu == header.cpu) {
+    const uint32_t epid = following->epid;
+    next = FlowIndent::Next{
+        epid, epid != 0 && epid <= program_.ecbs.size() ? program_.ecbs[epid - 1].probeId : 0};
+  }
+  return processRecord(record.data(), record.size(), next);
+}
+
+int Consumer::processRecord(const void* data, size_t size, std::optional<FlowIndent::Next> next) {
   const auto* bytes = static_cast<const uint8_t*>(data);
   ir::RecordHeader header;
   if (size < sizeof header) return malformed("record shorter than its header");
@@ -93,8 +132,13 @@ int Consumer::handleRecord(const void* data, size_t size) {
     std::memcpy(&fault, payload, sizeof fault);
     ++faults_;
     // The heading comes first, as dtrace(1M) prints it for every record.
-    if (!quiet_ && !headingPrinted_ && format_ != OutputFormat::Json) {
-      std::fputs(std::string(print::kProbeHeading).c_str(), recordOut());
+    if (!headingPrinted_ && format_ != OutputFormat::Json && (flow_ || !quiet_)) {
+      std::string heading(print::kProbeHeading);
+      if (flow_) {
+        heading.clear();
+        FlowIndent::appendHeading(heading);
+      }
+      std::fputs(heading.c_str(), recordOut());
       std::fflush(recordOut());
     }
     headingPrinted_ = true;
@@ -144,6 +188,14 @@ int Consumer::handleRecord(const void* data, size_t size) {
     beginProbeObject(*json, "record", header.cpu, &ecb);
     json->key("output").beginArray();
     json_ = &*json;
+  } else if (flow_) {
+    // dtrace(1M) indents the column even when quiet.
+    if (silent) {
+      flow_->noteRecord(header.epid, ecb.probeId);
+    } else {
+      if (!headingPrinted_) FlowIndent::appendHeading(buffer_);
+      flow_->appendPrefix(buffer_, header.cpu, header.epid, ecb, next);
+    }
   } else if (!quiet_ && !silent) {
     if (!headingPrinted_) buffer_ += print::kProbeHeading;
     print::appendProbePrefix(buffer_, header.cpu, ecb.probeId, ecb.function, ecb.name);
@@ -444,7 +496,16 @@ Result<void> Consumer::write(const std::string& text) {
   return {};
 }
 
+void Consumer::setFlowIndent(bool on) {
+  if (on && !flow_) flow_.emplace();
+  if (!on) {
+    (void)processPendingReturn(std::nullopt);
+    flow_.reset();
+  }
+}
+
 void Consumer::flush() {
+  (void)processPendingReturn(std::nullopt);  // the end of the buffers read
   // stdio reports a failed write at the flush that retries it, if not before.
   if (std::fflush(out_) != 0 && writeError_ == 0 && errno != EPIPE) writeError_ = errno;
 }

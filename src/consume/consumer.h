@@ -16,9 +16,11 @@
 
 #include "consume/aggregation_source.h"
 #include "consume/aggregation_table.h"
+#include "consume/flow_indent.h"
 #include "consume/speculations.h"
 #include "ir/printf_format.h"
 #include "ir/program.h"
+#include "ir/runtime.h"
 #include "print/distribution.h"
 #include "print/stack.h"
 #include "util/option_table.h"
@@ -71,6 +73,8 @@ class Consumer {
   // the EPID is 0). Returns 0, or -EINVAL for a record that does not match
   // the program (lastError() says why). Fits libbpf's ring buffer callback.
   int handleRecord(const void* data, size_t size);
+  // -F (flowindent): the FUNCTION column indented by entries and returns.
+  void setFlowIndent(bool on);
 
   // The word exit() sets in the kernel (ir::kExitOffset of the
   // globals): tracing ends even when exit()'s record was dropped.
@@ -98,6 +102,8 @@ class Consumer {
   // commit(): the records held for the tag, printed as if they came now.
   void replayCommitted(uint64_t tag);
   int malformed(std::string message);
+  int processRecord(const void* data, size_t size, std::optional<FlowIndent::Next> next);
+  int processPendingReturn(std::optional<ir::RecordHeader> following);
   Result<void> write(const std::string& text);
   // The consumer-side actions; `text` is the formatted argument.
   void writePending();  // the record's output so far, before an action acts
@@ -144,6 +150,8 @@ class Consumer {
   bool rawBytes_ = false;
   print::SymbolContext symbols_;
   bool headingPrinted_ = false;
+  std::optional<FlowIndent> flow_;      // with -F
+  std::vector<uint8_t> pendingReturn_;  // a return's record, until the next one
   bool exitRequested_ = false;
   int exitStatus_ = 0;
   uint64_t faults_ = 0;

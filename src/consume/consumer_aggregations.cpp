@@ -295,9 +295,11 @@ void Consumer::setopt(const ir::Ecb& ecb, const std::string& name, const std::st
     return;
   }
   if (name == "quiet") quiet_ = options_->isSet("quiet");
+  if (name == "flowindent") setFlowIndent(options_->isSet("flowindent"));
 }
 
 Result<void> Consumer::printFinal() {
+  (void)processPendingReturn(std::nullopt);
   // dtrace(1M)'s empty line: text only, where it would break the format.
   if (format_ == OutputFormat::Text) {
     if (auto r = write("\n"); !r) return r;

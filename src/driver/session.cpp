@@ -1061,6 +1061,7 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
                            : oformat == "folded" ? consume::OutputFormat::Folded
                                                  : consume::OutputFormat::Text);
   consumer.setSymbols(symbols.context());
+  consumer.setFlowIndent(options_.isSet("flowindent"));
   consumer.watchExitWord(&globals[ir::kExitOffset / 8]);
   consumer.setSpeculations(layout_.speculations);
   consume::PrincipalBuffers::Order order;
