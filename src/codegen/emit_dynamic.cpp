@@ -1,8 +1,8 @@
 // Dynamic variables: associative arrays (a[k1, k2]) and thread-locals
 // (self->x), each in its own hash map. As in DTrace, an element that was
 // never stored reads as 0 (a string as NULL, see dynamicStringInto),
-// storing 0 (or NULL) deletes it, and all of them share dynvarsize: a new
-// element that finds no room is counted as a dynamic variable drop.
+// storing 0 (or NULL) deletes it, and a store that finds the map full is
+// counted as a dynamic variable drop.
 #include "codegen/emitter.h"
 #include "sema/symbols.h"
 
@@ -75,16 +75,9 @@ void ProgramEmitter::dynamicMemberAddress(const Expr& target) {
   for (uint32_t off = 0; off < valueSize; off += 8) {
     as_.emit(st(Size::DW, R9, static_cast<int16_t>(val + off), 0));
   }
-  Label dropped = as_.newLabel();
-  claimDynamicElement(dropped);
   mapUpdate(fd, key, val, BPF_NOEXIST);
-  Label made = as_.newLabel();
-  as_.jumpIf(BPF_JEQ, R0, 0, made);
-  releaseDynamicElement();  // another CPU made it first, or the map is full
-  as_.bind(made);
   mapLookup(fd, key);
   as_.jumpIf(BPF_JNE, R0, 0, have);
-  as_.bind(dropped);
   bumpCounter(offsetof(Counters, dynamicDrops));
   as_.emit(mov64(R0, 0));
   as_.jump(done);
@@ -126,77 +119,33 @@ void ProgramEmitter::storeDynamic(const Expr& target) {
 
 void ProgramEmitter::deleteDynamic(const Expr& target) {
   const sema::Variable& v = *target.variable;
-  deleteDynamicElement(maps_.dynamics.at(v.dynamicId), dynamicKey(target, v));
+  mapDelete(maps_.dynamics.at(v.dynamicId), dynamicKey(target, v));
   as_.emit(mov64(R6, 0));
 }
 
-void ProgramEmitter::deleteDynamicElement(int fd, int32_t key) {
-  Label absent = as_.newLabel();
-  mapDelete(fd, key);
-  as_.jumpIf(BPF_JNE, R0, 0, absent);
-  releaseDynamicElement();
-  as_.bind(absent);
-}
-
-// Storing 0 deletes the element; another value is written in place if the
-// element exists (a word directly, a larger value through the map), and
-// a new element must first claim its place in dynvarsize.
+// Storing 0 deletes the element. A word stored to an element that exists
+// is written in place, which saves the map a new element and the freeing
+// of the old one (self->ts = timestamp on every call).
 void ProgramEmitter::storeOrDelete(const sema::Variable& v, int32_t key, Reg present) {
   const int fd = maps_.dynamics.at(v.dynamicId);
   const int32_t val = static_cast<int32_t>(layout_.dynamicValueOffset);
-  const uint32_t valueSize = layout_.dynamics.at(v.dynamicId).valueSize;
-  Label store = as_.newLabel(), fresh = as_.newLabel(), dropped = as_.newLabel(),
-        done = as_.newLabel();
+  Label store = as_.newLabel(), fresh = as_.newLabel(), done = as_.newLabel();
   as_.jumpIf(BPF_JNE, present, 0, store);
-  deleteDynamicElement(fd, key);
+  mapDelete(fd, key);
   as_.jump(done);
   as_.bind(store);
-  mapLookup(fd, key);
-  as_.jumpIf(BPF_JEQ, R0, 0, fresh);
-  if (valueSize == 8) {
+  if (layout_.dynamics.at(v.dynamicId).valueSize == 8) {
+    mapLookup(fd, key);
+    as_.jumpIf(BPF_JEQ, R0, 0, fresh);
     as_.emit(ldx(Size::DW, R1, R9, static_cast<int16_t>(val)));
     as_.emit(stx(Size::DW, R0, 0, R1));
     as_.jump(done);
-  } else {
-    mapUpdate(fd, key, val, BPF_EXIST);
-    as_.jumpIf(BPF_JEQ, R0, 0, done);
   }
   as_.bind(fresh);
-  claimDynamicElement(dropped);
-  mapUpdate(fd, key, val, BPF_NOEXIST);
+  mapUpdate(fd, key, val, BPF_ANY);
   as_.jumpIf(BPF_JEQ, R0, 0, done);
-  releaseDynamicElement();  // another CPU made it first, or the map is full
-  mapUpdate(fd, key, val, BPF_EXIST);
-  as_.jumpIf(BPF_JEQ, R0, 0, done);
-  as_.bind(dropped);
   bumpCounter(offsetof(Counters, dynamicDrops));
   as_.bind(done);
-}
-
-// r1 = the globals word counting the elements of all dynamic variables.
-void ProgramEmitter::dynamicElementCount() {
-  as_.emit(ldMapValue(R1, maps_.globals, layout_.dynamicUsedOffset));
-}
-
-// Takes a place for a new element, or jumps to `full` when dynvarsize has
-// none left. r0-r5 are clobbered.
-void ProgramEmitter::claimDynamicElement(Label full) {
-  Label claimed = as_.newLabel();
-  dynamicElementCount();
-  as_.emit(mov64(R2, 1));
-  as_.emit(atomicFetchAdd64(R1, 0, R2));
-  as_.emit(ldImm64(R3, layout_.dynamicElements));
-  as_.jumpIf(BPF_JLT, R2, R3, claimed);
-  as_.emit(mov64(R2, -1));
-  as_.emit(atomicAdd64(R1, 0, R2));
-  as_.jump(full);
-  as_.bind(claimed);
-}
-
-void ProgramEmitter::releaseDynamicElement() {
-  dynamicElementCount();
-  as_.emit(mov64(R2, -1));
-  as_.emit(atomicAdd64(R1, 0, R2));
 }
 
 // An unset string element is DTrace's NULL string: reading its characters

@@ -231,10 +231,6 @@ class ProgramEmitter {
   // Stores the value at dynamicValueOffset under `key`, or deletes the
   // element when `present` is 0 (DTrace frees a variable set to 0 or "").
   void deleteDynamic(const ast::Expr& target);  // `x = 0` of a whole struct element
-  void deleteDynamicElement(int fd, int32_t key);
-  void dynamicElementCount();
-  void claimDynamicElement(bpf::Label full);
-  void releaseDynamicElement();
   void storeOrDelete(const sema::Variable& v, int32_t key, bpf::Reg present);
   void unary(const ast::Expr& e);
   void binary(const ast::Expr& e);

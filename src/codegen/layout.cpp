@@ -53,24 +53,6 @@ ir::Field fieldFor(uint32_t& end, const sema::Type* t) {
   return f;
 }
 
-// DTrace's dtrace_dynvar_t: hash value, next and data pointers, and a tuple
-// of one key slot (its count padded to 8); each further key adds a slot.
-constexpr uint32_t kDynvarHeaderSize = 48;
-constexpr uint32_t kDynvarKeySlotSize = 16;
-
-uint32_t dynamicChunkSize(const sema::Variable& v, bool threadLocal, uint32_t strsize) {
-  auto bytes = [strsize](const sema::Type* t) {
-    return alignUp(t->isString() ? strsize : t->size, 8);
-  };
-  // The variable's ID is a key, and so is the thread of a thread-local.
-  const uint32_t keys = 1 + (threadLocal ? 1 : 0) + static_cast<uint32_t>(v.keyTypes.size());
-  uint32_t size = kDynvarHeaderSize + kDynvarKeySlotSize * (keys - 1) + bytes(v.type);
-  for (const sema::Type* kt : v.keyTypes) {
-    if (kt->isString() || kt->isStruct() || kt->isArray()) size += bytes(kt);  // by reference
-  }
-  return size;
-}
-
 struct ClauseWalker {
   ClauseLayout& out;
   Layout& layout;
@@ -351,18 +333,12 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
       maxDynamicValue = std::max(maxDynamicValue, alignUp(v.type->size, 8));
     }
   }
-  if (!symbols.dynamics().empty()) {
-    layout.dynamicUsedOffset = layout.globalsSize;
-    layout.globalsSize += 8;
-  }
   for (const sema::Variable* v : symbols.dynamics()) {
     DynamicLayout d;
-    const bool threadLocal = v->kind == sema::Variable::Kind::ThreadLocal;
-    uint32_t end = threadLocal ? 8 : 0;  // the thread first
+    uint32_t end = v->kind == sema::Variable::Kind::ThreadLocal ? 8 : 0;  // the thread first
     for (const sema::Type* kt : v->keyTypes) d.keys.push_back(fieldFor(end, kt));
     d.keySize = std::max<uint32_t>(8, alignUp(end, 8));
     d.valueSize = alignUp(v->type->size, 8);
-    d.chunkSize = dynamicChunkSize(*v, threadLocal, stringBufferSize - 1);
     layout.dynamicKeySize = std::max(layout.dynamicKeySize, d.keySize);
     maxDynamicValue = std::max(maxDynamicValue, d.valueSize);
     layout.dynamics.push_back(std::move(d));

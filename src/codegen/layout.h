@@ -47,11 +47,6 @@ struct DynamicLayout {
   std::vector<ir::Field> keys;  // empty for a thread-local
   uint32_t keySize = 8;
   uint32_t valueSize = 8;
-  // What one element takes of DTrace's dynamic variable space (dynvarsize):
-  // a dtrace_dynvar_t with a key slot for the variable and each key (the
-  // thread, for a thread-local), the bytes of keys held by reference
-  // (strings at strsize), and the value.
-  uint32_t chunkSize = 0;
 };
 
 // Nested dynamic-variable reads (a[b[i]]) build each key in its own area.
@@ -120,11 +115,6 @@ struct Layout {
   // aggrate. Set by the driver, which knows the size granted.
   uint64_t aggregationBytesPerCpu = 0;
   uint32_t aggregationEpochOffset = 0;
-  // Dynamic variables share dynvarsize as in DTrace: the globals word at
-  // dynamicUsedOffset counts the elements of all of them, at most
-  // dynamicElements (set by the driver); a new element beyond is a drop.
-  uint32_t dynamicUsedOffset = 0;
-  uint64_t dynamicElements = 0;
   // -x temporal and bufpolicy=ring: records carry their time
   // (ir::kRecordTimestampSize; scratch always has room for it). Set by the
   // driver.

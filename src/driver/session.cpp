@@ -502,25 +502,6 @@ Result<bpf::CpuRings> createPrincipalBuffers(OptionTable& options) {
 // than a sixteenth of physical memory, or that the kernel refuses (at most
 // 2^27 buckets), is halved until the map can be created; `size` becomes
 // the size granted. With bufresize=manual the size is taken or refused.
-// A sixteenth of physical memory: the most bufresize=auto lets a map's
-// elements take (0 if unknown: no bound).
-uint64_t physicalMemoryLimit() {
-  const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || pageSize <= 0) return UINT64_MAX;
-  return static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize) / 16;
-}
-
-// The elements DTrace's dtrace_dstate_init() makes of `size` bytes: a hash
-// bucket (16 bytes) for each, an even number of them (but one), and the
-// rest in chunks; a size below one chunk and bucket is raised to it.
-uint64_t dynamicElements(uint64_t size, uint64_t chunk) {
-  constexpr uint64_t kBucket = 16;
-  size = std::max(size, chunk + kBucket);
-  uint64_t buckets = size / (chunk + kBucket);
-  if (buckets != 1 && (buckets & 1)) buckets--;
-  return (size - buckets * kBucket) / chunk;
-}
-
 Result<bpf::Map> createSizedHash(const char* name, uint32_t keySize, uint32_t valueSize,
                                  uint64_t& size, uint64_t perEntry, uint64_t copies,
                                  uint64_t minEntries, bool autoResize) {
@@ -528,8 +509,11 @@ Result<bpf::Map> createSizedHash(const char* name, uint32_t keySize, uint32_t va
     return std::clamp<uint64_t>(size / perEntry * copies, minEntries, UINT32_MAX);
   };
   if (autoResize) {
-    const uint64_t limit = physicalMemoryLimit();
-    while (size > perEntry && entries() * perEntry > limit) size >>= 1;
+    long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && pageSize > 0) {
+      const uint64_t limit = static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize) / 16;
+      while (size > perEntry && entries() * perEntry > limit) size >>= 1;
+    }
   }
   for (;;) {
     auto map = bpf::Map::create(BPF_MAP_TYPE_HASH, name, keySize, valueSize,
@@ -611,51 +595,19 @@ Result<void> Session::createMaps() {
     if (!zero) return makeError("cannot create aggregation map: " + zero.error().message);
     maps_->aggregationZero.emplace(std::move(*zero));
   }
-  return createDynamicMaps(autoResize);
-  return {};
-}
-
-// Dynamic variables share dynvarsize as DTrace's do: every element of any
-// of them takes a chunk, the largest element's size, and a hash bucket.
-// Each variable's map may hold them all; the program counts them
-// (Layout::dynamicUsedOffset). A size the kernel cannot give is lowered
-// as createSizedHash() lowers one.
-Result<void> Session::createDynamicMaps(bool autoResize) {
-  if (layout_.dynamics.empty()) return {};
-  uint64_t chunk = 0, largestEntry = 0;
+  // Each dynamic variable gets a map of up to `dynvarsize` bytes of
+  // elements, allocated as elements are stored.
+  uint64_t dynvarsize = options_.size("dynvarsize");
+  if (dynvarsize == 0) dynvarsize = 1 << 20;
   for (const codegen::DynamicLayout& d : layout_.dynamics) {
-    chunk = std::max<uint64_t>(chunk, d.chunkSize);
-    largestEntry = std::max<uint64_t>(largestEntry, d.keySize + d.valueSize + kHashEntryOverhead);
+    const uint64_t perEntry = d.keySize + d.valueSize + kHashEntryOverhead;
+    uint64_t size = dynvarsize;
+    auto map =
+        createSizedHash("dt_dynvar", d.keySize, d.valueSize, size, perEntry, 1, 64, autoResize);
+    if (!map) return makeError("cannot create dynamic variable map: " + map.error().message);
+    if (size < options_.size("dynvarsize")) (void)options_.set("dynvarsize", std::to_string(size));
+    maps_->dynamics.push_back(std::move(*map));
   }
-  uint64_t size = options_.size("dynvarsize");
-  if (size == 0) size = 1 << 20;
-  if (autoResize) {
-    const uint64_t limit = physicalMemoryLimit();
-    while (size > chunk && dynamicElements(size, chunk) * largestEntry > limit) size >>= 1;
-  }
-  for (;;) {
-    const uint64_t elements = std::min<uint64_t>(dynamicElements(size, chunk), UINT32_MAX);
-    maps_->dynamics.clear();
-    std::optional<Error> failed;
-    for (const codegen::DynamicLayout& d : layout_.dynamics) {
-      auto map = bpf::Map::create(BPF_MAP_TYPE_HASH, "dt_dynvar", d.keySize, d.valueSize,
-                                  static_cast<uint32_t>(elements), BPF_F_NO_PREALLOC);
-      if (!map) {
-        failed = map.error();
-        break;
-      }
-      maps_->dynamics.push_back(std::move(*map));
-    }
-    if (!failed) {
-      layout_.dynamicElements = elements;
-      break;
-    }
-    if (!autoResize || size <= chunk) {
-      return makeError("cannot create dynamic variable map: " + failed->message);
-    }
-    size >>= 1;
-  }
-  if (size < options_.size("dynvarsize")) (void)options_.set("dynvarsize", std::to_string(size));
   return {};
 }
 

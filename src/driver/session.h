@@ -106,7 +106,6 @@ class Session {
   // The storage layout, the ECBs' records, and dtrace:::ERROR's enabling.
   Result<void> layOut();
   Result<void> createMaps();
-  Result<void> createDynamicMaps(bool autoResize);
   // The program of one enabling, its maps' descriptors in `fds`.
   Result<std::vector<bpf::Insn>> emitProgram(const ProbeEnabling& enabling,
                                              const codegen::MapFds& fds);

@@ -1,5 +1,5 @@
 # -x droptags names the kind of each drop, as DTrace's drop handler does:
-# dynamic variables (200 keys into the one element dynvarsize=1 holds), aggregations (10 keys into
+# dynamic variables (200 keys into 64 elements), aggregations (10 keys into
 # two entries, on CPU 0) and speculations (two speculation() calls with nspec=1).
 $DTRACE -q -x droptags -x dynvarsize=1 -c "$WORKLOADS/getppid 200" \
   -n 'syscall::getppid:entry /pid == $target/ { a[timestamp] = 1; }' 2>&1
