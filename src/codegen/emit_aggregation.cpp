@@ -107,20 +107,12 @@ void ProgramEmitter::aggregation(const Expr& assign) {
 // A new entry spends its charge from this CPU's aggsize for the interval,
 // or is a drop when the rest would not hold it. r0-r5 are clobbered.
 void ProgramEmitter::chargeAggregationEntry(const ir::Aggregation& agg, Label dropped) {
-  Label sameInterval = as_.newLabel(), charged = as_.newLabel();
+  Label charged = as_.newLabel();
   lookupCounters(charged);
   as_.emit(ldMapValue(R1, maps_.globals, layout_.aggregationEpochOffset));
   as_.emit(ldx(Size::DW, R1, R1, 0));
-  as_.emit(ldx(Size::DW, R2, R0, offsetof(ir::Counters, aggregationEpoch)));
-  as_.jumpIf(BPF_JEQ, R1, R2, sameInterval);
-  as_.emit(stx(Size::DW, R0, offsetof(ir::Counters, aggregationEpoch), R1));
-  as_.emit(st(Size::DW, R0, offsetof(ir::Counters, aggregationBytes), 0));
-  as_.bind(sameInterval);
-  as_.emit(ldx(Size::DW, R2, R0, offsetof(ir::Counters, aggregationBytes)));
-  as_.emit(alu64(BPF_ADD, R2, static_cast<int32_t>(agg.entryCharge())));
-  as_.emit(ldImm64(R3, layout_.aggregationBytesPerCpu));
-  as_.jumpIf(BPF_JGT, R2, R3, dropped);
-  as_.emit(stx(Size::DW, R0, offsetof(ir::Counters, aggregationBytes), R2));
+  takeBytes({offsetof(ir::Counters, aggregationEpoch), offsetof(ir::Counters, aggregationBytes)},
+            agg.entryCharge(), layout_.aggregationBytesPerCpu, dropped);
   as_.bind(charged);
 }
 

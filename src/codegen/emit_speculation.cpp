@@ -121,7 +121,7 @@ void ProgramEmitter::speculativeRecordAllowed(Label skip) {
   const auto tag = static_cast<int16_t>(data + *clause_->speculationTagOffset);
   const auto key = static_cast<int32_t>(layout_.keyOffset);
   const auto size = static_cast<int64_t>(sizeof(ir::RecordHeader) + clause_->dataSize);
-  Label sameUse = as_.newLabel(), fits = as_.newLabel();
+  Label over = as_.newLabel(), fits = as_.newLabel();
   as_.emit(ldx(Size::DW, R1, R9, tag));
   as_.jumpIf(BPF_JEQ, R1, 0, skip);
   as_.emit(alu64(BPF_SUB, R1, 1));  // the ID's index (its low 32 bits are 1..nspec)
@@ -130,19 +130,13 @@ void ProgramEmitter::speculativeRecordAllowed(Label skip) {
   as_.jumpIf(BPF_JEQ, R0, 0, skip);
   as_.emit(ldx(Size::DW, R1, R9, tag));
   as_.emit(alu64(BPF_RSH, R1, 32));
-  as_.emit(ldx(Size::DW, R2, R0, offsetof(ir::SpeculationUsage, generation)));
-  as_.jumpIf(BPF_JEQ, R2, R1, sameUse);
-  as_.emit(stx(Size::DW, R0, offsetof(ir::SpeculationUsage, generation), R1));
-  as_.emit(st(Size::DW, R0, offsetof(ir::SpeculationUsage, bytes), 0));
-  as_.bind(sameUse);
-  as_.emit(ldx(Size::DW, R2, R0, offsetof(ir::SpeculationUsage, bytes)));
-  as_.emit(alu64(BPF_ADD, R2, static_cast<int32_t>(size)));
-  as_.emit(ldImm64(R3, layout_.speculationBytes));
-  as_.jumpIf(BPF_JLE, R2, R3, fits);
+  takeBytes({offsetof(ir::SpeculationUsage, generation), offsetof(ir::SpeculationUsage, bytes)},
+            static_cast<uint32_t>(size), layout_.speculationBytes, over);
+  as_.jump(fits);
+  as_.bind(over);
   bumpCounter(offsetof(ir::Counters, speculativeDrops));
   as_.jump(skip);
   as_.bind(fits);
-  as_.emit(stx(Size::DW, R0, offsetof(ir::SpeculationUsage, bytes), R2));
 }
 
 }  // namespace dtrace::codegen

@@ -241,6 +241,26 @@ void ProgramEmitter::lookupCounters(Label missing) {
   as_.jumpIf(BPF_JEQ, R0, 0, missing);
 }
 
+// r0 points at a budget (a generation word and a byte count) and r1 holds
+// the current generation: a budget of an older one starts again from 0.
+// `bytes` more are taken, or `over` is jumped to, taking none, when they
+// would pass `limit`. r2 and r3 are clobbered.
+void ProgramEmitter::takeBytes(Budget budget, uint32_t bytes, uint64_t limit, Label over) {
+  Label current = as_.newLabel();
+  const auto generation = static_cast<int16_t>(budget.generationOffset);
+  const auto used = static_cast<int16_t>(budget.bytesOffset);
+  as_.emit(ldx(Size::DW, R2, R0, generation));
+  as_.jumpIf(BPF_JEQ, R2, R1, current);
+  as_.emit(stx(Size::DW, R0, generation, R1));
+  as_.emit(st(Size::DW, R0, used, 0));
+  as_.bind(current);
+  as_.emit(ldx(Size::DW, R2, R0, used));
+  as_.emit(alu64(BPF_ADD, R2, static_cast<int32_t>(bytes)));
+  as_.emit(ldImm64(R3, limit));
+  as_.jumpIf(BPF_JGT, R2, R3, over);
+  as_.emit(stx(Size::DW, R0, used, R2));
+}
+
 void ProgramEmitter::bumpCounter(uint32_t counterOffset) {
   Label skip = as_.newLabel();
   lookupCounters(skip);

@@ -187,6 +187,11 @@ class ProgramEmitter {
   void faultHandler();
   void runErrorClauses();  // inline, after a fault record is sent
   void lookupCounters(bpf::Label missing);  // r0 = this CPU's ir::Counters
+  struct Budget {
+    size_t generationOffset;
+    size_t bytesOffset;
+  };
+  void takeBytes(Budget budget, uint32_t bytes, uint64_t limit, bpf::Label over);
   void bumpCounter(uint32_t counterOffset);
   // Map helpers on `fd` with the key (and value) at offsets in scratch;
   // r0 holds the result (a value pointer, or 0 on success).

@@ -132,13 +132,8 @@ int Consumer::processRecord(const void* data, size_t size, std::optional<FlowInd
     std::memcpy(&fault, payload, sizeof fault);
     ++faults_;
     // The heading comes first, as dtrace(1M) prints it for every record.
-    if (!headingPrinted_ && format_ != OutputFormat::Json && (flow_ || !quiet_)) {
-      std::string heading(print::kProbeHeading);
-      if (flow_) {
-        heading.clear();
-        FlowIndent::appendHeading(heading);
-      }
-      std::fputs(heading.c_str(), recordOut());
+    if (!headingPrinted_ && format_ != OutputFormat::Json) {
+      std::fputs(heading().c_str(), recordOut());
       std::fflush(recordOut());
     }
     headingPrinted_ = true;
@@ -193,11 +188,11 @@ int Consumer::processRecord(const void* data, size_t size, std::optional<FlowInd
     if (silent) {
       flow_->noteRecord(header.epid, ecb.probeId);
     } else {
-      if (!headingPrinted_) FlowIndent::appendHeading(buffer_);
+      if (!headingPrinted_) buffer_ += heading();
       flow_->appendPrefix(buffer_, header.cpu, header.epid, ecb, next);
     }
   } else if (!quiet_ && !silent) {
-    if (!headingPrinted_) buffer_ += print::kProbeHeading;
+    if (!headingPrinted_) buffer_ += heading();
     print::appendProbePrefix(buffer_, header.cpu, ecb.probeId, ecb.function, ecb.name);
   }
   if (!silent) headingPrinted_ = true;
@@ -494,6 +489,18 @@ Result<void> Consumer::write(const std::string& text) {
     return makeError(std::string("failed to print aggregations: ") + std::strerror(errno));
   }
   return {};
+}
+
+// What dtrace(1M) prints before the first record: -F's heading, or the
+// probe columns' unless quiet.
+std::string Consumer::heading() const {
+  std::string text;
+  if (flow_) {
+    FlowIndent::appendHeading(text);
+  } else if (!quiet_) {
+    text = print::kProbeHeading;
+  }
+  return text;
 }
 
 void Consumer::setFlowIndent(bool on) {

@@ -104,6 +104,7 @@ class Consumer {
   int malformed(std::string message);
   int processRecord(const void* data, size_t size, std::optional<FlowIndent::Next> next);
   int processPendingReturn(std::optional<ir::RecordHeader> following);
+  std::string heading() const;
   Result<void> write(const std::string& text);
   // The consumer-side actions; `text` is the formatted argument.
   void writePending();  // the record's output so far, before an action acts
