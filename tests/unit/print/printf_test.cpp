@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <cstdio>
+
 #include "record_builder.h"
 
 namespace dtrace::print {
@@ -53,6 +56,27 @@ TEST(Printf, DecimalFollowsTheArgumentsSignedness) {
   EXPECT_EQ(render1("%d", uint8_t{255}), "255");
   // %i always prints signed.
   EXPECT_EQ(render1("%i", uint32_t{4294967295u}), "-1");
+}
+
+// Conversions with no flags, width or precision skip snprintf: the same
+// text for every width and signedness of argument.
+TEST(Printf, PlainConversionsPrintWhatSnprintfPrints) {
+  const int64_t values[] = {0, 1, -1, 255, -128, INT32_MIN, INT32_MAX, INT64_MIN, INT64_MAX};
+  for (int64_t v : values) {
+    for (const char* conv : {"d", "i", "u", "x", "o"}) {
+      const std::string format = std::string("%") + conv;
+      char expected[64];
+      std::snprintf(expected, sizeof expected, format.c_str(), static_cast<int32_t>(v));
+      EXPECT_EQ(render1(format, static_cast<int32_t>(v)), expected) << format << " " << v;
+      // %d follows the argument's signedness (see above).
+      const std::string asUnsigned = format == "%d" ? "%u" : format;
+      std::snprintf(expected, sizeof expected, asUnsigned.c_str(), static_cast<uint32_t>(v));
+      EXPECT_EQ(render1(format, static_cast<uint32_t>(v)), expected) << format << " " << v;
+      const std::string wide = std::string("%ll") + conv;
+      std::snprintf(expected, sizeof expected, wide.c_str(), static_cast<long long>(v));
+      EXPECT_EQ(render1(format, v), expected) << format << " " << v;
+    }
+  }
 }
 
 TEST(Printf, UnsignedConversionsWidenByFieldSize) {
