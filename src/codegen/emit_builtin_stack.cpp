@@ -12,6 +12,8 @@
 // frame above it, as in illumos for unanchored probes. Probes the consumer
 // or a timer thread runs itself (BEGIN, END, ERROR, tick-N) have no kernel
 // context of their own: caller and stackdepth are 0 there.
+#include <algorithm>
+
 #include "codegen/emitter.h"
 #include "providers/provider.h"
 
@@ -26,10 +28,8 @@ namespace {
 // caller's frame), bpf_trace_runN and the tracepoint's __bpf_trace stub.
 constexpr int kRawTracepointFrames = 3;
 constexpr int kMachineryScan = static_cast<int>(kMachineryScanFrames);
-// Frames counted per bpf_get_stack call in stackDepth, and the most the
-// kernel ever reports (the perf_event_max_stack default).
+// Frames counted per bpf_get_stack call in stackDepth.
 constexpr int kDepthChunk = 16;
-constexpr int kMaxStackFrames = 127;
 
 }  // namespace
 
@@ -162,7 +162,8 @@ void ProgramEmitter::stackDepth(bool user) {
   for (int i = 0; i < kDepthChunk; i++) buffer = pushSlot();  // the lowest slot starts it
   Label done = as_.newLabel();
   as_.emit(mov64(R6, 0));
-  for (int counted = 0; counted < kMaxStackFrames; counted += kDepthChunk) {
+  const int limit = static_cast<int>(std::min<uint32_t>(layout_.stackDepthLimit, 4096));
+  for (int counted = 0; counted < limit; counted += kDepthChunk) {
     as_.emit(ldx(Size::DW, R1, R10, kCtxSlot));
     as_.emit(mov64(R2, R10));
     as_.emit(alu64(BPF_ADD, R2, buffer));

@@ -119,6 +119,9 @@ struct Layout {
   // (ir::kRecordTimestampSize; scratch always has room for it). Set by the
   // driver.
   bool recordTimestamps = false;
+  // stackdepth and ustackdepth count at most this many frames, the most
+  // bpf_get_stack() reports (perf_event_max_stack; set by the driver).
+  uint32_t stackDepthLimit = 127;
   // -x cpu: probes fire only on this CPU (set by the driver).
   std::optional<uint32_t> tracingCpu;
   std::vector<ClauseLayout> clauses;

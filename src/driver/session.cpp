@@ -141,13 +141,19 @@ sema::StackOptions Session::stackOptions() {
   o.stackFrames = frames("stackframes", o.stackFrames);
   o.ustackFrames = frames("ustackframes", o.ustackFrames);
   o.jstackFrames = frames("jstackframes", o.jstackFrames);
+  o.maxFrames = frames("maxframes", kernelMaxFrames());
+  return o;
+}
+
+// The most frames the kernel unwinds (perf_event_max_stack, 127 unless an
+// administrator changed it), read once.
+uint32_t Session::kernelMaxFrames() {
   if (!kernelMaxFrames_) {
     std::ifstream in("/proc/sys/kernel/perf_event_max_stack");
     uint32_t n = 0;
-    kernelMaxFrames_ = in >> n && n > 0 ? n : o.maxFrames;
+    kernelMaxFrames_ = in >> n && n > 0 ? n : sema::StackOptions{}.maxFrames;
   }
-  o.maxFrames = frames("maxframes", kernelMaxFrames_);
-  return o;
+  return kernelMaxFrames_;
 }
 
 // Options a program's pragmas may have changed that the session keeps.
@@ -662,6 +668,7 @@ Result<void> Session::layOut() {
   // Records ordered across CPUs by time carry it (consume::TemporalOrder).
   layout_.recordTimestamps = options_.flag("temporal") || options_.text("bufpolicy") == "ring";
   if (options_.isSet("cpu")) layout_.tracingCpu = static_cast<uint32_t>(options_.value("cpu"));
+  layout_.stackDepthLimit = kernelMaxFrames();
   for (ir::Ecb& ecb : ir_.ecbs) completeEcb(ecb);
   ir_.aggregations = layout_.aggregations;
   ir_.formats = layout_.formats;

@@ -130,6 +130,7 @@ class Session {
                            const std::string& file = "", const char* region = nullptr) const;
   void applyOptions();
   sema::StackOptions stackOptions();
+  uint32_t kernelMaxFrames();
   Result<void> checkPragma(const SourceUnit& unit, const parse::PragmaLine& p);
   std::optional<Diagnostic> pragmaProblem(const parse::PragmaLine& p);
   // The built-in library units a script names (session_libraries.cpp).

@@ -1,6 +1,7 @@
 #include "print/trace.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 
 #include "print/appendf.h"
@@ -53,12 +54,23 @@ int integerColumn(uint32_t size) {
 
 }  // namespace
 
+// "%3u %6u %32s " without snprintf: every record of the default output
+// starts with it.
 void appendProbePrefix(std::string& out, uint32_t cpu, uint32_t probeId, std::string_view function,
                        std::string_view name) {
-  std::string fn;
-  fn.reserve(function.size() + name.size() + 1);
-  fn.append(function).append(1, ':').append(name);
-  appendf(out, "%3u %6u %32s ", cpu, probeId, fn.c_str());
+  auto rightAligned = [&out](std::string_view text, size_t width) {
+    if (text.size() < width) out.append(width - text.size(), ' ');
+    out.append(text);
+  };
+  char digits[16];
+  rightAligned(std::string_view(digits, std::to_chars(digits, digits + sizeof digits, cpu).ptr), 3);
+  out += ' ';
+  rightAligned(std::string_view(digits, std::to_chars(digits, digits + sizeof digits, probeId).ptr),
+               6);
+  out += ' ';
+  const size_t length = function.size() + 1 + name.size();
+  if (length < 32) out.append(32 - length, ' ');
+  out.append(function).append(1, ':').append(name).append(1, ' ');
 }
 
 void appendBytes(std::string& out, const uint8_t* bytes, size_t n, int width, bool quiet,
