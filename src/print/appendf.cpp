@@ -25,12 +25,11 @@ void appendf(std::string& out, const char* format, ...) {
   out.resize(old + static_cast<size_t>(n));
 }
 
-void appendRightJustified(std::string& out, long long value, int width) {
-  char buf[24];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
-  const size_t len = static_cast<size_t>(end - buf);
-  if (static_cast<size_t>(width) > len) out.append(static_cast<size_t>(width) - len, ' ');
-  out.append(buf, len);
+void appendRightJustified(std::string& out, std::string_view text, int width) {
+  if (width > 0 && static_cast<size_t>(width) > text.size()) {
+    out.append(static_cast<size_t>(width) - text.size(), ' ');
+  }
+  out.append(text);
 }
 
 void appendLeftJustified(std::string& out, std::string_view text, int width) {

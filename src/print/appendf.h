@@ -21,7 +21,13 @@ void appendInteger(std::string& out, Integer value) {
   out.append(buf, end);
 }
 
-void appendRightJustified(std::string& out, long long value, int width);
+void appendRightJustified(std::string& out, std::string_view text, int width);
+template <std::integral Integer>
+void appendRightJustified(std::string& out, Integer value, int width) {
+  char buf[24];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+  appendRightJustified(out, std::string_view(buf, static_cast<size_t>(end - buf)), width);
+}
 void appendLeftJustified(std::string& out, std::string_view text, int width);
 
 }  // namespace dtrace::print

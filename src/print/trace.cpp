@@ -1,7 +1,6 @@
 #include "print/trace.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cstring>
 
 #include "print/appendf.h"
@@ -58,15 +57,9 @@ int integerColumn(uint32_t size) {
 // starts with it.
 void appendProbePrefix(std::string& out, uint32_t cpu, uint32_t probeId, std::string_view function,
                        std::string_view name) {
-  auto rightAligned = [&out](std::string_view text, size_t width) {
-    if (text.size() < width) out.append(width - text.size(), ' ');
-    out.append(text);
-  };
-  char digits[16];
-  rightAligned(std::string_view(digits, std::to_chars(digits, digits + sizeof digits, cpu).ptr), 3);
+  appendRightJustified(out, cpu, 3);
   out += ' ';
-  rightAligned(std::string_view(digits, std::to_chars(digits, digits + sizeof digits, probeId).ptr),
-               6);
+  appendRightJustified(out, probeId, 6);
   out += ' ';
   const size_t length = function.size() + 1 + name.size();
   if (length < 32) out.append(32 - length, ' ');
@@ -134,10 +127,9 @@ void appendTrace(std::string& out, const ir::Field& field, const uint8_t* data, 
   // Signed or unsigned as the traced expression's type is.
   if (!quiet) out += ' ';
   if (field.kind == ir::DataKind::Signed) {
-    appendf(out, "%*lld", quiet ? 0 : width, static_cast<long long>(readSigned(p, field.size)));
+    appendRightJustified(out, readSigned(p, field.size), quiet ? 0 : width);
   } else {
-    appendf(out, "%*llu", quiet ? 0 : width,
-            static_cast<unsigned long long>(readUnsigned(p, field.size)));
+    appendRightJustified(out, readUnsigned(p, field.size), quiet ? 0 : width);
   }
 }
 
