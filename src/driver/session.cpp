@@ -1095,12 +1095,17 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   // whole again (codegen::Layout::aggregationBytesPerCpu).
   const bool aggregates = !layout_.aggregations.empty();
   uint64_t nextAggregation = aggregates ? after("aggrate", util::monotonicNs()) : UINT64_MAX;
+  // With statusrate set, exit() and a filled buffer end tracing at the next
+  // status check, as dtrace(1M) learns of them (dtrace_status()); without
+  // it, at once. The probes record nothing meanwhile (Activity::Draining).
+  uint64_t nextStatus = options_.isSet("statusrate") ? after("statusrate", util::monotonicNs()) : 0;
   size_t liveTargets = targets.size();
   bool done = consumer.exitRequested();
   while (!done) {
     epoll_event events[8];
     const uint64_t now = util::monotonicNs();
-    const uint64_t wake = std::min(nextSwitch, nextAggregation);
+    const uint64_t wake =
+        std::min({nextSwitch, nextAggregation, nextStatus != 0 ? nextStatus : UINT64_MAX});
     const int timeoutMs =
         now >= wake ? 0
                     : static_cast<int>(std::min<uint64_t>((wake - now + 999999) / 1000000, 60000));
@@ -1136,6 +1141,10 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
       }
     }
     reportCounters(consumer);
+    if (nextStatus != 0) {
+      if (util::monotonicNs() < nextStatus) continue;
+      nextStatus = options_.isSet("statusrate") ? after("statusrate", util::monotonicNs()) : 0;
+    }
     // exit(), or a fill buffer that filled up (bufpolicy=fill).
     if (consumer.exitRequested() || state.load() == static_cast<uint64_t>(Activity::Draining)) {
       done = true;

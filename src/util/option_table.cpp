@@ -177,7 +177,8 @@ const std::vector<OptionSpec> kSpecs = {
     {"specsize", OptionKind::Size, true, "32k", ""},
     {"stackframes", OptionKind::Runtime, true, "20", ""},
     {"stackindent", OptionKind::Runtime, true, "14", ""},
-    {"statusrate", OptionKind::Time, true, "1hz", ""},
+    // Unset by default: exit() is noticed at once (DTrace checks at 1hz).
+    {"statusrate", OptionKind::Time, true, "", ""},
     {"stdc", OptionKind::Choice, false, "", "a|c|s|t", true},
     {"strip", OptionKind::Flag, false, "", ""},
     {"strsize", OptionKind::Size, true, "256", ""},
