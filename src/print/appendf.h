@@ -13,11 +13,12 @@ void appendf(std::string& out, const char* format, ...) __attribute__((format(pr
 
 // Fast paths for the two layouts aggregation output repeats a million
 // times: "%*lld" (right-justified) and "%-*s" (left-justified).
-// The decimal digits of an integer of any width and signedness, exactly.
+// The digits of an integer of any width and signedness, exactly (decimal
+// unless `base` says otherwise).
 template <std::integral Integer>
-void appendInteger(std::string& out, Integer value) {
+void appendInteger(std::string& out, Integer value, int base = 10) {
   char buf[24];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value, base);
   out.append(buf, end);
 }
 

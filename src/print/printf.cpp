@@ -3,12 +3,13 @@
 #include <arpa/inet.h>
 #include <netdb.h>
 
-#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <type_traits>
+
+#include "print/appendf.h"
 
 namespace dtrace::print {
 namespace {
@@ -130,27 +131,24 @@ std::string userAddress(const SymbolContext& symbols, const ir::Field& f, const 
 template <class T>
 bool appendPlain(std::string& out, const std::string& stem, const std::string& conv, T value) {
   if (stem.size() != 1 || conv.size() != 1) return false;
-  char digits[24];
-  std::to_chars_result result;
+  const auto asUnsigned = static_cast<std::make_unsigned_t<T>>(value);
   switch (conv[0]) {
     case 'd':
     case 'i':
-      result =
-          std::to_chars(digits, digits + sizeof digits, static_cast<std::make_signed_t<T>>(value));
-      break;
+      print::appendInteger(out, static_cast<std::make_signed_t<T>>(value));
+      return true;
     case 'u':
+      print::appendInteger(out, asUnsigned);
+      return true;
     case 'x':
-    case 'o': {
-      const int base = conv[0] == 'u' ? 10 : conv[0] == 'x' ? 16 : 8;
-      result = std::to_chars(digits, digits + sizeof digits,
-                             static_cast<std::make_unsigned_t<T>>(value), base);
-      break;
-    }
+      print::appendInteger(out, asUnsigned, 16);
+      return true;
+    case 'o':
+      print::appendInteger(out, asUnsigned, 8);
+      return true;
     default:
       return false;
   }
-  out.append(digits, result.ptr);
-  return true;
 }
 
 // Integers narrower than 64 bits go through int/unsigned, as in C varargs.
