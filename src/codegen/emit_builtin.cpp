@@ -407,10 +407,6 @@ void ProgramEmitter::taskMember(const char* path, uint32_t size) {
 // constants (the checker made sure).
 void ProgramEmitter::builtinArray(const Expr& index) {
   const Expr& subscript = *index.operands[1];
-  if (index.variable && index.variable->builtin == Builtin::Uregs && !subscript.constValue) {
-    userRegisterAt(subscript);
-    return;
-  }
   if (!index.variable || !subscript.constValue) {
     fail("built-in array " + index.operands[0]->text + "[ ] needs a constant index");
     return;
@@ -422,7 +418,11 @@ void ProgramEmitter::builtinArray(const Expr& index) {
     return;
   }
   const sema::UserRegister* reg = sema::userRegister(n);
-  if (!reg || !reg->ptRegsMember) {
+  if (!reg) {  // past the table: dtrace_getreg's illegal operation
+    fault(ir::Fault::IllOp);
+    return;
+  }
+  if (!reg->ptRegsMember) {
     fail("uregs[" + std::to_string(n) + "] is not available");
     return;
   }
@@ -438,34 +438,6 @@ void ProgramEmitter::savedUserRegister(const char* ptRegsMember) {
   as_.emit(call(BPF_FUNC_task_pt_regs));
   as_.emit(mov64(R6, R0));
   readKernelWord(R6, R6, offset);
-}
-
-// uregs[i] for a run-time i: the register's pt_regs offset is chosen by
-// comparing i with each register Linux saves; any other i is an illegal
-// operation, as in illumos (dtrace_getreg).
-void ProgramEmitter::userRegisterAt(const Expr& subscript) {
-  value(subscript);
-  Label found = as_.newLabel();
-  for (int64_t n = 0; const sema::UserRegister* reg = sema::userRegister(n); n++) {
-    if (!reg->ptRegsMember) continue;
-    Label next = as_.newLabel();
-    as_.jumpIf(BPF_JNE, R6, static_cast<int32_t>(n), next);
-    as_.emit(mov64(R8, kernelOffset("pt_regs", reg->ptRegsMember)));
-    as_.jump(found);
-    as_.bind(next);
-  }
-  fault(ir::Fault::IllOp);
-  as_.bind(found);
-  const int16_t offset = pushSlot();
-  as_.emit(stx(Size::DW, R10, offset, R8));
-  as_.emit(call(BPF_FUNC_get_current_task_btf));
-  as_.emit(mov64(R1, R0));
-  as_.emit(call(BPF_FUNC_task_pt_regs));
-  as_.emit(mov64(R6, R0));
-  as_.emit(ldx(Size::DW, R8, R10, offset));
-  as_.emit(alu64(BPF_ADD, R6, R8));
-  popSlot();
-  readKernelWord(R6, R6, 0);
 }
 
 // A direct member from memberOffset_; one inside an anonymous struct or

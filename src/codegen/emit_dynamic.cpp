@@ -112,8 +112,7 @@ void ProgramEmitter::storeDynamic(const Expr& target) {
   as_.emit(ldx(Size::DW, R6, R10, slot));
   popSlot();
   const int32_t val = static_cast<int32_t>(layout_.dynamicValueOffset);
-  as_.emit(st(Size::DW, R9, static_cast<int16_t>(val), 0));
-  as_.emit(stx(sizeOf(v.type->size), R9, static_cast<int16_t>(val), R6));
+  as_.emit(stx(Size::DW, R9, static_cast<int16_t>(val), R6));  // the whole register
   storeOrDelete(v, key, R6);
 }
 

@@ -66,6 +66,36 @@ void ProgramEmitter::normalize(Reg r, const sema::Type* t) {
   }
 }
 
+// r converted from type `from` to type `to` as a D cast converts it
+// (illumos dt_cg_typecast): a narrower target, or one of the other
+// signedness, is the low bits of its width, extended by its own sign; a
+// wider target sign-extends a signed source from the source's width. An
+// unsigned source widened, or a cast to the same width and signedness,
+// leaves the register as it is (an int holding a 64-bit value keeps it).
+void ProgramEmitter::typecast(Reg r, const sema::Type* from, const sema::Type* to) {
+  if (!from || !to || !from->isScalar() || !to->isScalar()) return;
+  const int32_t fromBits = static_cast<int32_t>(8 * std::min<uint32_t>(from->size, 8));
+  const int32_t toBits = static_cast<int32_t>(8 * std::min<uint32_t>(to->size, 8));
+  const bool fromSigned = from->isInteger() && from->isSigned;
+  const bool toSigned = to->isInteger() && to->isSigned;
+  if (fromBits == toBits && fromSigned == toSigned) return;
+  if (toBits > fromBits && !fromSigned) return;
+  if (toBits > fromBits) {
+    const int32_t n = 64 - fromBits, s = toBits - fromBits;
+    as_.emit(alu64(BPF_LSH, r, n));
+    if (toSigned || n == s) {
+      as_.emit(alu64(BPF_ARSH, r, n));
+    } else {
+      as_.emit(alu64(BPF_ARSH, r, s));
+      as_.emit(alu64(BPF_RSH, r, n - s));
+    }
+  } else if (toBits != 64) {
+    const int32_t n = 64 - toBits;
+    as_.emit(alu64(BPF_LSH, r, n));
+    as_.emit(alu64(toSigned ? BPF_ARSH : BPF_RSH, r, n));
+  }
+}
+
 // An operand of a binary operator, converted to the type the operation is
 // done in. Results keep 64 bits, as DIF's registers do, so an operand may
 // exceed its type's width (int 2147483647 + 1 is 2147483648 until stored or
@@ -97,14 +127,14 @@ void ProgramEmitter::value(const Expr& e) {
     }
     value(*e.inlineValue);
     for (size_t i = 0; i < e.inlineParams.size(); i++) unbindTranslatorInput();
-    normalize(R6, e.type);
+    typecast(R6, e.inlineValue->type, e.type);
     return;
   }
   if (e.translatedMember) {
     bindTranslatorInput(e);
     value(*e.translatedMember);
     unbindTranslatorInput();
-    normalize(R6, e.type);
+    typecast(R6, e.translatedMember->type, e.type);
     return;
   }
   if (e.type && e.type->isArray() && !e.inMemory && !e.translation && e.variable &&
@@ -158,7 +188,7 @@ void ProgramEmitter::value(const Expr& e) {
       return;
     case ExprKind::Cast:
       value(*e.operands[0]);
-      normalize(R6, e.type);
+      typecast(R6, e.operands[0]->type, e.type);
       return;
     case ExprKind::Call:
       subroutineValue(e);
@@ -292,9 +322,20 @@ uint32_t accessSize(const Expr& target) {
   return unit;
 }
 
+// A whole scalar D variable (or associative array element): its storage
+// is a word holding the register as it was stored (holdsRegister).
+bool namesRegisterWord(const Expr& target) {
+  return target.variable && !target.inMemory && !target.storageRoot && !target.bitWidth &&
+         target.type == target.variable->type && holdsRegister(*target.variable);
+}
+
 // r6 = the scalar (or bit-field) that `target` names at `ptr`.
 void ProgramEmitter::loadFrom(Reg ptr, const Expr& target) {
   const sema::Type* t = target.type;
+  if (namesRegisterWord(target)) {
+    as_.emit(ldx(Size::DW, R6, ptr, 0));
+    return;
+  }
   as_.emit(ldx(sizeOf(accessSize(target)), R6, ptr, 0));
   if (target.bitWidth) {
     extractBits(target.bitOffset, target.bitWidth, t);
@@ -306,7 +347,7 @@ void ProgramEmitter::loadFrom(Reg ptr, const Expr& target) {
 // Stores r6 into the scalar (or bit-field) that `target` names at `ptr`;
 // clobbers r2, r3 and r5.
 void ProgramEmitter::storeTo(Reg ptr, const Expr& target) {
-  const Size size = sizeOf(accessSize(target));
+  const Size size = namesRegisterWord(target) ? Size::DW : sizeOf(accessSize(target));
   if (!target.bitWidth) {
     as_.emit(stx(size, ptr, 0, R6));
     return;
@@ -619,6 +660,17 @@ void ProgramEmitter::assign(const Expr& e) {
     fail("assignment target is not supported yet");
     return;
   }
+  if (tt->isString() && target.inMemory) {
+    // *p = s for a string pointer: the string's bytes are copied to the
+    // memory p points to, as dt_cg_store copies a by-reference value; only
+    // alloca() memory is writable.
+    address(target);
+    if (writablePointer(R6, tt->size)) {
+      as_.emit(mov64(R7, R0));
+      stringValueInto(rhs, R7, 0, tt->size);
+    }
+    return;
+  }
   if (tt->isString()) {
     if (v->isDynamic()) {
       storeDynamicString(target, rhs);
@@ -652,9 +704,11 @@ void ProgramEmitter::assign(const Expr& e) {
     assignAggregate(e);
     return;
   }
+  // The value is stored as it is: a variable keeps the whole register, a
+  // store to memory keeps the bytes of its width (dt_cg_asgn_op), and the
+  // assignment's own value is the register (illumos dnp->dn_reg).
   if (e.op == Op::Assign) {
     value(rhs);
-    normalize(R6, tt);
     storeTarget(target);
     return;
   }
@@ -674,7 +728,6 @@ void ProgramEmitter::assign(const Expr& e) {
   as_.emit(ldx(Size::DW, R6, R10, slot));
   popSlot();
   arithmetic(base, rt, false, 0);
-  normalize(R6, tt);
   storeTarget(target);
 }
 
@@ -693,7 +746,6 @@ void ProgramEmitter::increment(const Expr& e) {
   int16_t slot = pushSlot();
   as_.emit(stx(Size::DW, R10, slot, R6));
   as_.emit(alu64(up ? BPF_ADD : BPF_SUB, R6, step));
-  normalize(R6, target.type);
   storeTarget(target);
   if (post) as_.emit(ldx(Size::DW, R6, R10, slot));
   popSlot();
@@ -703,12 +755,10 @@ void ProgramEmitter::ternary(const Expr& e) {
   Label otherwise = as_.newLabel(), done = as_.newLabel();
   value(*e.operands[0]);
   as_.jumpIf(BPF_JEQ, R6, 0, otherwise);
-  value(*e.operands[1]);
-  normalize(R6, e.type);
+  value(*e.operands[1]);  // each side's register as it is (dt_cg_ternary_op)
   as_.jump(done);
   as_.bind(otherwise);
   value(*e.operands[2]);
-  normalize(R6, e.type);
   as_.bind(done);
 }
 
@@ -795,6 +845,11 @@ void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_
   }
   if (e.kind == ExprKind::StringLiteral) {
     literalInto(e.text, base, offset, size);
+    return;
+  }
+  if (e.inMemory) {  // *p of a string pointer: the string p points to
+    address(e);
+    readStringAt(false, R6, base, offset, size);
     return;
   }
   if (e.kind == ExprKind::Assign) {

@@ -132,9 +132,9 @@ class ProgramEmitter {
   void action(const ast::Expr& call);
   void exitAction();  // the status is in r6
   // emit_actions.cpp: actions done in probe context, and tracemem()
-  void signalAction(const ast::Expr& call);  // raise(sig), stop()
+  void signalAction(const ast::Expr& call);     // raise(sig), stop()
   void stringCharacter(const ast::Expr& call);  // s[i]
-  void readableScratch(uint32_t size);  // r6: an address about to be read
+  void readableScratch(uint32_t size);          // r6: an address about to be read
   void chillAction(const ast::Expr& call);
   // emit_speculation.cpp: speculation() into r6; speculate(), commit() and
   // discard() record their tag; a speculative record is sent only while
@@ -153,11 +153,11 @@ class ProgramEmitter {
   void aggregation(const ast::Expr& assign);
   void chargeAggregationEntry(const ir::Aggregation& agg, bpf::Label dropped);
   void foldIntoAggregation(const ir::Aggregation& agg, int16_t valueSlot,
-                           int16_t incrementSlot);  // into the entry at r0
+                           int16_t incrementSlot);                         // into the entry at r0
   void distributionBucket(const ir::Aggregation& agg, int16_t valueSlot);  // into r6
-  void addSquare(int16_t valueSlot);             // stddev's 128-bit sum of squares
-  void log2Floor();                              // r7 = floor(log2(r6)), r6 > 0
-  void quantizeBucket();                         // r6 = the bucket of the value in r6
+  void addSquare(int16_t valueSlot);  // stddev's 128-bit sum of squares
+  void log2Floor();                   // r7 = floor(log2(r6)), r6 > 0
+  void quantizeBucket();              // r6 = the bucket of the value in r6
   void lquantizeBucket(const ir::AggParams& p);
   void llquantizeBucket(const ir::AggParams& p);
   void storeField(const ast::Expr& value, const ir::Field& field, bpf::Reg base,
@@ -185,7 +185,7 @@ class ProgramEmitter {
   // r8 = the fired probe's probe-table entry.
   void loadProbeEntry();
   void faultHandler();
-  void runErrorClauses();  // inline, after a fault record is sent
+  void runErrorClauses();                   // inline, after a fault record is sent
   void lookupCounters(bpf::Label missing);  // r0 = this CPU's ir::Counters
   struct Budget {
     size_t generationOffset;
@@ -247,6 +247,7 @@ class ProgramEmitter {
   void increment(const ast::Expr& e);
   void ternary(const ast::Expr& e);
   void normalize(bpf::Reg r, const sema::Type* t);
+  void typecast(bpf::Reg r, const sema::Type* from, const sema::Type* to);
   void convertOperand(bpf::Reg r, const sema::Type* from, const sema::Type* to);
   void stringInto(const ast::Expr& e, bpf::Reg base, int32_t offset, uint32_t size);
   // stringInto for an operand compared or assigned (see emit_expr.cpp).
@@ -301,7 +302,6 @@ class ProgramEmitter {
   void contextTaskPair(const char* pointerType, const char* pointer, const char* type,
                        const char* low, const char* high);
   void savedUserRegister(const char* ptRegsMember);  // r6 = the thread's saved user register
-  void userRegisterAt(const ast::Expr& subscript);   // uregs[i], i known at run time
   // String-valued built-ins (cwd, root) into base+offset; false for others.
   bool builtinString(const sema::Variable& v, bpf::Reg base, int32_t offset, uint32_t size);
   // Offset of a kernel struct member from BTF; fails the program when unknown.
@@ -423,8 +423,8 @@ class ProgramEmitter {
   std::vector<EnabledClause> errorClauses_;
   bool inErrorClause_ = false;       // a fault in an ERROR clause does not fire ERROR again
   UnsetStringRead unsetStringRead_;  // for the next stringInto's own operand
-  uint32_t dynamicDepth_ = 0;   // nesting of dynamic-variable keys being built
-  uint32_t joinDepth_ = 0;      // nesting of strjoin() calls
+  uint32_t dynamicDepth_ = 0;        // nesting of dynamic-variable keys being built
+  uint32_t joinDepth_ = 0;           // nesting of strjoin() calls
   // Translator inputs being evaluated, innermost last: (input, stack slot).
   std::vector<std::pair<const sema::Variable*, int16_t>> translatorInputs_;
 };

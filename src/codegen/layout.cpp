@@ -24,8 +24,15 @@ uint32_t place(uint32_t& end, const sema::Type* t) {
 }
 
 // A global or clause-local variable; a string's NULL marker comes first.
-// An array is aligned as its elements are (as C lays out `short a[5]`).
-uint32_t placeVariable(uint32_t& end, const sema::Type* t) {
+// An array is aligned as its elements are (as C lays out `short a[5]`);
+// a scalar takes a whole word (holdsRegister).
+uint32_t placeVariable(uint32_t& end, const sema::Variable& v) {
+  const sema::Type* t = v.type;
+  if (holdsRegister(v)) {
+    const uint32_t offset = alignUp(end, 8);
+    end = offset + 8;
+    return offset;
+  }
   if (t->isString()) end = alignUp(end, 8) + ir::kNullMarkerSize;
   const sema::Type* element = t;
   while (element->isArray() && element->target) element = element->target;
@@ -89,8 +96,8 @@ struct ClauseWalker {
     a.loc = call.loc;
     a.kind = *ir::actionNamed(call.text);
     if (ir::isDestructive(a.kind)) layout.destructive = true;
-    const bool printaFormat = a.kind == ir::ActionKind::Printa &&
-                              call.operands[0]->kind == ast::ExprKind::StringLiteral;
+    const bool printaFormat =
+        a.kind == ir::ActionKind::Printa && call.operands[0]->kind == ast::ExprKind::StringLiteral;
     if (ir::takesFormat(a.kind) || printaFormat) {
       const std::string& fmt = call.operands[0]->text;
       auto it = std::find(layout.formats.begin(), layout.formats.end(), fmt);
@@ -194,9 +201,9 @@ bool isScratchSubroutine(const std::string& name) {
 struct ScratchNeeds {
   bool loops = false;
   bool subroutines = false;
-  bool chill = false;  // a busy-wait loop and the per-CPU chill accounting
-  bool speculations = false;  // speculation(), speculate(), commit() or discard()
-  uint32_t joinLevels = 0;    // strjoin(), cwd and root nested in one another
+  bool chill = false;             // a busy-wait loop and the per-CPU chill accounting
+  bool speculations = false;      // speculation(), speculate(), commit() or discard()
+  uint32_t joinLevels = 0;        // strjoin(), cwd and root nested in one another
   uint32_t kernelStackBytes = 0;  // the largest stack() field
 };
 
@@ -212,9 +219,8 @@ void scan(const ast::Expr* e, ScratchNeeds& needs, uint32_t joins = 0) {
     needs.loops = true;
   }
   if (e->kind == ast::ExprKind::Call && e->text == "chill") needs.chill = true;
-  if (e->kind == ast::ExprKind::Call &&
-      (e->text == "speculation" || e->text == "speculate" || e->text == "commit" ||
-       e->text == "discard")) {
+  if (e->kind == ast::ExprKind::Call && (e->text == "speculation" || e->text == "speculate" ||
+                                         e->text == "commit" || e->text == "discard")) {
     needs.speculations = true;
   }
   if (e->kind == ast::ExprKind::Call && e->text == "stack" && e->type) {
@@ -251,6 +257,13 @@ ScratchNeeds scratchNeeds(const std::vector<ast::ProbeClause*>& clauses) {
 
 }  // namespace
 
+bool holdsRegister(const sema::Variable& v) {
+  using Kind = sema::Variable::Kind;
+  const bool storage = v.kind == Kind::Global || v.kind == Kind::ClauseLocal ||
+                       v.kind == Kind::ThreadLocal || v.kind == Kind::Associative;
+  return storage && v.type && v.type->isScalar();
+}
+
 ir::DataKind dataKindOf(const sema::Type* t) {
   if (t->isCodeAddress()) return t->codeKind;
   if (t->isString() || t->isCharArray()) return ir::DataKind::String;
@@ -266,7 +279,7 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
 
   for (sema::Variable& v : symbols.globals()) {
     if (v.isDynamic()) continue;  // lives in its own map
-    v.offset = placeVariable(layout.globalsSize, v.type);
+    v.offset = placeVariable(layout.globalsSize, v);
   }
   layout.globalsSize = alignUp(std::max<uint32_t>(layout.globalsSize, 8), 8);
 
@@ -346,7 +359,7 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
 
   uint32_t localsSize = 0;
   for (sema::Variable& v : symbols.clauseLocals()) {
-    v.offset = placeVariable(localsSize, v.type);
+    v.offset = placeVariable(localsSize, v);
   }
 
   layout.recordOffset = 0;

@@ -24,6 +24,13 @@ using ir::kFirstGlobalOffset;
 using ir::kStateOffset;
 using ir::kWallClockOffset;
 
+// A scalar D variable (a global, clause-local or thread-local scalar, or an
+// associative array's element) holds a whole 64-bit register, as DIF's
+// STGS, STLS and STTS store it (illumos dt_cg_asgn_op): an `int` variable
+// later given a 64-bit value keeps all of it. Values are narrowed where
+// they are stored to memory (dt_cg_store), recorded, or cast.
+bool holdsRegister(const sema::Variable& v);
+
 struct ActionLayout {
   ir::Action action;
   int index = 0;  // position among the clause's actions (bit in the action mask)
@@ -66,11 +73,11 @@ struct Layout {
   uint32_t keyOffset = 0;
   uint32_t localsOffset = 0;
   uint32_t faultOffset = 0;
-  uint32_t dynamicKeyOffset = 0;    // kMaxDynamicKeyDepth areas of dynamicKeySize
+  uint32_t dynamicKeyOffset = 0;  // kMaxDynamicKeyDepth areas of dynamicKeySize
   uint32_t dynamicKeySize = 8;
   uint32_t dynamicValueOffset = 0;  // a value being stored (dynamic, or a struct for a global)
-  uint32_t stringTempOffset = 0;  // two zero-padded strings being compared
-  uint32_t stringTempSize = 0;    // bytes of each
+  uint32_t stringTempOffset = 0;    // two zero-padded strings being compared
+  uint32_t stringTempSize = 0;      // bytes of each
   // strjoin() works in one area per nesting level: the joined string
   // (2 x stringTempSize) and its second operand (stringTempSize). So do
   // cwd and root, which build their paths as joins.
@@ -84,11 +91,11 @@ struct Layout {
   uint32_t loopStateOffset = 0;  // kLoopStateWords u64
   uint32_t subrOffset = 0;
   uint32_t subrAreaSize = 0;
-  uint32_t strtokOffset = 0;     // a flag word, then stringTempSize bytes
+  uint32_t strtokOffset = 0;  // a flag word, then stringTempSize bytes
   uint32_t selfAddressOffset = 0;
   uint32_t allocaUsedOffset = 0;
-  uint32_t allocaOffset = 0;     // allocaSize usable bytes (and as many again, see layout.cpp)
-  uint32_t allocaSize = 0;       // scratchsize, or 0 when no clause calls these subroutines
+  uint32_t allocaOffset = 0;  // allocaSize usable bytes (and as many again, see layout.cpp)
+  uint32_t allocaSize = 0;    // scratchsize, or 0 when no clause calls these subroutines
   uint32_t scratchSize = 0;
   // chill(): this CPU's chill interval start and the time chilled in it
   // (two u64), kept across firings; 0 when no clause chills.

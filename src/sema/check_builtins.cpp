@@ -97,17 +97,19 @@ const Type* Checker::builtinArray(Expr& index) {
   if (subscript.variable && subscript.variable->builtin == Builtin::RegIndex) {
     subscript.constValue = subscript.variable->argIndex;  // not prepared by prepareBuiltins
   }
-  const bool isArgs = name.text == "args";
-  if (!st->isInteger() || (isArgs && !subscript.constValue)) {
+  // Both arrays take only an integer constant (dt_idcook_args,
+  // dt_idcook_regs).
+  if (!st->isInteger() || !subscript.constValue) {
     error("D_PROTO_ARG", subscript.loc,
-          name.text + "[ ] argument #1 is incompatible with prototype:\n\tprototype: " +
-              (isArgs ? "integer constant" : "int") + "\n\t argument: " + st->name);
+          name.text +
+              "[ ] argument #1 is incompatible with prototype:\n\tprototype: "
+              "integer constant\n\t argument: " +
+              st->name);
     return nullptr;
   }
   const Variable* array = symbols_.findBuiltin(name.text, types_);
   name.variable = array;
   index.variable = array;
-  if (!subscript.constValue) return types_.uint64();  // uregs[i]: checked at run time
   return name.text == "args" ? argsElement(index, *subscript.constValue)
                              : uregsElement(index, *subscript.constValue);
 }
@@ -266,14 +268,17 @@ const Type* Checker::probeArgType(const ProbeArg& arg) {
 // uregs[n]: a saved user register, as DTrace numbers them on x86-64. A
 // constant index beyond the table, or a register Linux does not save, is
 // refused here (illumos faults at run time, as a run-time index does).
+// uregs[n]: a negative n is refused (dt_idcook_regs); one past the table
+// compiles and is an illegal operation at run time, as illumos's
+// dtrace_getreg decides; a register Linux does not save is refused by name.
 const Type* Checker::uregsElement(Expr& index, int64_t n) {
   const UserRegister* reg = userRegister(n);
-  if (!reg) {
+  if (n < 0) {
     error("D_REGS_IDX", index.loc,
           "index " + std::to_string(n) + " is out of range for array uregs");
     return nullptr;
   }
-  if (!reg->ptRegsMember) {
+  if (reg && !reg->ptRegsMember) {
     const Expr& subscript = *index.operands[1];
     std::string what = subscript.kind == ExprKind::Identifier ? subscript.text : std::to_string(n);
     error("D_REGS_IDX", index.loc,

@@ -1,7 +1,9 @@
 /*
  * Arithmetic keeps 64-bit intermediates, as DIF's registers do: an int
- * that overflows is converted when it is stored, recorded or cast, not
- * before, and an aggregating function sees the whole value.
+ * that overflows is converted when it is recorded, stored to memory or
+ * cast to another width or signedness (a cast to long sign-extends the
+ * int's low 32 bits: illumos dt_cg_typecast), not before; a variable keeps
+ * the whole register, and an aggregating function sees the whole value.
  */
 #pragma D option quiet
 
@@ -13,7 +15,7 @@ BEGIN
 	i = 100000;
 	stored = i * 100000;
 	wide = 1 << 31;
-	printf("%d %d %d\n", i * 100000 / 100000, stored, (int)(i * 100000) / 100000);
+	printf("%d %d %d\n", i * 100000 / 100000, stored, (long)(i * 100000) / 100000);
 	printf("%d %d\n", i * 100000 > 2147483647, wide);
 	@sum = sum(i * 100000);
 	@top = max((1 << 63) - 1);

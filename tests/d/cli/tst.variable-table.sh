@@ -1,7 +1,8 @@
 # -S lists the variables each clause uses: scope, kind, how the clause uses
-# them (r, w), their type as DIF describes it, and their offsets, which
-# follow C's alignment (short[5] after a char at 2, an int at 4, a struct
-# at 8; a thread-local's value alone in its map element).
+# them (r, w), their type as DIF describes it, and their offsets: a scalar
+# takes a word (it holds a whole register, as DIF's variables do), arrays
+# and structs follow C's alignment (short[5] after a char at 8, a struct
+# after an int at 8); a thread-local's value is alone in its map element.
 $DTRACE -Se -n '
 char c;
 short a[5];

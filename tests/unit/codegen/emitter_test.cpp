@@ -215,8 +215,10 @@ struct Harness {
     EXPECT_NE(v, nullptr) << name;
     if (!v) return INT64_MIN;
     uint64_t raw = 0;
-    std::memcpy(&raw, const_cast<const uint8_t*>(globalsValue) + v->offset, v->type->size);
-    if (v->type->size < 8) {
+    // A scalar variable's word holds the register as it was stored.
+    const uint32_t size = codegen::holdsRegister(*v) ? 8 : v->type->size;
+    std::memcpy(&raw, const_cast<const uint8_t*>(globalsValue) + v->offset, size);
+    if (size < 8) {
       uint32_t bits = v->type->size * 8;
       raw &= (uint64_t{1} << bits) - 1;
       if (v->type->isSigned && (raw >> (bits - 1)) & 1) raw |= ~uint64_t{0} << bits;
@@ -424,16 +426,19 @@ TEST_F(EmitterTest, MixedSignednessDivisionConvertsToUnsigned) {
   EXPECT_EQ(global("q"), 2147483644);
 }
 
-TEST_F(EmitterTest, IntWrapsWhenStoredNotBefore) {
-  // Registers keep 64 bits, as DIF's do: an int converts when it is stored.
+TEST_F(EmitterTest, IntKeepsItsRegisterUntilRecorded) {
+  // Registers keep 64 bits, as DIF's do, and so do the variables they are
+  // stored in (illumos dt_cg_asgn_op); a cast to the same type leaves the
+  // register (dt_cg_typecast), a narrower one cuts it.
   run("BEGIN { i = 2147483647; j = i + 1; u = 0u; v = u - 1; k = 65536; m = k * k; "
-      "l = 0l; w = l + (i + 1); q = k * k / k; c = (int)(i + 1) < 0; }");
-  EXPECT_EQ(global("j"), INT32_MIN);
-  EXPECT_EQ(global("v"), 4294967295LL);
-  EXPECT_EQ(global("m"), 0);
+      "l = 0l; w = l + (i + 1); q = k * k / k; c = (int)(i + 1) < 0; s = (short)(k * k); }");
+  EXPECT_EQ(global("j"), 2147483648LL);
+  EXPECT_EQ(global("v"), -1);
+  EXPECT_EQ(global("m"), 4294967296LL);
   EXPECT_EQ(global("w"), 2147483648LL);
   EXPECT_EQ(global("q"), 65536);
-  EXPECT_EQ(global("c"), 1);
+  EXPECT_EQ(global("c"), 0);
+  EXPECT_EQ(global("s"), 0);
 }
 
 TEST_F(EmitterTest, ShiftsByVariables) {
@@ -453,23 +458,39 @@ TEST_F(EmitterTest, BitwiseOperators) {
   EXPECT_EQ(global("c"), ~0xf0);
 }
 
-TEST_F(EmitterTest, NarrowingStoresTruncate) {
-  run("char c; short s; unsigned char uc; unsigned short us; int i; "
-      "BEGIN { v = 300; c = v; w = 70000; s = w; m = -1; uc = m; us = m; l = 0x1ffffffffl; i = l; "
-      "}");
+// Stores to memory keep the bytes of the member's width (dt_cg_store);
+// a variable keeps the register.
+TEST_F(EmitterTest, NarrowingStoresToMembersTruncate) {
+  run("struct n { char c; short s; unsigned char uc; unsigned short us; int i; } x; char v; "
+      "BEGIN { x.c = 300; x.s = 70000; x.uc = -1; x.us = -1; x.i = 0x1ffffffffl; "
+      "c = x.c; s = x.s; uc = x.uc; us = x.us; i = x.i; v = 300; }");
   EXPECT_EQ(global("c"), 44);
   EXPECT_EQ(global("s"), 4464);
   EXPECT_EQ(global("uc"), 255);
   EXPECT_EQ(global("us"), 65535);
   EXPECT_EQ(global("i"), -1);
+  EXPECT_EQ(global("v"), 300);
 }
 
-TEST_F(EmitterTest, NarrowValuesWidenBySign) {
+// A variable keeps the register it was given (illumos dt_cg_asgn_op): a
+// char holding 200 reads back as 200; a cast to a wider type sign-extends
+// from the char's width (dt_cg_typecast).
+TEST_F(EmitterTest, VariablesKeepTheRegisterCastsWidenBySign) {
   run("char c; unsigned char uc; BEGIN { c = 200; uc = 200; a = c + 0; b = uc + 0; "
       "l = (long)c; }");
-  EXPECT_EQ(global("a"), -56);
+  EXPECT_EQ(global("a"), 200);
   EXPECT_EQ(global("b"), 200);
   EXPECT_EQ(global("l"), -56);
+}
+
+// An int variable given a 64-bit value keeps all of it: later arithmetic
+// sees it whole, a same-width cast leaves it, a narrowing one cuts it.
+TEST_F(EmitterTest, AnIntVariableKeepsA64BitValue) {
+  run("BEGIN { t = 0; t = 0x100000005; d = t - 5; s = (int)t; c = (short)t; w = (long)t; }");
+  EXPECT_EQ(global("d"), 0x100000000LL);
+  EXPECT_EQ(global("s"), 0x100000005LL);
+  EXPECT_EQ(global("c"), 5);
+  EXPECT_EQ(global("w"), 5);
 }
 
 TEST_F(EmitterTest, CastsOfVariables) {
@@ -481,9 +502,9 @@ TEST_F(EmitterTest, CastsOfVariables) {
   EXPECT_EQ(global("z"), 4294967295LL);
 }
 
-TEST_F(EmitterTest, CompoundAssignmentWrapsAtTheVariableWidth) {
-  run("char c; BEGIN { c = 127; c += 1; x = 5; x *= 3; x -= 1; x /= 2; x %= 4; x <<= 3; "
-      "x |= 1; x ^= 3; x &= 0xe; }");
+TEST_F(EmitterTest, CompoundAssignmentWrapsAtTheMemberWidth) {
+  run("struct n { char c; } s; BEGIN { s.c = 127; s.c += 1; c = s.c; x = 5; x *= 3; x -= 1; "
+      "x /= 2; x %= 4; x <<= 3; x |= 1; x ^= 3; x &= 0xe; }");
   EXPECT_EQ(global("c"), -128);
   // ((((5*3-1)/2)%4)<<3 | 1) ^ 3 & 0xe: 14/2=7, 7%4=3, 24|1=25, 25^3=26, 26&14=10
   EXPECT_EQ(global("x"), 10);
@@ -498,9 +519,11 @@ TEST_F(EmitterTest, IncrementAndDecrement) {
   EXPECT_EQ(global("i"), 5);
 }
 
-TEST_F(EmitterTest, IncrementWrapsAtTheVariableWidth) {
-  run("unsigned char b; BEGIN { b = 255; b++; }");
+TEST_F(EmitterTest, IncrementWrapsAtTheMemberWidth) {
+  run("struct n { unsigned char b; } s; unsigned char v; "
+      "BEGIN { s.b = 255; s.b++; b = s.b; v = 255; v++; }");
   EXPECT_EQ(global("b"), 0);
+  EXPECT_EQ(global("v"), 256);  // a variable keeps the register
 }
 
 // ---- comparisons ----------------------------------------------------------------
@@ -621,10 +644,12 @@ TEST_F(EmitterTest, TimestampIsMonotonicNanoseconds) {
   EXPECT_LE(t, static_cast<uint64_t>(after.tv_sec) * 1000000000 + after.tv_nsec);
 }
 
-TEST_F(EmitterTest, UnsignedIntMultiplicationWraps) {
-  run("BEGIN { u = 0xffffffffu; v = u * u; w = u + u; }");
-  EXPECT_EQ(global("v"), 1);
-  EXPECT_EQ(global("w"), 4294967294LL);
+// The register keeps the whole product; a narrower cast wraps it.
+TEST_F(EmitterTest, UnsignedIntMultiplicationWrapsWhenCut) {
+  run("BEGIN { u = 0xffffffffu; v = u * u; w = u + u; c = (unsigned short)(u * u); }");
+  EXPECT_EQ(static_cast<uint64_t>(global("v")), 0xfffffffe00000001ULL);
+  EXPECT_EQ(global("w"), 8589934590LL);
+  EXPECT_EQ(global("c"), 1);
 }
 
 TEST_F(EmitterTest, NegativeCharShiftsArithmetically) {
@@ -741,9 +766,10 @@ TEST_F(EmitterTest, ThisVariablesCarryValuesWithinAClause) {
   EXPECT_EQ(globalString("t"), "xyz");
 }
 
-TEST_F(EmitterTest, NarrowThisVariable) {
-  run("this char c; BEGIN { this->c = 300; x = this->c; }");
-  EXPECT_EQ(global("x"), 44);
+TEST_F(EmitterTest, ThisVariableKeepsTheRegister) {
+  run("this char c; BEGIN { this->c = 300; x = this->c; y = (unsigned char)this->c; }");
+  EXPECT_EQ(global("x"), 300);
+  EXPECT_EQ(global("y"), 44);
 }
 
 // ---- control flow -----------------------------------------------------------------

@@ -64,15 +64,23 @@ TEST_F(LayoutTest, EmptyEnablingStillHasTheFixedSlots) {
   EXPECT_EQ(layout.globalsSize, kFirstGlobalOffset);
 }
 
-TEST_F(LayoutTest, GlobalsAreNaturallyAligned) {
+// A scalar variable holds a whole register, whatever its type's width.
+TEST_F(LayoutTest, ScalarGlobalsTakeAWordEach) {
   lay("char c; int i; char d; short s; long l; char e; BEGIN { c = 1; }");
   EXPECT_EQ(globalOffset("c"), kFirstGlobalOffset);
-  EXPECT_EQ(globalOffset("i"), kFirstGlobalOffset + 4);
-  EXPECT_EQ(globalOffset("d"), kFirstGlobalOffset + 8);
-  EXPECT_EQ(globalOffset("s"), kFirstGlobalOffset + 10);
-  EXPECT_EQ(globalOffset("l"), kFirstGlobalOffset + 16);
-  EXPECT_EQ(globalOffset("e"), kFirstGlobalOffset + 24);
-  EXPECT_EQ(layout.globalsSize, kFirstGlobalOffset + 32);  // rounded up to 8
+  EXPECT_EQ(globalOffset("i"), kFirstGlobalOffset + 8);
+  EXPECT_EQ(globalOffset("d"), kFirstGlobalOffset + 16);
+  EXPECT_EQ(globalOffset("s"), kFirstGlobalOffset + 24);
+  EXPECT_EQ(globalOffset("l"), kFirstGlobalOffset + 32);
+  EXPECT_EQ(globalOffset("e"), kFirstGlobalOffset + 40);
+  EXPECT_EQ(layout.globalsSize, kFirstGlobalOffset + 48);
+}
+
+// Arrays and structs are laid out as C lays them out.
+TEST_F(LayoutTest, ArrayGlobalsAreAlignedAsTheirElements) {
+  lay("char c; short a[5]; BEGIN { c = 1; }");
+  EXPECT_EQ(globalOffset("c"), kFirstGlobalOffset);
+  EXPECT_EQ(globalOffset("a"), kFirstGlobalOffset + 8);
 }
 
 // A string global holds strsize characters and a NUL (257 bytes), aligned to 8.
