@@ -682,7 +682,7 @@ void ProgramEmitter::assign(const Expr& e) {
       as_.emit(mov64(R7, R1));
       if (!sema::hasNullMarker(target)) {
         stringValueInto(rhs, R7, 0, tt->size);
-      } else if (!rhs.type->isString()) {
+      } else if (!rhs.type->isString() && !rhs.type->isCharArray()) {  // 0: NULL
         as_.emit(st(Size::B, R7, marker, ir::kNullMarker));
       } else {
         // A NULL string copied in makes this one NULL, as DTrace copies

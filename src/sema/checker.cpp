@@ -856,6 +856,25 @@ const Type* Checker::macro(Expr& e) {
   return t;
 }
 
+// A unary operator applied to a thread-local, clause-local or associative
+// array element that nothing has assigned yet makes it an int64_t, as
+// illumos's dt_cook_op1 types an unreferenced variable: DTraceToolkit's
+// iosnoop tests /!start[dev, blk]/ before another clause assigns it.
+void Checker::declareUnreferenced(Expr& operand) {
+  const std::string* scope = scopeOf(operand);
+  bool unreferenced = false;
+  if (scope) {
+    unreferenced = *scope == "this" ? !symbols_.findClauseLocal(operand.text)
+                                    : !symbols_.findThreadLocal(operand.text);
+  } else if (operand.kind == ExprKind::Index && namesAssociative(*operand.operands[0])) {
+    const Expr& name = *operand.operands[0];
+    const std::string* arrayScope = scopeOf(name);
+    unreferenced = arrayScope ? *arrayScope == "self" && !symbols_.findThreadLocal(name.text)
+                              : !symbols_.findGlobal(name.text);
+  }
+  if (unreferenced) lvalueVariable(operand, types_.int64(), Op::PreInc);
+}
+
 const Type* Checker::unary(Expr& e) {
   Expr& operand = *e.operands[0];
   std::string opName = ast::opSpelling(e.op);
@@ -880,6 +899,7 @@ const Type* Checker::unary(Expr& e) {
     default:
       break;
   }
+  declareUnreferenced(operand);
   const Type* t = expr(operand);
   if (!t) return nullptr;
   if (e.op == Op::Plus || e.op == Op::Negate || e.op == Op::BitNot) {
@@ -1079,6 +1099,10 @@ Variable* Checker::lvalueVariable(Expr& target, const Type* valueType, ast::Op o
       return nullptr;
     }
     Variable* v = symbols_.findGlobal(target.text);
+    if (v && v->isKeyed()) {
+      arrayAsScalarError(target);
+      return nullptr;
+    }
     if (!v && undeclared(target, "")) return nullptr;
     if (!v) {
       v = symbols_.addGlobal(target.text, target.loc);
@@ -1210,6 +1234,12 @@ const Type* Checker::assign(Expr& e) {
     error("D_OP_INCOMPAT", e.loc,
           "operands have incompatible types: " + quoted(lt) + " = " + quoted(e.operands[1]->type));
     return nullptr;
+  }
+  // An integer constant is stored as a value of the variable's type, as C
+  // converts it (DTrace's dt_assign_common casts a constant right side):
+  // -3 stored in an unsigned char is 253. Other values keep the register.
+  if (Expr& stored = *e.operands[1]; stored.constValue && lt->isInteger()) {
+    stored.constValue = convert(*stored.constValue, lt);
   }
   return lt;
 }
@@ -1387,8 +1417,8 @@ bool Checker::checkKeys(Variable& v, Expr& index) {
   for (size_t i = 0; i < keys.size(); i++) {
     const bool sameKind = keys[i]->isString() == v.keyTypes[i]->isString() &&
                           keys[i]->isStruct() == v.keyTypes[i]->isStruct();
-    if (!sameKind || (keys[i]->isStruct() && types_.complete(keys[i]) !=
-                                                 types_.complete(v.keyTypes[i]))) {
+    if (!sameKind ||
+        (keys[i]->isStruct() && types_.complete(keys[i]) != types_.complete(v.keyTypes[i]))) {
       return error("D_PROTO_ARG", index.operands[i + 1]->loc,
                    keyMismatch(v.name, i, v.keyTypes[i], keys[i]));
     }

@@ -226,6 +226,7 @@ class Checker {
 
   // The variable an assignment target names, created on first assignment.
   Variable* lvalueVariable(ast::Expr& target, const Type* valueType, ast::Op op);
+  void declareUnreferenced(ast::Expr& operand);
   const Type* lvalueType(ast::Expr& target, const Type* valueType, ast::Op op);
   bool namesAssociative(const ast::Expr& base);
   // check_types.cpp: types written in the program.
@@ -282,7 +283,7 @@ class Checker {
     std::string message;
   };
   std::optional<Refusal> unavailableAction_;  // the first destructive action Linux lacks
-  std::set<std::string> externs_;            // names declared extern
+  std::set<std::string> externs_;             // names declared extern
   StackOptions stackOptions_;
   uint64_t scratchSize_ = UINT64_MAX;
 };
