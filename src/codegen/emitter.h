@@ -341,6 +341,7 @@ class ProgramEmitter {
   void integerToString(const ast::Expr& number, bpf::Reg base, int32_t offset, uint32_t size);
   // String-valued subroutines (strjoin, toupper, ...) written into base+offset.
   bool subroutineString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
+  int32_t joinInPlace(const ast::Expr& call, uint32_t level);
   // A subroutine's two string operand buffers at the current nesting level.
   int32_t subrArea(int which) const;
   // Evaluates a string operand into subrArea(which), one nesting level deeper.
