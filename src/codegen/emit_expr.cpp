@@ -828,8 +828,10 @@ void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_
     return;
   }
   if (e.translatedMember) {
+    // A char array member holds no more than its own size, NUL included.
+    const uint32_t held = e.type && e.type->isCharArray() ? std::min(size, e.type->size) : size;
     bindTranslatorInput(e);
-    stringInto(*e.translatedMember, base, offset, size);
+    stringInto(*e.translatedMember, base, offset, held);
     unbindTranslatorInput();
     return;
   }

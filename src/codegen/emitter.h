@@ -328,6 +328,7 @@ class ProgramEmitter {
   void getStack(bpf::Reg base, int32_t offset, uint32_t size);  // flags in r4
   // emit_builtin_path.cpp: cwd, root
   void taskPath(bool root, bpf::Reg base, int32_t offset, uint32_t size);
+  void processArguments(bpf::Reg base, int32_t offset, uint32_t size);  // execargs
   void pathStep(int32_t pathArea, int32_t nameArea, uint32_t size, int32_t lowestStart,
                 bpf::Label stop);
   // ---- end of emit_builtin.cpp ----

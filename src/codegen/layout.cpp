@@ -216,15 +216,14 @@ bool isStrjoin(const ast::Expr* e) {
 // (ProgramEmitter::joinInPlace).
 void scan(const ast::Expr* e, ScratchNeeds& needs, uint32_t joins = 0, bool chained = false) {
   if (!e) return;
-  if (isStrjoin(e) ||
-      (e->kind == ast::ExprKind::Identifier && (e->text == "cwd" || e->text == "root"))) {
+  const bool workArea = e->kind == ast::ExprKind::Identifier &&
+                        (e->text == "cwd" || e->text == "root" || e->text == "execargs");
+  if (isStrjoin(e) || workArea) {
     if (!chained) joins++;
     needs.joinLevels = std::max(needs.joinLevels, joins);
   }
   if (e->kind == ast::ExprKind::Call && isScratchSubroutine(e->text)) needs.subroutines = true;
-  if (e->kind == ast::ExprKind::Identifier && (e->text == "cwd" || e->text == "root")) {
-    needs.loops = true;
-  }
+  if (workArea) needs.loops = true;
   if (e->kind == ast::ExprKind::Call && e->text == "chill") needs.chill = true;
   if (e->kind == ast::ExprKind::Call && (e->text == "speculation" || e->text == "speculate" ||
                                          e->text == "commit" || e->text == "discard")) {
