@@ -34,6 +34,7 @@
 #include "util/clock.h"
 #include "util/command_line.h"
 #include "util/cpu_list.h"
+#include "util/d_version.h"
 #include "util/thread_on_cpu.h"
 
 namespace dtrace::driver {
@@ -344,8 +345,8 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
     Diagnostics diags;
     sema::Checker checker(types(), symbols_, config_.macros, diags, &definitions_);
     if (!checker.check(*program)) return makeError(compileError(unit, diags.first()));
-    return makeError(compileError(
-        unit, {"D_EMPTY", {parsed.endLine, 0}, "empty D program translation unit"}));
+    return makeError(
+        compileError(unit, {"D_EMPTY", {parsed.endLine, 0}, "empty D program translation unit"}));
   }
   // -x argref allows an argument no program references.
   if (auto unused = config_.macros.unusedArgument(parsed.referencedArgs);
@@ -430,6 +431,9 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
   sema::Checker checker(types(), symbols_, config_.macros, diags, &definitions_);
   checker.setStackOptions(stackOptions());
   checker.setScratchSize(options_.size("scratchsize"));
+  if (std::optional<uint32_t> version = parseDVersion(options_.text("version"))) {
+    checker.setVersion(*version);
+  }
   checker.prepareBuiltins(*program, &clauseArgs);
   if (!checker.check(*program)) {
     const Diagnostic& d = diags.first();

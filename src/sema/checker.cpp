@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "ir/printf_format.h"
+#include "sema/identifier_versions.h"
 
 namespace dtrace::sema {
 
@@ -441,8 +442,8 @@ bool Checker::checkDeclaration(ast::Declaration& decl) {
       v->declared = true;
       continue;
     }
-    if (symbols_.findBuiltin(d.name, types_)) {
-      return error("D_DECL_IDRED", d.loc, "identifier redeclared: " + d.name);
+    if (isBuiltinIdentifier(d.name)) {  // dt_node_decl
+      return error("D_DECL_IDRED", d.loc, "built-in identifier redeclared: " + d.name);
     }
     if (Variable* old = symbols_.findGlobal(d.name)) {
       if (!sameDeclaration(*old, type, keyTypes, d)) return false;
@@ -455,6 +456,13 @@ bool Checker::checkDeclaration(ast::Declaration& decl) {
     v->declared = true;
   }
   return true;
+}
+
+// A built-in variable, subroutine, action or aggregating function of the
+// program's D version (an identifier libdtrace's globals hold, di_gen 0).
+bool Checker::isBuiltinIdentifier(const std::string& name) {
+  return (symbols_.findBuiltin(name, types_) || isFunctionName(name)) &&
+         introducedIn(name) <= version_;
 }
 
 // A global declared again must be what it was; DTrace says how it differs
@@ -1450,6 +1458,10 @@ const Type* Checker::associativeRead(Expr& e) {
 }
 
 const Type* Checker::call(Expr& e) {
+  if (introducedIn(e.text) > version_) {  // not yet in the program's D version
+    error("D_FUNC_UNDEF", e.loc, "undefined function name: " + e.text);
+    return nullptr;
+  }
   if (isActionName(e.text)) {
     // Checked as a void function first: errors in its arguments, or in what
     // uses its value, are the ones DTrace reports.

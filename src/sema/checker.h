@@ -14,6 +14,7 @@
 #include "parse/ast.h"
 #include "sema/symbols.h"
 #include "sema/types.h"
+#include "util/d_version.h"
 #include "util/diag.h"
 
 namespace dtrace::sema {
@@ -81,6 +82,9 @@ class Checker {
   void setStackOptions(const StackOptions& options) { stackOptions_ = options; }
   // The scratchsize option: alloca() of a larger constant size is refused.
   void setScratchSize(uint64_t bytes) { scratchSize_ = bytes; }
+  // The D version the program asked for (-x version): later built-ins
+  // are not built-ins for it.
+  void setVersion(uint32_t version) { version_ = version; }
 
   // dtrace -h and -G: checks the program's declarations (the typedefs,
   // structs and enums a provider definition may name) and every provider
@@ -286,6 +290,8 @@ class Checker {
   std::set<std::string> externs_;             // names declared extern
   StackOptions stackOptions_;
   uint64_t scratchSize_ = UINT64_MAX;
+  uint32_t version_ = kLatestDVersion;
+  bool isBuiltinIdentifier(const std::string& name);
 };
 
 // Functions that record data (DTrace's actions) and aggregating functions.

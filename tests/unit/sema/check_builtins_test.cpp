@@ -109,7 +109,7 @@ TEST_F(BuiltinsTest, ArgsErrorsAreDTraces) {
   EXPECT_EQ(check("syscall::close:entry { x = args[0, 1]; }"),
             "[D_PROTO_LEN] args[ ] prototype mismatch: 2 args passed, 1 expected");
   EXPECT_EQ(check("syscall::close:entry { args[0] = 1; }").substr(0, 12), "[D_OP_WRITE]");
-  EXPECT_EQ(check("int args;"), "[D_DECL_IDRED] identifier redeclared: args");
+  EXPECT_EQ(check("int args;"), "[D_DECL_IDRED] built-in identifier redeclared: args");
 }
 
 // A translated argument: args[n] has the translated type and stands for
