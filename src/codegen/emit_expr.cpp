@@ -194,7 +194,13 @@ void ProgramEmitter::value(const Expr& e) {
       subroutineValue(e);
       return;
     case ExprKind::Xlate:
-      fail("a translated pointer (xlate <T *>) can only be dereferenced or used with ->");
+      // A translated pointer cast to a scalar is its input (illumos's
+      // dt_cg_node generates xlate's operand).
+      if (!e.type->isPointer()) {
+        fail("a translated struct can only be dereferenced or assigned");
+        return;
+      }
+      value(*e.operands[0]);
       return;
     default:
       fail("expression is not supported in code generation yet");

@@ -250,7 +250,7 @@ bool Checker::checkPredicate(ast::ProbeClause& clause) {
   if (!clause.predicate) return true;
   region_ = "predicate";
   const Type* t = expr(*clause.predicate);
-  if (!t || !refuseTranslatedPointer(*clause.predicate)) return false;
+  if (!t || !refuseTranslatedResult(*clause.predicate)) return false;
   if (!t->isScalar() && !t->isString()) {
     return error("D_PRED_SCALAR", clause.predicate->loc, "predicate result must be of scalar type");
   }
@@ -342,7 +342,8 @@ bool Checker::checkStatement(ast::Stmt& stmt) {
         (target.kind == ExprKind::Index && target.operands[0]->kind == ExprKind::AggregationRef);
     if (toAggregation) return checkAggregationAssign(e);
   }
-  return expr(e) != nullptr;
+  if (!expr(e)) return false;
+  return refuseTranslatedResult(e);
 }
 
 bool Checker::checkDeclaration(ast::Declaration& decl) {
@@ -587,10 +588,19 @@ bool Checker::refuseTranslatedPointer(const Expr& e, const char* user) {
                    "may only be dereferenced or used with ->");
 }
 
+// A statement or predicate is compiled on its own (illumos's dt_cg): its
+// value cannot be a translated pointer.
+bool Checker::refuseTranslatedResult(const Expr& e) {
+  if (!isTranslatedPointer(e)) return true;
+  return error("D_CG_DYN", e.loc, "expression cannot evaluate to result of a translated pointer");
+}
+
 // The operands an expression uses as values: all but an assignment's
-// target, and an operand of * or -> (member() and dereference() allow those).
+// target, an operand of * or -> (member() and dereference() allow those)
+// and a cast's.
 bool Checker::refuseTranslatedOperands(const Expr& e) {
   if (e.kind == ExprKind::Unary && e.op == Op::Deref) return true;
+  if (e.kind == ExprKind::Cast) return true;  // cast() allows what it can convert
   for (size_t i = e.kind == ExprKind::Assign ? 1 : 0; i < e.operands.size(); i++) {
     if (e.operands[i].get() == e.inlineValue) continue;  // what a translated args[n] stands for
     if (!refuseTranslatedPointer(*e.operands[i])) return false;
@@ -1318,7 +1328,12 @@ const Type* Checker::cast(Expr& e) {
   // The target as written: `(uintptr_t)` names uintptr_t, as CTF would.
   const std::string spelled = spelledTypeName(types_, e.typeName->spec, to);
   const std::string target = spelled.empty() ? quoted(to) : "\"" + spelled + "\"";
-  if (isTranslatedPointer(*e.operands[0]) && !to->isVoid()) {  // dt_node_type_name's name
+  // A translated pointer's inline (curpsinfo) has its declared pointer
+  // type and casts to a scalar as its translator's input; only a bare
+  // xlate <T *> (x) has none (dt_cook_op2, DT_TOK_LPAR).
+  const Expr& operand = *e.operands[0];
+  const bool bareXlate = operand.kind == ExprKind::Xlate && operand.type->isPointer();
+  if (isTranslatedPointer(operand) && !to->isVoid() && (bareXlate || !to->isScalar())) {
     error("D_CAST_INVAL", e.loc,
           "invalid cast expression: \"pointer to translated data\" to " + target);
     return nullptr;

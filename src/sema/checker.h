@@ -231,6 +231,7 @@ class Checker {
   // The variable an assignment target names, created on first assignment.
   Variable* lvalueVariable(ast::Expr& target, const Type* valueType, ast::Op op);
   void declareUnreferenced(ast::Expr& operand);
+  bool refuseTranslatedResult(const ast::Expr& e);
   const Type* lvalueType(ast::Expr& target, const Type* valueType, ast::Op op);
   bool namesAssociative(const ast::Expr& base);
   // check_types.cpp: types written in the program.
