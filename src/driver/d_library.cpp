@@ -429,7 +429,6 @@ translator lwpsinfo_t < struct task_struct *T > {
       T->__state & 0x800 ? 'I' :
       T->__state == 0 ? (T->on_cpu ? 'O' : 'R') :
       (T->__state & 0x1043) ? 'S' : (T->__state & 12) ? 'T' : '?';
-  pr_nice = T->static_prio - 120;
   pr_pri = T->prio;
   pr_start = xlate <timestruc_t> (walltimestamp - timestamp + T->start_time);
   pr_time = xlate <timestruc_t> (T->utime + T->stime);
