@@ -250,11 +250,16 @@ void ProgramEmitter::storageAddress(const Expr& e) {
 
 namespace {
 
+// The elements of an array, or the characters (and NUL) a string holds.
+uint64_t elementCount(const sema::Type* array) {
+  return array->isString() ? array->size : array->count;
+}
+
 // An index the checker folded into the element's offset.
 bool constantInBounds(const Expr& element) {
   const std::optional<int64_t>& index = element.operands[1]->constValue;
-  const sema::Type* array = element.operands[0]->type;
-  return index && *index >= 0 && static_cast<uint64_t>(*index) < array->count;
+  return index && *index >= 0 &&
+         static_cast<uint64_t>(*index) < elementCount(element.operands[0]->type);
 }
 
 // The element selections with run-time indexes between `target` and the
@@ -292,7 +297,7 @@ void ProgramEmitter::addVariableIndexes(Reg ptr, const Expr& target) {
   for (const Expr* element : indexes) {
     value(*element->operands[1]);
     Label ok = as_.newLabel();
-    as_.jumpIf(BPF_JLT, R6, static_cast<int32_t>(element->operands[0]->type->count), ok);
+    as_.jumpIf(BPF_JLT, R6, static_cast<int32_t>(elementCount(element->operands[0]->type)), ok);
     // The address the element would have, outside its variable.
     as_.emit(alu64(BPF_MUL, R6, static_cast<int32_t>(element->type->size)));
     as_.emit(ldx(Size::DW, R8, R10, sum));

@@ -98,7 +98,7 @@ bool ProgramEmitter::subroutineString(const Expr& call, Reg base, int32_t offset
     changeCase(name == "toupper", base, offset, size);
     return true;
   }
-  if (name == "substr") {
+  if (name == "substr" || name == sema::kStringOffset) {  // s + i is substr(s, i)
     substring(call, base, offset, size);
     return true;
   }

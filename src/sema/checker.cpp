@@ -1009,7 +1009,16 @@ const Type* Checker::binary(Expr& e) {
   } else {
     bool integral = needsIntegers(e.op);
     if (!a->isInteger() || !b->isInteger()) {
-      // + and - on a string: DTrace says the operand types do not match.
+      // s + i is the string from its character i on, as Oracle's DTrace
+      // offsets a string as a char pointer (illumos refuses it).
+      if (e.op == Op::Add && (a->isString() ? b->isInteger() : a->isInteger() && b->isString())) {
+        if (b->isString()) std::swap(e.operands[0], e.operands[1]);
+        e.kind = ExprKind::Call;
+        e.text = kStringOffset;
+        e.type = types_.stringType();
+        return e.type;
+      }
+      // - on a string: DTrace says the operand types do not match.
       if ((a->isString() || b->isString()) && (e.op == Op::Add || e.op == Op::Sub)) {
         error("D_OP_INCOMPAT", e.loc,
               "operands have incompatible types: " + quoted(a) + " " + opName + " " + quoted(b));
@@ -1070,7 +1079,9 @@ const Type* Checker::lvalueType(Expr& target, const Type* valueType, ast::Op op)
           "operator " + opName + " requires modifiable lvalue as an operand");
     return nullptr;
   }
+  storingTo_ = &target;
   const Type* t = expr(target);
+  storingTo_ = nullptr;
   if (!t) return nullptr;
   if (target.translatedMember || (!target.inMemory && !target.storageRoot)) {
     error("D_OP_WRITE", target.loc,
@@ -1473,6 +1484,10 @@ const Type* Checker::associativeRead(Expr& e) {
 }
 
 const Type* Checker::call(Expr& e) {
+  // What string indexing and offsets became when first checked (a clause
+  // may be checked twice).
+  if (e.text == kStringOffset) return types_.stringType();
+  if (e.text == kStringCharacter) return types_.charType();
   if (introducedIn(e.text) > version_) {  // not yet in the program's D version
     error("D_FUNC_UNDEF", e.loc, "undefined function name: " + e.text);
     return nullptr;

@@ -292,6 +292,7 @@ class Checker {
   StackOptions stackOptions_;
   uint64_t scratchSize_ = UINT64_MAX;
   uint32_t version_ = kLatestDVersion;
+  const ast::Expr* storingTo_ = nullptr;  // the target lvalueType() checks
   bool isBuiltinIdentifier(const std::string& name);
 };
 
@@ -311,6 +312,8 @@ bool hasNullMarker(const ast::Expr& e);
 // What a string index s[i] becomes: a call of this name, operands {s, i},
 // typed char. No D identifier can spell it.
 inline constexpr const char* kStringCharacter = "string[]";
+// s + i: the string from its character i on.
+inline constexpr const char* kStringOffset = "string+";
 // What a string assigned to a char pointer becomes: a call of this name,
 // operand {s}, whose value is the address of a copy of s in scratch space.
 inline constexpr const char* kStringAddress = "&string";
