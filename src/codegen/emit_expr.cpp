@@ -939,12 +939,7 @@ void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_
   }
   if (e.kind == ExprKind::Call && subroutineString(e, base, offset, size)) return;
   if (e.kind == ExprKind::Call && e.text == "copyinstr") {
-    uint32_t n = size;
-    if (e.operands.size() == 2 && e.operands[1]->constValue) {
-      n = static_cast<uint32_t>(std::clamp<int64_t>(*e.operands[1]->constValue + 1, 1, size));
-    }
-    value(*e.operands[0]);  // a user address
-    readStringAt(true, R6, base, offset, n);
+    copyInString(e, base, offset, size);
     return;
   }
   fail("string expression is not supported yet");

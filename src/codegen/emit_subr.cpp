@@ -22,6 +22,41 @@ void ProgramEmitter::readStringAt(bool user, Reg address, Reg base, int32_t offs
   as_.bind(ok);
 }
 
+// copyinstr(addr[, n]): at most n characters and the NUL when n (compared
+// unsigned) is below the string size, else the string size, as illumos's
+// DIF_SUBR_COPYINSTR sizes the copy; n may be known only at run time.
+void ProgramEmitter::copyInString(const Expr& call, Reg base, int32_t offset, uint32_t size) {
+  if (call.operands.size() == 1 || call.operands[1]->constValue) {
+    uint32_t n = size;
+    if (call.operands.size() == 2 && static_cast<uint64_t>(*call.operands[1]->constValue) < size) {
+      n = static_cast<uint32_t>(*call.operands[1]->constValue) + 1;
+    }
+    value(*call.operands[0]);  // a user address
+    readStringAt(true, R6, base, offset, n);
+    return;
+  }
+  value(*call.operands[1]);
+  const int16_t length = pushSlot();
+  as_.emit(stx(Size::DW, R10, length, R6));
+  value(*call.operands[0]);
+  Label whole = as_.newLabel(), sized = as_.newLabel(), ok = as_.newLabel();
+  as_.emit(ldx(Size::DW, R2, R10, length));
+  popSlot();
+  as_.jumpIf(BPF_JGE, R2, static_cast<int32_t>(size), whole);
+  as_.emit(alu64(BPF_ADD, R2, 1));
+  as_.jump(sized);
+  as_.bind(whole);
+  as_.emit(mov64(R2, static_cast<int32_t>(size)));
+  as_.bind(sized);
+  as_.emit(mov64(R3, R6));
+  as_.emit(mov64(R1, base));
+  as_.emit(alu64(BPF_ADD, R1, offset));
+  as_.emit(bpf::call(BPF_FUNC_probe_read_user_str));
+  as_.jumpIf(BPF_JSGE, R0, 0, ok);
+  fault(ir::Fault::BadAddr, R6);
+  as_.bind(ok);
+}
+
 // The helper copying the string onto itself returns its length plus the
 // NUL: no loop, and a length the verifier knows only as a range (a loop
 // would hand every later instruction one exact length per path).

@@ -329,6 +329,7 @@ class ProgramEmitter {
   // emit_builtin_path.cpp: cwd, root
   void taskPath(bool root, bpf::Reg base, int32_t offset, uint32_t size);
   void processArguments(bpf::Reg base, int32_t offset, uint32_t size);  // execargs
+  void copyInString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
   void pathStep(int32_t pathArea, int32_t nameArea, uint32_t size, int32_t lowestStart,
                 bpf::Label stop);
   // ---- end of emit_builtin.cpp ----
