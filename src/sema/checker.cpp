@@ -1428,8 +1428,11 @@ bool Checker::checkKeys(Variable& v, Expr& index) {
   for (size_t i = 1; i < index.operands.size(); i++) {
     const Type* t = expr(*index.operands[i]);
     if (!t) return false;
-    // Structs and unions are keys by their bytes, as in DTrace.
-    if (!t->isScalar() && !t->isString() && !t->isStruct()) {
+    if (t->isCharArray()) t = types_.stringType();  // a string, as dt_node_is_strcompat has it
+    // Structs and unions are keys by their bytes, as in DTrace; translated
+    // data is no object to key by (dt_idcook_assc: D_KEY_TYPE).
+    if (index.operands[i]->translation ||
+        (!t->isScalar() && !t->isString() && !t->isStruct())) {
       return error("D_KEY_TYPE", index.operands[i]->loc,
                    "invalid key type: " + t->name + " (key #" + std::to_string(i) + ")");
     }
@@ -1448,16 +1451,19 @@ bool Checker::checkKeys(Variable& v, Expr& index) {
                      (keys.size() == 1 ? "" : "s") + " passed, " +
                      std::to_string(v.keyTypes.size()) + " expected");
   }
+  // The first use fixed the keys' types; a later key of another integer
+  // type is converted to it, as illumos's dt_cg_arglist casts each key to
+  // the array's signature (dt_idcook_sign). Strings, structs, integers and
+  // pointers do not mix (dt_node_is_argcompat).
   for (size_t i = 0; i < keys.size(); i++) {
-    const bool sameKind = keys[i]->isString() == v.keyTypes[i]->isString() &&
-                          keys[i]->isStruct() == v.keyTypes[i]->isStruct();
-    if (!sameKind ||
-        (keys[i]->isStruct() && types_.complete(keys[i]) != types_.complete(v.keyTypes[i]))) {
+    const Type* key = keys[i];
+    const Type* formal = v.keyTypes[i];
+    const bool sameKind = key->isString() == formal->isString() &&
+                          key->isStruct() == formal->isStruct() &&
+                          key->isPointer() == formal->isPointer();
+    if (!sameKind || (key->isStruct() && types_.complete(key) != types_.complete(formal))) {
       return error("D_PROTO_ARG", index.operands[i + 1]->loc,
-                   keyMismatch(v.name, i, v.keyTypes[i], keys[i]));
-    }
-    if (keys[i]->isInteger() && v.keyTypes[i]->isInteger() && keys[i]->size > v.keyTypes[i]->size) {
-      v.keyTypes[i] = keys[i];
+                   keyMismatch(v.name, i, formal, key));
     }
   }
   return true;
