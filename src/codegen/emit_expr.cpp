@@ -96,17 +96,6 @@ void ProgramEmitter::typecast(Reg r, const sema::Type* from, const sema::Type* t
   }
 }
 
-// An operand of a binary operator, converted to the type the operation is
-// done in. Results keep 64 bits, as DIF's registers do, so an operand may
-// exceed its type's width (int 2147483647 + 1 is 2147483648 until stored or
-// recorded); only a change of signedness converts it, as C's usual
-// arithmetic conversions do (-1 compared with an unsigned int is UINT_MAX).
-void ProgramEmitter::convertOperand(Reg r, const sema::Type* from, const sema::Type* to) {
-  if (from && to && from->isInteger() && to->isInteger() && from->isSigned != to->isSigned) {
-    normalize(r, to);
-  }
-}
-
 void ProgramEmitter::value(const Expr& e) {
   if (e.constValue) {
     constant(*e.constValue);
@@ -530,9 +519,9 @@ void ProgramEmitter::binary(const Expr& e) {
   }
   const Expr& a = *e.operands[0];
   const Expr& b = *e.operands[1];
-  bool shift = e.op == Op::Shl || e.op == Op::Shr;
+  // The operands' registers as they are, as DIF operates on them
+  // (dt_cg_arithmetic_op): the type only chooses signed or unsigned.
   value(a);
-  convertOperand(R6, a.type, e.type);
   if (b.constValue) {
     arithmetic(e.op, e.type, true, *b.constValue);
     return;
@@ -540,7 +529,6 @@ void ProgramEmitter::binary(const Expr& e) {
   int16_t slot = pushSlot();
   as_.emit(stx(Size::DW, R10, slot, R6));
   value(b);
-  if (!shift) convertOperand(R6, b.type, e.type);
   as_.emit(mov64(R8, R6));
   as_.emit(ldx(Size::DW, R6, R10, slot));
   popSlot();
@@ -557,12 +545,12 @@ void ProgramEmitter::compare(const Expr& e) {
   const sema::Type* ct = a.type->isInteger() && b.type->isInteger()
                              ? types_.arithmeticResult(a.type, b.type)
                              : types_.uint64();
+  // The registers compared as they are; the operands' promoted type says
+  // whether signed (dt_cg_compare_signed, dt_cg_compare_op).
   value(a);
-  convertOperand(R6, a.type, ct);
   int16_t slot = pushSlot();
   as_.emit(stx(Size::DW, R10, slot, R6));
   value(b);
-  convertOperand(R6, b.type, ct);
   as_.emit(mov64(R8, R6));
   as_.emit(ldx(Size::DW, R6, R10, slot));
   popSlot();
@@ -730,11 +718,9 @@ void ProgramEmitter::assign(const Expr& e) {
   // The old value is read before the right side runs, as DTrace does, so
   // that side effects there (i += i++) do not reach the left operand.
   loadTarget(target);
-  convertOperand(R6, tt, rt);
   int16_t slot = pushSlot();
   as_.emit(stx(Size::DW, R10, slot, R6));
   value(rhs);
-  if (base != Op::Shl && base != Op::Shr) convertOperand(R6, rhs.type, rt);
   as_.emit(mov64(R8, R6));
   as_.emit(ldx(Size::DW, R6, R10, slot));
   popSlot();

@@ -248,7 +248,6 @@ class ProgramEmitter {
   void ternary(const ast::Expr& e);
   void normalize(bpf::Reg r, const sema::Type* t);
   void typecast(bpf::Reg r, const sema::Type* from, const sema::Type* to);
-  void convertOperand(bpf::Reg r, const sema::Type* from, const sema::Type* to);
   void stringInto(const ast::Expr& e, bpf::Reg base, int32_t offset, uint32_t size);
   // stringInto for an operand compared or assigned (see emit_expr.cpp).
   void stringValueInto(const ast::Expr& e, bpf::Reg base, int32_t offset, uint32_t size);

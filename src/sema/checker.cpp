@@ -1431,8 +1431,7 @@ bool Checker::checkKeys(Variable& v, Expr& index) {
     if (t->isCharArray()) t = types_.stringType();  // a string, as dt_node_is_strcompat has it
     // Structs and unions are keys by their bytes, as in DTrace; translated
     // data is no object to key by (dt_idcook_assc: D_KEY_TYPE).
-    if (index.operands[i]->translation ||
-        (!t->isScalar() && !t->isString() && !t->isStruct())) {
+    if (index.operands[i]->translation || (!t->isScalar() && !t->isString() && !t->isStruct())) {
       return error("D_KEY_TYPE", index.operands[i]->loc,
                    "invalid key type: " + t->name + " (key #" + std::to_string(i) + ")");
     }
@@ -1462,8 +1461,7 @@ bool Checker::checkKeys(Variable& v, Expr& index) {
                           key->isStruct() == formal->isStruct() &&
                           key->isPointer() == formal->isPointer();
     if (!sameKind || (key->isStruct() && types_.complete(key) != types_.complete(formal))) {
-      return error("D_PROTO_ARG", index.operands[i + 1]->loc,
-                   keyMismatch(v.name, i, formal, key));
+      return error("D_PROTO_ARG", index.operands[i + 1]->loc, keyMismatch(v.name, i, formal, key));
     }
   }
   return true;
@@ -1542,8 +1540,8 @@ bool Checker::arraysAsPointers(Expr& e) {
 }
 
 // Computes constValue when every operand is a constant, as the generated code
-// computes it: in 64 bits, as DIF does, an operand converted only when its
-// signedness changes; a cast converts to its type's width.
+// computes it: in 64 bits, as DIF does (and illumos's dt_node_op2 folds);
+// a cast converts to its type's width.
 void Checker::fold(Expr& e) {
   auto c = [&](size_t i) { return e.operands[i]->constValue; };
   for (size_t i = 0; i < e.operands.size(); i++) {
@@ -1587,16 +1585,10 @@ void Checker::fold(Expr& e) {
         opType = at && bt && at->isInteger() && bt->isInteger() ? types_.arithmeticResult(at, bt)
                                                                 : types_.uint64();
       }
-      // An operand changes only when its signedness does (convertOperand).
-      auto converted = [&](size_t i) {
-        const Type* ot = e.operands[i]->type;
-        return ot && ot->isInteger() && ot->isSigned != opType->isSigned
-                   ? convert(operand(i), opType)
-                   : operand(i);
-      };
-      bool shift = e.op == Op::Shl || e.op == Op::Shr;
-      int64_t a = converted(0);
-      int64_t b = shift ? operand(1) : converted(1);
+      // The values as they are, as the generated code computes them: the
+      // type only says whether the operation is signed.
+      int64_t a = operand(0);
+      int64_t b = operand(1);
       bool unsignedOp = !opType->isSigned;
       uint64_t ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
       switch (e.op) {
