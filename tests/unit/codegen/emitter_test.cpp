@@ -132,7 +132,7 @@ struct Harness {
     fds.scratch = scratch->fd();
     fds.counters = counters->fd();
     fds.cpuRings = rings->arrayFd();
-    for (const auto& m : aggregations) fds.aggregations.push_back(m.fd());
+    for (const auto& m : aggregations) fds.aggregations.push_back(MapRef{m.fd()});
     fds.aggregationZero = aggregationZero->fd();
     std::vector<EnabledClause> enabled;
     for (size_t i = 0; i < layout.clauses.size(); i++) {
