@@ -360,15 +360,17 @@ TEST_F(LayoutTest, StacksAndSymbolsTakeFieldsOfTheirKinds) {
 }
 
 TEST_F(LayoutTest, AClauseUsesWhatItAggregatesAndItsDynamicVariables) {
-  lay("BEGIN { @a = count(); self->y = 1; x[1] = self->y; printa(@b); }\n"
-      "END /z[2]/ { @b = sum(1); }");
+  lay("BEGIN { @b = sum(1); z[2] = 1; }\n"
+      "END /z[2]/ { @a = count(); self->y = 1; x[1] = self->y; printa(@b); }");
   const MapUse first = mapsUsed(*clauses.at(0));
-  EXPECT_EQ(first.aggregations, std::vector<uint32_t>{symbols.findAggregation("a")->aggregationId});
-  EXPECT_EQ(first.dynamics.size(), 2u);  // x and self->y; printa() reads @b in the consumer
+  EXPECT_EQ(first.aggregations,
+            std::vector<uint32_t>{symbols.findAggregation("b")->aggregationId});
+  EXPECT_EQ(first.dynamics, std::vector<uint32_t>{symbols.findGlobal("z")->dynamicId});
+  // z, self->y and x; printa() reads @b in the consumer.
   const MapUse second = mapsUsed(*clauses.at(1));
   EXPECT_EQ(second.aggregations,
-            std::vector<uint32_t>{symbols.findAggregation("b")->aggregationId});
-  EXPECT_EQ(second.dynamics, std::vector<uint32_t>{symbols.findGlobal("z")->dynamicId});
+            std::vector<uint32_t>{symbols.findAggregation("a")->aggregationId});
+  EXPECT_EQ(second.dynamics.size(), 3u);
 }
 
 // n aggregations, n associative arrays and n thread-locals in one clause.
