@@ -77,6 +77,9 @@ struct MapRef {
   int32_t slot = -1;  // -1: `fd` is the map itself
 };
 
+// A map added here is one more that a program may name beside its
+// aggregations and dynamic variables: count it in kFixedMapsPerProgram
+// (map_sharing.h), which keeps every program within the kernel's limit.
 struct MapFds {
   int globals = -1;
   int scratch = -1;
