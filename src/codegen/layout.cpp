@@ -287,15 +287,13 @@ void placeMaps(Layout& layout, const std::vector<ast::ProbeClause*>& clauses,
   for (const DynamicLayout& d : layout.dynamics) dynamics.push_back({d.keySize, d.valueSize});
   MapSharing sharing = shareMaps(aggregations, dynamics, programUse);
   for (size_t i = 0; i < layout.aggregations.size(); i++) {
-    const MapPlace p = sharing.aggregations[i];
-    if (p.shared()) layout.aggregations[i].keySize = sharing.arrays[p.array].shape.keySize;
+    layout.aggregations[i].keySize = sharing.aggregationShapes[i].keySize;
   }
   for (size_t i = 0; i < layout.dynamics.size(); i++) {
     DynamicLayout& d = layout.dynamics[i];
     d.place = sharing.dynamics[i];
-    if (!d.place.shared()) continue;
-    d.keySize = sharing.arrays[d.place.array].shape.keySize;
-    d.valueSize = sharing.arrays[d.place.array].shape.valueSize;
+    d.keySize = sharing.dynamicShapes[i].keySize;
+    d.valueSize = sharing.dynamicShapes[i].valueSize;
   }
   layout.aggregationPlaces = std::move(sharing.aggregations);
   layout.mapArrays = std::move(sharing.arrays);

@@ -141,7 +141,7 @@ struct Layout {
   std::vector<DynamicLayout> dynamics;  // by Variable::dynamicId
   // The arrays of maps programs reach shared aggregations' and dynamic
   // variables' maps through (map_sharing.h), and each aggregation's place
-  // (a shared aggregation's keySize is its array's).
+  // (an aggregation's keySize may be padded: MapSharing::aggregationShapes).
   std::vector<MapArray> mapArrays;
   std::vector<MapPlace> aggregationPlaces;  // by aggregation id
   std::vector<std::string> formats;

@@ -133,6 +133,27 @@ uint32_t mapsOf(const MapUse& program, const MapSharing& sharing) {
   return direct + static_cast<uint32_t>(arrays.size());
 }
 
+void setShapes(MapSharing& sharing, const std::vector<MapShape>& aggregations,
+               const std::vector<MapShape>& dynamics) {
+  auto shapeOf = [&](const MapPlace& place, const MapShape& own) {
+    return place.shared() ? sharing.arrays.at(place.array).shape : own;
+  };
+  std::map<uint32_t, uint32_t> paddedKey;  // an aggregation's tuple size: its padded size
+  for (size_t i = 0; i < aggregations.size(); i++) {
+    sharing.aggregationShapes.push_back(shapeOf(sharing.aggregations[i], aggregations[i]));
+    if (sharing.aggregations[i].shared()) {
+      paddedKey[aggregations[i].keySize] = sharing.aggregationShapes[i].keySize;
+    }
+  }
+  for (size_t i = 0; i < aggregations.size(); i++) {
+    auto padded = paddedKey.find(aggregations[i].keySize);
+    if (padded != paddedKey.end()) sharing.aggregationShapes[i].keySize = padded->second;
+  }
+  for (size_t i = 0; i < dynamics.size(); i++) {
+    sharing.dynamicShapes.push_back(shapeOf(sharing.dynamics[i], dynamics[i]));
+  }
+}
+
 }  // namespace
 
 void MapUse::add(const MapUse& other) {
@@ -168,7 +189,10 @@ MapSharing shareMaps(const std::vector<MapShape>& aggregations,
         shared.dynamics[id] = true;
       }
     }
-    if (!more) return sharing;
+    if (!more) {
+      setShapes(sharing, aggregations, dynamics);
+      return sharing;
+    }
   }
 }
 

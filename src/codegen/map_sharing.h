@@ -72,6 +72,11 @@ struct MapSharing {
   std::vector<MapArray> arrays;
   std::vector<MapPlace> aggregations;  // by aggregation id
   std::vector<MapPlace> dynamics;      // by dynamic variable id
+  // Each one's map as programs use it: a shared one's is its array's
+  // shape. An aggregation named directly whose tuple is as long as a
+  // padded one's is padded alike, since printa() of several aggregations
+  // (of one tuple type) joins them on their keys' bytes.
+  std::vector<MapShape> aggregationShapes, dynamicShapes;
 };
 
 // Places every aggregation and dynamic variable (their maps' shapes as

@@ -134,6 +134,37 @@ TEST(MapSharingTest, ManyShapesAreRoundedIntoFewArraysThatHoldThem) {
   }
 }
 
+TEST(MapSharingTest, EveryMemberHasTheShapeOfTheMapItIsIn) {
+  std::vector<MapShape> aggs(70, MapShape{8, 16}), dyns(70, MapShape{16, 8});
+  const MapUse shared{ids(0, 60), ids(0, 60)}, direct{ids(60, 10), ids(60, 10)};
+  const MapSharing s = shareMaps(aggs, dyns, {shared, direct});
+  ASSERT_EQ(s.aggregationShapes.size(), 70u);
+  ASSERT_EQ(s.dynamicShapes.size(), 70u);
+  for (uint32_t i = 0; i < 70; i++) {
+    EXPECT_EQ(s.aggregations[i].shared(), i < 60);
+    EXPECT_EQ(s.aggregationShapes[i], aggs[i]);
+    EXPECT_EQ(s.dynamicShapes[i], dyns[i]);
+  }
+}
+
+TEST(MapSharingTest, AnAggregationNamedDirectlyIsPaddedAsSharedOnesOfItsTuple) {
+  // 60 tuple sizes in one program: rounded up to classes (24 bytes to
+  // 32). Another program's aggregation of a 24-byte tuple keeps its own
+  // map, but its keys take 32 bytes too, so that printa() can join it
+  // with the shared one on their keys' bytes.
+  std::vector<MapShape> aggs;
+  for (uint32_t i = 0; i < 60; i++) aggs.push_back({8 * (i + 1), 16});
+  aggs.push_back({24, 24});
+  aggs.push_back({8 * 70, 16});
+  const MapSharing s = shareMaps(aggs, {}, {{ids(0, 60), {}}, {{60, 61}, {}}});
+  ASSERT_TRUE(s.aggregations[2].shared());
+  ASSERT_FALSE(s.aggregations[60].shared());
+  EXPECT_GT(s.aggregationShapes[2].keySize, 24u);
+  EXPECT_EQ(s.aggregationShapes[60].keySize, s.aggregationShapes[2].keySize);
+  EXPECT_EQ(s.aggregationShapes[60].valueSize, 24u);
+  EXPECT_EQ(s.aggregationShapes[61], aggs[61]);  // no shared one of its size
+}
+
 TEST(MapSharingTest, UseIsSortedWithoutRepeats) {
   MapUse u{{3, 7}, {1}};
   u.add({{7, 1, 5}, {1, 0}});
