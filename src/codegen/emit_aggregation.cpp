@@ -34,7 +34,7 @@ void ProgramEmitter::aggregation(const Expr& assign) {
   const Expr& ref = target.kind == ExprKind::Index ? *target.operands[0] : target;
   const ir::Aggregation& agg = layout_.aggregations.at(ref.variable->aggregationId);
   const ir::AggFuncInfo& info = agg.info();
-  const int aggFd = maps_.aggregations.at(agg.id);
+  const MapRef& map = maps_.aggregations.at(agg.id);
   Label current = as_.newLabel(), fresh = as_.newLabel(), dropped = as_.newLabel(),
         done = as_.newLabel();
 
@@ -69,7 +69,7 @@ void ProgramEmitter::aggregation(const Expr& assign) {
   }
 
   // r0 = the entry; a missing or older-generation one is (re)made from zeros.
-  mapLookup(aggFd, key);
+  mapLookup(map, key);
   as_.jumpIf(BPF_JEQ, R0, 0, fresh);
   as_.emit(ldx(Size::DW, R1, R0, kGenerationOffset));
   as_.emit(ldMapValue(R2, maps_.globals, agg.generationOffset));
@@ -77,14 +77,14 @@ void ProgramEmitter::aggregation(const Expr& assign) {
   as_.jumpIf(BPF_JEQ, R1, R2, current);
   as_.bind(fresh);
   chargeAggregationEntry(agg, dropped);
-  as_.emit(ldMapFd(R1, aggFd));
+  loadMap(map, dropped);
   as_.emit(mov64(R2, R9));
   as_.emit(alu64(BPF_ADD, R2, key));
   as_.emit(ldMapValue(R3, maps_.aggregationZero, 0));
   as_.emit(mov64(R4, BPF_ANY));
   as_.emit(call(BPF_FUNC_map_update_elem));
   as_.jumpIf(BPF_JNE, R0, 0, dropped);
-  mapLookup(aggFd, key);
+  mapLookup(map, key);
   as_.jumpIf(BPF_JEQ, R0, 0, dropped);
   as_.emit(ldMapValue(R2, maps_.globals, agg.generationOffset));
   as_.emit(ldx(Size::DW, R2, R2, 0));

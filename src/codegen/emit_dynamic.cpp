@@ -1,5 +1,6 @@
 // Dynamic variables: associative arrays (a[k1, k2]) and thread-locals
-// (self->x), each in its own hash map. As in DTrace, an element that was
+// (self->x), each in its own hash map (named directly, or found in an
+// array of maps: map_sharing.h). As in DTrace, an element that was
 // never stored reads as 0 (a string as NULL, see dynamicStringInto),
 // storing 0 (or NULL) deletes it, and a store that finds the map full is
 // counted as a dynamic variable drop.
@@ -66,17 +67,17 @@ void ProgramEmitter::loadDynamic(const Expr& target) {
 void ProgramEmitter::dynamicMemberAddress(const Expr& target) {
   const sema::Variable& v = *target.variable;
   const int32_t key = dynamicKey(*target.storageRoot, v);
-  const int fd = maps_.dynamics.at(v.dynamicId);
+  const MapRef& map = maps_.dynamics.at(v.dynamicId);
   Label have = as_.newLabel(), done = as_.newLabel();
-  mapLookup(fd, key);
+  mapLookup(map, key);
   as_.jumpIf(BPF_JNE, R0, 0, have);
   const int32_t val = static_cast<int32_t>(layout_.dynamicValueOffset);
   const uint32_t valueSize = layout_.dynamics.at(v.dynamicId).valueSize;
   for (uint32_t off = 0; off < valueSize; off += 8) {
     as_.emit(st(Size::DW, R9, static_cast<int16_t>(val + off), 0));
   }
-  mapUpdate(fd, key, val, BPF_NOEXIST);
-  mapLookup(fd, key);
+  mapUpdate(map, key, val, BPF_NOEXIST);
+  mapLookup(map, key);
   as_.jumpIf(BPF_JNE, R0, 0, have);
   bumpCounter(offsetof(Counters, dynamicDrops));
   as_.emit(mov64(R0, 0));
@@ -126,22 +127,22 @@ void ProgramEmitter::deleteDynamic(const Expr& target) {
 // is written in place, which saves the map a new element and the freeing
 // of the old one (self->ts = timestamp on every call).
 void ProgramEmitter::storeOrDelete(const sema::Variable& v, int32_t key, Reg present) {
-  const int fd = maps_.dynamics.at(v.dynamicId);
+  const MapRef& map = maps_.dynamics.at(v.dynamicId);
   const int32_t val = static_cast<int32_t>(layout_.dynamicValueOffset);
   Label store = as_.newLabel(), fresh = as_.newLabel(), done = as_.newLabel();
   as_.jumpIf(BPF_JNE, present, 0, store);
-  mapDelete(fd, key);
+  mapDelete(map, key);
   as_.jump(done);
   as_.bind(store);
-  if (layout_.dynamics.at(v.dynamicId).valueSize == 8) {
-    mapLookup(fd, key);
+  if (layout_.dynamics.at(v.dynamicId).ownValueSize == 8) {
+    mapLookup(map, key);
     as_.jumpIf(BPF_JEQ, R0, 0, fresh);
     as_.emit(ldx(Size::DW, R1, R9, static_cast<int16_t>(val)));
     as_.emit(stx(Size::DW, R0, 0, R1));
     as_.jump(done);
   }
   as_.bind(fresh);
-  mapUpdate(fd, key, val, BPF_ANY);
+  mapUpdate(map, key, val, BPF_ANY);
   as_.jumpIf(BPF_JEQ, R0, 0, done);
   bumpCounter(offsetof(Counters, dynamicDrops));
   as_.bind(done);

@@ -1,5 +1,6 @@
 #include "codegen/emitter.h"
 
+#include <cerrno>
 #include <cstddef>
 #include <tuple>
 
@@ -269,28 +270,58 @@ void ProgramEmitter::bumpCounter(uint32_t counterOffset) {
   as_.bind(skip);
 }
 
-void ProgramEmitter::mapLookup(int fd, int32_t key) {
-  as_.emit(ldMapFd(R1, fd));
+void ProgramEmitter::loadMap(const MapRef& map, Label missing) {
+  if (map.slot < 0) {
+    as_.emit(ldMapFd(R1, map.fd));
+    return;
+  }
+  // An array of maps' lookup is inlined by the verifier: a few
+  // instructions, the price of sharing.
+  as_.emit(st(Size::W, R10, kMapSlotKeySlot, map.slot));
+  as_.emit(ldMapFd(R1, map.fd));
+  as_.emit(mov64(R2, R10));
+  as_.emit(alu64(BPF_ADD, R2, kMapSlotKeySlot));
+  as_.emit(call(BPF_FUNC_map_lookup_elem));
+  as_.jumpIf(BPF_JEQ, R0, 0, missing);
+  as_.emit(mov64(R1, R0));
+}
+
+void ProgramEmitter::mapLookup(const MapRef& map, int32_t key) {
+  Label missing = as_.newLabel();
+  loadMap(map, missing);
   as_.emit(mov64(R2, R9));
   as_.emit(alu64(BPF_ADD, R2, key));
   as_.emit(call(BPF_FUNC_map_lookup_elem));
+  as_.bind(missing);  // r0 = 0
 }
 
-void ProgramEmitter::mapDelete(int fd, int32_t key) {
-  as_.emit(ldMapFd(R1, fd));
+void ProgramEmitter::mapDelete(const MapRef& map, int32_t key) {
+  Label missing = as_.newLabel(), done = as_.newLabel();
+  loadMap(map, missing);
   as_.emit(mov64(R2, R9));
   as_.emit(alu64(BPF_ADD, R2, key));
   as_.emit(call(BPF_FUNC_map_delete_elem));
+  if (map.slot < 0) return;
+  as_.jump(done);
+  as_.bind(missing);
+  as_.emit(mov64(R0, -ENOENT));
+  as_.bind(done);
 }
 
-void ProgramEmitter::mapUpdate(int fd, int32_t key, int32_t value, int32_t flags) {
-  as_.emit(ldMapFd(R1, fd));
+void ProgramEmitter::mapUpdate(const MapRef& map, int32_t key, int32_t value, int32_t flags) {
+  Label missing = as_.newLabel(), done = as_.newLabel();
+  loadMap(map, missing);
   as_.emit(mov64(R2, R9));
   as_.emit(alu64(BPF_ADD, R2, key));
   as_.emit(mov64(R3, R9));
   as_.emit(alu64(BPF_ADD, R3, value));
   as_.emit(mov64(R4, flags));
   as_.emit(call(BPF_FUNC_map_update_elem));
+  if (map.slot < 0) return;
+  as_.jump(done);
+  as_.bind(missing);
+  as_.emit(mov64(R0, -ENOENT));
+  as_.bind(done);
 }
 
 // A fault abandons the ECB (its record is never submitted) and reports an

@@ -7,7 +7,8 @@
 //   r7  base pointer of the map value a string is being written into
 //   r8  short-lived temporary (never live across a nested evaluation)
 //   r9  per-CPU scratch value (record under construction, keys, this->)
-//   fp-8  the probe context pointer; fp-16 a zero u32 map key
+//   fp-8  the probe context pointer; fp-12 a map's slot in its array of
+//   maps (u32); fp-16 a zero u32 map key
 //   fp-20..fp-40  fault details; below fp-64 spill slots
 #pragma once
 
@@ -53,6 +54,8 @@ uint32_t accessSize(const ast::Expr& target);
 // Fixed stack slots of every generated program.
 inline constexpr int16_t kCtxSlot = -8;
 inline constexpr int16_t kZeroKeySlot = -16;
+// The slot of a shared map in its array of maps (u32), as it is looked up.
+inline constexpr int16_t kMapSlotKeySlot = -12;
 inline constexpr int16_t kFaultActionSlot = -20;  // u32
 inline constexpr int16_t kFaultKindSlot = -24;    // u32
 inline constexpr int16_t kFaultAddrSlot = -32;    // u64
@@ -67,6 +70,16 @@ inline constexpr int16_t kProbeEntrySlot = -56;
 inline constexpr int16_t kTimestampSlot = -64;
 inline constexpr int kFirstSpillSlot = -72;
 
+// A hash map as a program reaches it: named directly, or at `slot` of the
+// array of maps `fd` (map_sharing.h).
+struct MapRef {
+  int fd = -1;
+  int32_t slot = -1;  // -1: `fd` is the map itself
+};
+
+// A map added here is one more that a program may name beside its
+// aggregations and dynamic variables: count it in kFixedMapsPerProgram
+// (map_sharing.h), which keeps every program within the kernel's limit.
 struct MapFds {
   int globals = -1;
   int scratch = -1;
@@ -77,11 +90,11 @@ struct MapFds {
   // Records wake the consumer only once their CPU's ring holds this many
   // bytes (it polls meanwhile); 0: every record may wake it.
   uint64_t ringbufWakeBytes = 0;
-  int speculationUsage = -1;      // ir::SpeculationUsage per CPU and speculation ID
-  std::vector<int> aggregations;  // by aggregation id
-  int aggregationZero = -1;       // one zeroed value, as large as any aggregation's
-  std::vector<int> dynamics;      // by dynamic variable id
-  int probeTable = -1;            // a shared program's probe table (ProbeTableEntry values)
+  int speculationUsage = -1;         // ir::SpeculationUsage per CPU and speculation ID
+  std::vector<MapRef> aggregations;  // by aggregation id
+  int aggregationZero = -1;          // one zeroed value, as large as any aggregation's
+  std::vector<MapRef> dynamics;      // by dynamic variable id
+  int probeTable = -1;               // a shared program's probe table (ProbeTableEntry values)
 };
 
 // A program shared by a group of probes tells them apart by the low 32
@@ -194,10 +207,16 @@ class ProgramEmitter {
   void takeBytes(Budget budget, uint32_t bytes, uint64_t limit, bpf::Label over);
   void bumpCounter(uint32_t counterOffset);
   // Map helpers on `fd` with the key (and value) at offsets in scratch;
-  // r0 holds the result (a value pointer, or 0 on success).
-  void mapLookup(int fd, int32_t key);
-  void mapDelete(int fd, int32_t key);
-  void mapUpdate(int fd, int32_t key, int32_t value, int32_t flags);
+  // r0 holds the result (a value pointer, or 0 on success). A shared map
+  // missing from its array is a missing element (lookup), or a failure.
+  void mapLookup(int fd, int32_t key) { mapLookup(MapRef{fd}, key); }
+  void mapLookup(const MapRef& map, int32_t key);
+  void mapDelete(const MapRef& map, int32_t key);
+  void mapUpdate(const MapRef& map, int32_t key, int32_t value, int32_t flags);
+  // r1 = the map; r0-r5 are clobbered. A shared map is looked up in its
+  // array: if absent (never, once the consumer filled the arrays), r0 = 0
+  // and `missing` is jumped to.
+  void loadMap(const MapRef& map, bpf::Label missing);
 
   // emit_expr.cpp: expressions
   void value(const ast::Expr& e);

@@ -264,6 +264,41 @@ ScratchNeeds scratchNeeds(const std::vector<ast::ProbeClause*>& clauses) {
   return needs;
 }
 
+// Places the aggregations' and dynamic variables' maps so that no program
+// uses more maps than the kernel allows (map_sharing.h); a shared map's
+// key and value take its array's sizes.
+void placeMaps(Layout& layout, const std::vector<ast::ProbeClause*>& clauses,
+               const ProgramClauses& programs) {
+  std::vector<MapUse> clauseUse;
+  for (const ast::ProbeClause* c : clauses) clauseUse.push_back(mapsUsed(*c));
+  std::vector<MapUse> programUse;
+  if (programs.empty()) {
+    programUse.emplace_back();
+    for (const MapUse& u : clauseUse) programUse.back().add(u);
+  }
+  for (const std::vector<size_t>& program : programs) {
+    programUse.emplace_back();
+    for (size_t clause : program) programUse.back().add(clauseUse.at(clause));
+  }
+  std::vector<MapShape> aggregations, dynamics;
+  for (const ir::Aggregation& a : layout.aggregations) {
+    aggregations.push_back({a.keySize, a.valueSize()});
+  }
+  for (const DynamicLayout& d : layout.dynamics) dynamics.push_back({d.keySize, d.valueSize});
+  MapSharing sharing = shareMaps(aggregations, dynamics, programUse);
+  for (size_t i = 0; i < layout.aggregations.size(); i++) {
+    layout.aggregations[i].keySize = sharing.aggregationShapes[i].keySize;
+  }
+  for (size_t i = 0; i < layout.dynamics.size(); i++) {
+    DynamicLayout& d = layout.dynamics[i];
+    d.place = sharing.dynamics[i];
+    d.keySize = sharing.dynamicShapes[i].keySize;
+    d.valueSize = sharing.dynamicShapes[i].valueSize;
+  }
+  layout.aggregationPlaces = std::move(sharing.aggregations);
+  layout.mapArrays = std::move(sharing.arrays);
+}
+
 }  // namespace
 
 bool holdsRegister(const sema::Variable& v) {
@@ -283,7 +318,7 @@ ir::DataKind dataKindOf(const sema::Type* t) {
 
 Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable& symbols,
                      bool quiet, uint32_t stringBufferSize, SpeculationLimits speculations,
-                     uint32_t allocaSize) {
+                     uint32_t allocaSize, const ProgramClauses& programs) {
   Layout layout;
 
   for (sema::Variable& v : symbols.globals()) {
@@ -344,7 +379,6 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
     }
     a.keySize = std::max<uint32_t>(8, alignUp(end, 8));
     a.recordKeySize = std::max<uint32_t>(8, alignUp(recordEnd, 8));
-    maxKey = std::max(maxKey, a.keySize + ir::kAggregationCpuSlot);
     layout.aggregations.push_back(std::move(a));
   }
 
@@ -361,9 +395,16 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
     for (const sema::Type* kt : v->keyTypes) d.keys.push_back(fieldFor(end, kt));
     d.keySize = std::max<uint32_t>(8, alignUp(end, 8));
     d.valueSize = alignUp(v->type->size, 8);
+    d.ownValueSize = d.valueSize;
+    layout.dynamics.push_back(std::move(d));
+  }
+  placeMaps(layout, clauses, programs);
+  for (const ir::Aggregation& a : layout.aggregations) {
+    maxKey = std::max(maxKey, a.keySize + ir::kAggregationCpuSlot);
+  }
+  for (const DynamicLayout& d : layout.dynamics) {
     layout.dynamicKeySize = std::max(layout.dynamicKeySize, d.keySize);
     maxDynamicValue = std::max(maxDynamicValue, d.valueSize);
-    layout.dynamics.push_back(std::move(d));
   }
 
   uint32_t localsSize = 0;

@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "codegen/map_sharing.h"
 #include "ir/program.h"
 #include "parse/ast.h"
 #include "sema/symbols.h"
@@ -52,8 +53,12 @@ struct ClauseLayout {
 // thread-local keyed by the thread (pid_tgid).
 struct DynamicLayout {
   std::vector<ir::Field> keys;  // empty for a thread-local
+  // The map's key and value: the variable's own, or its shared map
+  // array's shape (zero-padded beyond the variable's bytes).
   uint32_t keySize = 8;
   uint32_t valueSize = 8;
+  uint32_t ownValueSize = 8;  // the bytes of the variable's value
+  MapPlace place;
 };
 
 // Nested dynamic-variable reads (a[b[i]]) build each key in its own area.
@@ -134,6 +139,11 @@ struct Layout {
   std::vector<ClauseLayout> clauses;
   std::vector<ir::Aggregation> aggregations;
   std::vector<DynamicLayout> dynamics;  // by Variable::dynamicId
+  // The arrays of maps programs reach shared aggregations' and dynamic
+  // variables' maps through (map_sharing.h), and each aggregation's place
+  // (an aggregation's keySize may be padded: MapSharing::aggregationShapes).
+  std::vector<MapArray> mapArrays;
+  std::vector<MapPlace> aggregationPlaces;  // by aggregation id
   std::vector<std::string> formats;
   std::vector<ir::TypeInfo> types;  // what print() shows, by Action::typeIndex
 };
@@ -147,10 +157,13 @@ struct SpeculationLimits {
 };
 
 // `allocaSize` is the scratchsize option: the bytes alloca() and copyin()
-// may take in one clause.
+// may take in one clause. `programs` lists the clauses (indexes into
+// `clauses`) that run together in one program, for sharing maps; none
+// means all of them in one.
+using ProgramClauses = std::vector<std::vector<size_t>>;
 Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable& symbols,
                      bool quiet, uint32_t stringBufferSize, SpeculationLimits speculations = {},
-                     uint32_t allocaSize = kAllocaSize);
+                     uint32_t allocaSize = kAllocaSize, const ProgramClauses& programs = {});
 
 // The record field kind for a value of type t.
 ir::DataKind dataKindOf(const sema::Type* t);

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <set>
 #include <tuple>
 
 #include "bpf/cpu_rings.h"
@@ -47,6 +48,7 @@ struct Session::Maps {
   std::optional<bpf::Map> speculationUsage;  // when a clause uses speculations
   std::vector<bpf::Map> aggregations;
   std::vector<bpf::Map> dynamics;
+  std::vector<bpf::Map> mapArrays;    // codegen::Layout::mapArrays
   std::vector<bpf::Map> probeTables;  // one per shared program
   uint64_t* globalsValue = nullptr;   // mmapped: the state is only touched through atomic_ref
 };
@@ -449,7 +451,12 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
     size_t clauseIndex = clauses_.size();
     clauses_.push_back(clause);
     for (const Matched& m : matches[clause]) {
-      retainedSpecs_.push_back({clauseIndex, m.spec});
+      const bool glob = m.spec.provider.find_first_of("*?[") != std::string::npos;
+      const bool inProcesses =
+          glob || m.probes.empty() || std::any_of(m.probes.begin(), m.probes.end(), [](auto* p) {
+            return p->attachKind == providers::AttachKind::Uprobe;
+          });
+      retainedSpecs_.push_back({clauseIndex, m.spec, inProcesses});
       for (const providers::Probe* probe : m.probes) {
         addEcb(clauseIndex, *probe, enablingIndex);
         count++;
@@ -618,7 +625,67 @@ Result<void> Session::createMaps() {
     if (size < options_.size("dynvarsize")) (void)options_.set("dynvarsize", std::to_string(size));
     maps_->dynamics.push_back(std::move(*map));
   }
+  // Programs that would use more maps than the kernel allows one program
+  // reach these through arrays of maps (codegen/map_sharing.h). A map
+  // keeps its own size in its array: only key and value sizes must agree.
+  for (const codegen::MapArray& array : layout_.mapArrays) {
+    const std::vector<bpf::Map>& members =
+        array.kind == codegen::MapKind::Aggregation ? maps_->aggregations : maps_->dynamics;
+    auto outer = bpf::Map::createArrayOfMaps("dt_maps", members.at(array.members.front()).fd(),
+                                             static_cast<uint32_t>(array.members.size()));
+    if (!outer) return makeError("cannot create map array: " + outer.error().message);
+    for (uint32_t slot = 0; slot < array.members.size(); slot++) {
+      const uint32_t fd = static_cast<uint32_t>(members.at(array.members[slot]).fd());
+      if (auto r = outer->update(&slot, &fd); !r) {
+        return makeError("cannot fill map array: " + r.error().message);
+      }
+    }
+    maps_->mapArrays.push_back(std::move(*outer));
+  }
   return {};
+}
+
+void Session::referToMaps(codegen::MapFds& fds) const {
+  auto refer = [this](const codegen::MapPlace& place, const bpf::Map& own) {
+    if (!place.shared()) return codegen::MapRef{own.fd()};
+    return codegen::MapRef{maps_->mapArrays.at(place.array).fd(), static_cast<int32_t>(place.slot)};
+  };
+  for (size_t i = 0; i < maps_->aggregations.size(); i++) {
+    fds.aggregations.push_back(refer(layout_.aggregationPlaces.at(i), maps_->aggregations[i]));
+  }
+  for (size_t i = 0; i < maps_->dynamics.size(); i++) {
+    fds.dynamics.push_back(refer(layout_.dynamics.at(i).place, maps_->dynamics[i]));
+  }
+}
+
+// Every probe's program runs its clauses and ERROR's (inline, at a fault).
+// Probes found later in a process (extendToProcess) may run the clauses
+// of any descriptions that can match there together.
+codegen::ProgramClauses Session::programClauses() const {
+  std::vector<size_t> errorClauses;
+  for (const ProbeEnabling& e : enablings_) {
+    if (!isErrorProbe(*e.probe)) continue;
+    for (const auto& [clauseIndex, epid] : e.clauses) errorClauses.push_back(clauseIndex);
+  }
+  std::set<std::vector<size_t>> programs;
+  auto add = [&](std::vector<size_t> clauses) {
+    clauses.insert(clauses.end(), errorClauses.begin(), errorClauses.end());
+    std::sort(clauses.begin(), clauses.end());
+    clauses.erase(std::unique(clauses.begin(), clauses.end()), clauses.end());
+    programs.insert(std::move(clauses));
+  };
+  for (const ProbeEnabling& e : enablings_) {
+    if (isErrorProbe(*e.probe)) continue;
+    std::vector<size_t> clauses;
+    for (const auto& [clauseIndex, epid] : e.clauses) clauses.push_back(clauseIndex);
+    add(std::move(clauses));
+  }
+  std::vector<size_t> inProcesses;
+  for (const RetainedSpec& r : retainedSpecs_) {
+    if (r.inProcesses) inProcesses.push_back(r.clauseIndex);
+  }
+  if (!inProcesses.empty()) add(std::move(inProcesses));
+  return {programs.begin(), programs.end()};
 }
 
 constexpr uint32_t kMaxScratchSize = 32 * 1024;
@@ -641,8 +708,9 @@ Result<void> Session::layOut() {
                      " bytes exceeds what scratch space holds (" +
                      std::to_string(kMaxScratchSize / 2) + " bytes per CPU)");
   }
-  layout_ = codegen::computeLayout(clauses_, symbols_, config_.quiet, types().stringBufferSize(),
-                                   speculations, static_cast<uint32_t>(scratchsize));
+  layout_ =
+      codegen::computeLayout(clauses_, symbols_, config_.quiet, types().stringBufferSize(),
+                             speculations, static_cast<uint32_t>(scratchsize), programClauses());
   // As dtrace_go() refuses them (EDT_DESTRUCTIVE), before anything is attached.
   if (layout_.destructive && !options_.flag("destructive")) {
     return makeError("Destructive actions not allowed");
@@ -729,9 +797,17 @@ Result<size_t> Session::generateUnloaded(size_t maxPrograms) {
   fds.cpuRings = next++;
   fds.ringbufWakeBytes = (4 << 20) / 4;
   if (layout_.speculations > 0) fds.speculationUsage = next++;
-  for (size_t i = 0; i < layout_.aggregations.size(); i++) fds.aggregations.push_back(next++);
+  std::vector<int> arrays;
+  for (size_t i = 0; i < layout_.mapArrays.size(); i++) arrays.push_back(next++);
+  auto refer = [&](const codegen::MapPlace& place) {
+    if (!place.shared()) return codegen::MapRef{next++};
+    return codegen::MapRef{arrays.at(place.array), static_cast<int32_t>(place.slot)};
+  };
+  for (const codegen::MapPlace& place : layout_.aggregationPlaces) {
+    fds.aggregations.push_back(refer(place));
+  }
   if (!layout_.aggregations.empty()) fds.aggregationZero = next++;
-  for (size_t i = 0; i < layout_.dynamics.size(); i++) fds.dynamics.push_back(next++);
+  for (const codegen::DynamicLayout& d : layout_.dynamics) fds.dynamics.push_back(refer(d.place));
   size_t instructions = 0, programs = 0;
   for (ProbeEnabling& e : enablings_) {
     if (&e == errorEnabling_) continue;
@@ -881,9 +957,8 @@ Result<void> Session::loadProgram(std::span<ProbeEnabling* const> group) {
   fds.cpuRings = maps_->principal->arrayFd();
   fds.ringbufWakeBytes = maps_->principal->ringSize() / 4;
   if (maps_->speculationUsage) fds.speculationUsage = maps_->speculationUsage->fd();
-  for (const auto& m : maps_->aggregations) fds.aggregations.push_back(m.fd());
+  referToMaps(fds);
   if (maps_->aggregationZero) fds.aggregationZero = maps_->aggregationZero->fd();
-  for (const auto& m : maps_->dynamics) fds.dynamics.push_back(m.fd());
   if (shared) {
     Result<int> table = createProbeTable(group);
     if (!table) return table.error();

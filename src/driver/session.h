@@ -105,6 +105,10 @@ class Session {
   sema::TypeTable& types();
   // The storage layout, the ECBs' records, and dtrace:::ERROR's enabling.
   Result<void> layOut();
+  // The clauses that run together in one program (for sharing maps).
+  codegen::ProgramClauses programClauses() const;
+  // How programs reach the aggregations' and dynamic variables' maps.
+  void referToMaps(codegen::MapFds& fds) const;
   Result<void> createMaps();
   // The program of one enabling, its maps' descriptors in `fds`.
   Result<std::vector<bpf::Insn>> emitProgram(const ProbeEnabling& enabling,
@@ -161,6 +165,9 @@ class Session {
   struct RetainedSpec {
     size_t clauseIndex;
     ast::ProbeSpec spec;
+    // It may match probes in processes (extendToProcess): it names no
+    // single provider whose probes are all in the kernel.
+    bool inProcesses = true;
   };
   std::vector<RetainedSpec> retainedSpecs_;
   codegen::Layout layout_;
@@ -174,8 +181,8 @@ class Session {
   const bpf::Program* endProgram_ = nullptr;
   const ProbeEnabling* errorEnabling_ = nullptr;  // dtrace:::ERROR's clauses, if enabled
   std::vector<uint64_t> reportedDrops_;           // per CPU, buffer then aggregation drops
-  std::vector<uint64_t> reportedTotals_;  // dynamic, speculative drops, failed speculations
-  uint32_t kernelMaxFrames_ = 0;  // perf_event_max_stack, read when first needed
+  std::vector<uint64_t> reportedTotals_;          // dynamic, speculative drops, failed speculations
+  uint32_t kernelMaxFrames_ = 0;                  // perf_event_max_stack, read when first needed
 };
 
 }  // namespace dtrace::driver

@@ -132,7 +132,8 @@ struct Harness {
     fds.scratch = scratch->fd();
     fds.counters = counters->fd();
     fds.cpuRings = rings->arrayFd();
-    for (const auto& m : aggregations) fds.aggregations.push_back(m.fd());
+    fds.aggregations = refer(aggregations);
+    fds.dynamics = refer(dynamics);
     fds.aggregationZero = aggregationZero->fd();
     std::vector<EnabledClause> enabled;
     for (size_t i = 0; i < layout.clauses.size(); i++) {
@@ -182,7 +183,39 @@ struct Harness {
     auto z = bpf::Map::create(BPF_MAP_TYPE_ARRAY, "dt_aggzero", 4, largest, 1);
     if (!z) return "aggregation zero: " + z.error().message;
     aggregationZero.emplace(std::move(*z));
+    for (const DynamicLayout& d : layout.dynamics) {
+      auto m = bpf::Map::create(BPF_MAP_TYPE_HASH, "dt_dynvar", d.keySize, d.valueSize, 1024,
+                                BPF_F_NO_PREALLOC);
+      if (!m) return "dynamic variable: " + m.error().message;
+      dynamics.push_back(std::move(*m));
+    }
     return "";
+  }
+
+  // How the program reaches each of `maps`: directly, or with shareMaps
+  // through an array of maps of its shape, as a program over the kernel's
+  // limit of maps does.
+  std::vector<MapRef> refer(const std::vector<bpf::Map>& maps) {
+    std::vector<MapRef> refs;
+    for (const bpf::Map& m : maps) refs.push_back(MapRef{m.fd()});
+    if (!shareMaps) return refs;
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> shapes;
+    for (uint32_t i = 0; i < maps.size(); i++) {
+      shapes[{maps[i].keySize(), maps[i].valueSize()}].push_back(i);
+    }
+    for (const auto& [shape, members] : shapes) {
+      auto array = bpf::Map::createArrayOfMaps("dt_maps", maps[members[0]].fd(),
+                                               static_cast<uint32_t>(members.size()));
+      EXPECT_TRUE(array.ok()) << (array.ok() ? "" : array.error().message);
+      if (!array) return refs;
+      for (uint32_t slot = 0; slot < members.size(); slot++) {
+        const uint32_t fd = static_cast<uint32_t>(maps[members[slot]].fd());
+        EXPECT_TRUE(array->update(&slot, &fd).ok());
+        refs[members[slot]] = MapRef{array->fd(), static_cast<int32_t>(slot)};
+      }
+      arrays.push_back(std::move(*array));
+    }
+    return refs;
   }
 
   void setState(Activity a) {
@@ -301,7 +334,8 @@ struct Harness {
   uint64_t aggsize = 4 << 20;
   std::optional<bpf::Map> globals, scratch, counters, aggregationZero;
   std::optional<bpf::CpuRings> rings;
-  std::vector<bpf::Map> aggregations;
+  std::vector<bpf::Map> aggregations, dynamics, arrays;
+  bool shareMaps = false;
   volatile uint8_t* globalsValue = nullptr;
   std::optional<bpf::Program> prog;
 };
@@ -1024,6 +1058,26 @@ TEST_F(EmitterTest, LlquantizeFillsTheBucketOfEachValue) {
       expected[ir::llquantizeBucket(agg.params, v)]++;
     }
     EXPECT_EQ(t.aggregation(0, t.zeroKey(0)), expected) << args;
+  }
+}
+
+TEST_F(EmitterTest, MapsReachedThroughArraysOfMapsHoldTheirOwnValues) {
+  for (bool shared : {false, true}) {
+    Harness h;
+    h.shareMaps = shared;
+    h.run(
+        "BEGIN { @a = count(); @b = sum(5); @c[7] = count(); @c[7] = count();"
+        "  x[1] = 5; self->y = 7; z = x[1] + self->y; x[1] = 0; w = x[1]; }");
+    EXPECT_EQ(h.arrays.size(), shared ? 2u : 0u);
+    EXPECT_EQ(h.aggregation(0, h.zeroKey(0)), std::vector<int64_t>{1});
+    EXPECT_EQ(h.aggregation(1, h.zeroKey(1)), std::vector<int64_t>{5});
+    Bytes seven = h.zeroKey(2);
+    seven[0] = 7;
+    EXPECT_EQ(h.aggregation(2, seven), std::vector<int64_t>{2});
+    EXPECT_EQ(h.global("z"), 12);
+    EXPECT_EQ(h.global("w"), 0);
+    EXPECT_EQ(h.counterTotals().dynamicDrops, 0u);
+    EXPECT_EQ(h.counterTotals().aggregationDrops, 0u);
   }
 }
 

@@ -359,5 +359,83 @@ TEST_F(LayoutTest, StacksAndSymbolsTakeFieldsOfTheirKinds) {
   EXPECT_GE(layout.kernelStackSize, 20u * 8 + kMachineryScanFrames * 8);
 }
 
+TEST_F(LayoutTest, AClauseUsesWhatItAggregatesAndItsDynamicVariables) {
+  lay("BEGIN { @b = sum(1); z[2] = 1; }\n"
+      "END /z[2]/ { @a = count(); self->y = 1; x[1] = self->y; printa(@b); }");
+  const MapUse first = mapsUsed(*clauses.at(0));
+  EXPECT_EQ(first.aggregations,
+            std::vector<uint32_t>{symbols.findAggregation("b")->aggregationId});
+  EXPECT_EQ(first.dynamics, std::vector<uint32_t>{symbols.findGlobal("z")->dynamicId});
+  // z, self->y and x; printa() reads @b in the consumer.
+  const MapUse second = mapsUsed(*clauses.at(1));
+  EXPECT_EQ(second.aggregations,
+            std::vector<uint32_t>{symbols.findAggregation("a")->aggregationId});
+  EXPECT_EQ(second.dynamics.size(), 3u);
+}
+
+// n aggregations, n associative arrays and n thread-locals in one clause.
+std::string manyVariables(int n, const std::string& probe = "BEGIN") {
+  std::string body;
+  for (int i = 0; i < n; i++) {
+    const std::string k = probe + std::to_string(i);
+    body += "@a" + k + "[\"k\"] = sum(" + std::to_string(i) + "); x" + k + "[" + std::to_string(i) +
+            "] = 1; self->t" + k + " = 1; ";
+  }
+  return std::string(probe) + " { " + body + "}\n";
+}
+
+TEST_F(LayoutTest, AClauseUsingMoreMapsThanAProgramMayShares) {
+  lay(manyVariables(100));
+  ASSERT_EQ(layout.aggregations.size(), 100u);
+  ASSERT_EQ(layout.dynamics.size(), 200u);
+  // One array of each shape: the aggregations', the arrays' (an int key),
+  // the thread-locals' (the thread).
+  EXPECT_EQ(layout.mapArrays.size(), 2u);
+  for (const ir::Aggregation& a : layout.aggregations) {
+    const MapPlace& p = layout.aggregationPlaces.at(a.id);
+    ASSERT_TRUE(p.shared());
+    EXPECT_EQ(layout.mapArrays.at(p.array).members.at(p.slot), a.id);
+    EXPECT_EQ(layout.mapArrays[p.array].shape.keySize, a.keySize);
+  }
+  for (const DynamicLayout& d : layout.dynamics) {
+    ASSERT_TRUE(d.place.shared());
+    EXPECT_EQ(layout.mapArrays.at(d.place.array).shape, (MapShape{d.keySize, d.valueSize}));
+    EXPECT_LE(d.keySize, layout.dynamicKeySize);
+  }
+}
+
+TEST_F(LayoutTest, ClausesOfDifferentProgramsKeepTheirOwnMaps) {
+  lay(manyVariables(15, "BEGIN") + manyVariables(15, "END"));
+  EXPECT_FALSE(layout.mapArrays.empty());  // 60 maps if one program ran both
+  SpeculationLimits speculations;
+  layout = computeLayout(clauses, symbols, false, types.stringBufferSize(), speculations,
+                         kAllocaSize, {{0}, {1}});
+  EXPECT_TRUE(layout.mapArrays.empty());
+  for (const MapPlace& p : layout.aggregationPlaces) EXPECT_FALSE(p.shared());
+  for (const DynamicLayout& d : layout.dynamics) EXPECT_FALSE(d.place.shared());
+}
+
+TEST_F(LayoutTest, SharedMapsPadValuesToTheirArraysShape) {
+  // 60 arrays each with a value of its own size: too many shapes for the
+  // arrays a program may use, so sizes are rounded up to classes, and the
+  // staging area in scratch holds the largest.
+  std::string declarations, body;
+  for (int i = 1; i <= 60; i++) {
+    const std::string name = "s" + std::to_string(i);
+    declarations += "int " + name + "[int][" + std::to_string(2 * i) + "];\n";
+    body += name + "[1][0] = 1; ";
+  }
+  lay(declarations + "BEGIN { " + body + "}");
+  ASSERT_EQ(layout.dynamics.size(), 60u);
+  EXPECT_LT(layout.mapArrays.size(), 60u);
+  for (size_t i = 0; i < layout.dynamics.size(); i++) {
+    const DynamicLayout& d = layout.dynamics[i];
+    ASSERT_TRUE(d.place.shared());
+    EXPECT_EQ(layout.mapArrays.at(d.place.array).shape, (MapShape{d.keySize, d.valueSize}));
+    EXPECT_GE(d.valueSize, d.ownValueSize);
+    EXPECT_LE(d.valueSize, layout.stringTempOffset - layout.dynamicValueOffset);
+  }
+}
+
 }  // namespace
 }  // namespace dtrace::codegen
