@@ -7,8 +7,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <vector>
 
 #include "bpf/attach.h"
 #include "bpf/privileges.h"
@@ -190,11 +192,9 @@ int main(int argc, char** argv) {
         extra.insert(extra.begin(), "dtrace");
         auto again = cli::parseCommandLine(extra);
         if (auto* more = std::get_if<cli::CommandLine>(&again)) {
-          cl.quiet = cl.quiet || more->quiet;
-          cl.xOptions.insert(cl.xOptions.begin(), more->xOptions.begin(), more->xOptions.end());
+          // The "#!" line's options come first, as in the argv the kernel builds.
+          cl.settings.insert(cl.settings.begin(), more->settings.begin(), more->settings.end());
           cl.allowZeroMatches = cl.allowZeroMatches || more->allowZeroMatches;
-          cl.runCpp = cl.runCpp || more->runCpp;
-          cl.destructive = cl.destructive || more->destructive;
         }
       }
     } else {
@@ -206,15 +206,16 @@ int main(int argc, char** argv) {
   }
 
   OptionTable options;
+  // As Oracle's dtrace(8): DTRACE_OPT_<NAME> variables before the command line.
+  options.setFromEnvironment([](const char* name) { return std::getenv(name); });
   if (auto r = cli::applyOptions(cl, options); !r) return fail(r.error().message);
-  if (options.flag("quiet")) cl.quiet = true;
 
   // -C and -H, or -x cpp and -x cpphdrs.
   if (options.flag("cpp")) {
     for (auto& unit : units) {
       if (!unit.isScript) continue;
       auto out = preprocess(unit.text, unit.name, options.cppArgs(), options.flag("cpphdrs"),
-                            options.text("cpppath"));
+                            options.text("cpppath"), options.text("stdc"));
       if (!out) {
         // cpp's own diagnostics, on lines of their own before dtrace's.
         const std::string& diagnostics = out.error().message;
@@ -232,8 +233,9 @@ int main(int argc, char** argv) {
   if (generating) return runProbeGeneration(cl, units, options);
 
   driver::SessionConfig config;
-  config.quiet = cl.quiet;
-  config.showProgram = cl.showProgram;
+  config.quiet = options.flag("quiet");
+  // -x verbose is -S (both are libdtrace's DTRACE_C_DIFV).
+  config.showProgram = cl.showProgram || options.flag("verbose");
   config.allowZeroMatches = cl.allowZeroMatches || options.flag("zdefs");
   config.errtags = options.flag("errtags");
 
@@ -259,8 +261,15 @@ int main(int argc, char** argv) {
 
   // Targets exist before compiling: $target names the first one.
   std::vector<proc::Target> targets;
+  // -x setenv / unsetenv edit the environment -c commands start with.
+  std::optional<std::vector<std::string>> environment;
+  if (!options.environmentEdits().empty()) {
+    std::vector<std::string> base;
+    for (char** e = environ; *e != nullptr; e++) base.emplace_back(*e);
+    environment = editedEnvironment(std::move(base), options.environmentEdits());
+  }
   for (const auto& command : cl.commands) {
-    auto t = proc::Target::spawn(command);
+    auto t = proc::Target::spawn(command, environment ? &*environment : nullptr);
     if (!t) return fail(t.error().message);
     targets.push_back(std::move(*t));
   }
@@ -295,9 +304,11 @@ int main(int argc, char** argv) {
   TargetHook targetHook(targets);
   session.catalog().setProcessHook(&targetHook);
   if (cl.list) return listProbes(session, units, cl.verbose, listMacros, options.flag("argref"));
+  // dtrace(1M)'s main(): -e with nothing to compile is done; otherwise no
+  // program is "no probes specified" (usage is for no arguments at all).
   if (units.empty()) {
-    std::fputs(cli::usageText(argv[0]).c_str(), stderr);
-    return kExitUsage;
+    if (cl.compileOnly) return 0;
+    if (!cl.allowZeroMatches || targets.empty()) return fail("no probes specified");
   }
 
   std::vector<size_t> matched(units.size());

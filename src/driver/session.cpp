@@ -158,7 +158,9 @@ uint32_t Session::kernelMaxFrames() {
 
 // Options a program's pragmas may have changed that the session keeps.
 void Session::applyOptions() {
-  if (options_.flag("quiet")) config_.quiet = true;
+  // dtrace(1M) reads quiet back after compiling: a pragma may turn it off.
+  config_.quiet = options_.flag("quiet");
+  if (options_.flag("verbose")) config_.showProgram = true;
   if (options_.flag("errtags")) config_.errtags = true;
   if (options_.flag("defaultargs")) config_.macros.defaultArgs = true;
   if (options_.flag("zdefs")) config_.allowZeroMatches = true;
@@ -282,8 +284,9 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
     auto set = spec && spec->commandLineOnly
                    ? Result<void>(Error{OptionTable::kBadContextMessage})
                    : cli::setOption(options_, name,
-                                    eq == std::string::npos ? std::string_view()
-                                                            : std::string_view(w).substr(eq + 1));
+                                    eq == std::string::npos
+                                        ? std::nullopt
+                                        : std::optional(std::string_view(w).substr(eq + 1)));
     if (!set) {
       std::string what = eq == std::string::npos ? "'" + name + "'"
                                                  : "'" + name + "' to '" + w.substr(eq + 1) + "'";
@@ -344,8 +347,8 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
     Diagnostics diags;
     sema::Checker checker(types(), symbols_, config_.macros, diags, &definitions_);
     if (!checker.check(*program)) return makeError(compileError(unit, diags.first()));
-    return makeError(compileError(
-        unit, {"D_EMPTY", {parsed.endLine, 0}, "empty D program translation unit"}));
+    return makeError(
+        compileError(unit, {"D_EMPTY", {parsed.endLine, 0}, "empty D program translation unit"}));
   }
   // -x argref allows an argument no program references.
   if (auto unused = config_.macros.unusedArgument(parsed.referencedArgs);
