@@ -315,7 +315,14 @@ int main(int argc, char** argv) {
   for (size_t i = 0; i < units.size(); i++) {
     if (auto r = session.compile(units[i], &matched[i]); !r) return fail(r.error().message);
   }
-  if (cl.showProgram) session.showVariableTables();
+  if (session.showsProgram()) {
+    session.showVariableTables();
+    // As libdtrace lists DIF while compiling (DTRACE_C_DIFV), -e lists too:
+    // the programs are generated without loading them.
+    if (cl.compileOnly) {
+      if (auto r = session.generateUnloaded(SIZE_MAX, true); !r) return fail(r.error().message);
+    }
+  }
   if (cl.compileOnly) return 0;
   if (!session.quiet()) {
     for (size_t i = 0; i < units.size(); i++) {

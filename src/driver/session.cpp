@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <tuple>
+#include <utility>
 
 #include "bpf/cpu_rings.h"
 #include "bpf/disasm.h"
@@ -24,10 +25,12 @@
 #include "consume/messages.h"
 #include "consume/principal_buffers.h"
 #include "driver/d_library.h"
+#include "driver/program_listing.h"
 #include "driver/symbols.h"
 #include "driver/variable_table.h"
 #include "parse/parser.h"
 #include "proc/target.h"
+#include "providers/glob.h"
 #include "providers/probe_args.h"
 #include "sym/process_maps.h"
 #include "types/kernel_btf.h"
@@ -70,6 +73,16 @@ std::string fullName(const providers::Probe& p) {
 }
 
 bool isErrorProbe(const providers::Probe& p) { return p.provider == "dtrace" && p.name == "ERROR"; }
+
+// Whether a description (macros expanded) names the probe; an empty field
+// matches any.
+bool specMatches(const ast::ProbeSpec& s, const providers::Probe& p) {
+  auto field = [](const std::string& pattern, const std::string& value) {
+    return pattern.empty() || providers::gmatch(value, pattern);
+  };
+  return field(s.provider, p.provider) && field(s.module, p.module) &&
+         field(s.function, p.function) && field(s.name, p.name);
+}
 
 std::atomic_ref<uint64_t> stateRef(uint64_t* globals) {
   return std::atomic_ref<uint64_t>(globals[ir::kStateOffset / 8]);
@@ -717,7 +730,8 @@ void Session::showVariableTables() {
   }
 }
 
-Result<size_t> Session::generateUnloaded(size_t maxPrograms) {
+Result<size_t> Session::generateUnloaded(size_t maxPrograms, bool listPrograms) {
+  const bool showProgram = std::exchange(config_.showProgram, listPrograms);
   if (auto r = layOut(); !r) return r.error();
   // Descriptors no map has: nothing generated here reaches the kernel.
   int next = 1000;
@@ -741,9 +755,13 @@ Result<size_t> Session::generateUnloaded(size_t maxPrograms) {
     codegen::MapFds programFds = fds;
     if (e.probe->owner && e.probe->owner->sharesPrograms()) programFds.probeTable = next;
     auto insns = emitProgram(e, programFds);
-    if (!insns) return insns.error();
+    if (!insns) {
+      config_.showProgram = showProgram;
+      return insns.error();
+    }
     instructions += insns->size();
   }
+  config_.showProgram = showProgram;
   return instructions;
 }
 
@@ -859,6 +877,23 @@ Result<std::vector<bpf::Insn>> Session::emitProgram(const ProbeEnabling& enablin
     return makeError("failed to compile program for " + fullName(probe) + ": " +
                      insns.error().message);
   }
+  if (config_.showProgram) {
+    // Each clause under the description it matched this probe by.
+    std::vector<ListedClause> listed;
+    for (const auto& [clauseIndex, epid] : enabling.clauses) {
+      ListedClause c{"", clauseIndex};
+      for (const RetainedSpec& r : retainedSpecs_) {
+        if (r.clauseIndex == clauseIndex && specMatches(r.spec, probe)) {
+          c.description = fullDescription(r.spec);
+          break;
+        }
+      }
+      listed.push_back(std::move(c));
+    }
+    const std::string heading = fullName(probe) + " (probe ID " + std::to_string(probe.id) + ")";
+    std::fputs(formatProgramListing(heading, *insns, emitter.clauseStarts(), listed).c_str(),
+               stderr);
+  }
   return insns;
 }
 
@@ -892,10 +927,6 @@ Result<void> Session::loadProgram(std::span<ProbeEnabling* const> group) {
   const std::string description = fullName(probe);
   auto insns = emitProgram(enabling, fds);
   if (!insns) return insns.error();
-  if (config_.showProgram) {
-    std::fprintf(stderr, "\n%s (probe ID %u): %zu instructions\n%s", description.c_str(), probe.id,
-                 insns->size(), bpf::disassemble(*insns).c_str());
-  }
   std::string log;
   auto program =
       bpf::Program::load(shared ? probe.owner->programKind(probe) : probeView.progType,

@@ -81,8 +81,9 @@ class Session {
   // -e's compile carried on to eBPF without the kernel: lays out storage
   // and generates the programs of up to `maxPrograms` enabled probes
   // against placeholder map descriptors, creating no map and loading
-  // nothing (the fuzz targets of tests/fuzz). Returns the instruction count.
-  Result<size_t> generateUnloaded(size_t maxPrograms);
+  // nothing (the fuzz targets of tests/fuzz, and -e -S, which lists them).
+  // Returns the instruction count.
+  Result<size_t> generateUnloaded(size_t maxPrograms, bool listPrograms = false);
 
   // -S: lays out storage and prints, for each clause, the variables it
   // uses (nothing when the layout fails: load() reports why).
@@ -95,6 +96,8 @@ class Session {
   providers::ProbeCatalog& catalog() { return catalog_; }
   // -q, or `#pragma D option quiet` in a compiled script.
   bool quiet() const { return config_.quiet; }
+  // -S, -x verbose or `#pragma D option verbose`.
+  bool showsProgram() const { return config_.showProgram; }
 
  private:
   struct ProbeEnabling {
@@ -107,6 +110,7 @@ class Session {
   Result<void> layOut();
   Result<void> createMaps();
   // The program of one enabling, its maps' descriptors in `fds`.
+  // With -S, the program is listed on stderr.
   Result<std::vector<bpf::Insn>> emitProgram(const ProbeEnabling& enabling,
                                              const codegen::MapFds& fds);
   // Loads one program for the probes of `group` (one probe, or several of
@@ -174,8 +178,8 @@ class Session {
   const bpf::Program* endProgram_ = nullptr;
   const ProbeEnabling* errorEnabling_ = nullptr;  // dtrace:::ERROR's clauses, if enabled
   std::vector<uint64_t> reportedDrops_;           // per CPU, buffer then aggregation drops
-  std::vector<uint64_t> reportedTotals_;  // dynamic, speculative drops, failed speculations
-  uint32_t kernelMaxFrames_ = 0;  // perf_event_max_stack, read when first needed
+  std::vector<uint64_t> reportedTotals_;          // dynamic, speculative drops, failed speculations
+  uint32_t kernelMaxFrames_ = 0;                  // perf_event_max_stack, read when first needed
 };
 
 }  // namespace dtrace::driver
