@@ -1,4 +1,6 @@
 // dtrace(1M): option handling only; the work happens in the library.
+#include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -138,6 +140,33 @@ int listProbes(driver::Session& session, const std::vector<driver::SourceUnit>& 
   return 0;
 }
 
+// -x core (illumos's dt_opt_core): dtrace ends with abort() and a core
+// file, whichever way it exits, for debugging dtrace itself.
+void forceCoreDump() {
+  const char message[] = "libdtrace DEBUG: [ forcing coredump ]\n";
+  ssize_t ignored = write(STDERR_FILENO, message, sizeof message - 1);
+  (void)ignored;
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  sigaction(SIGABRT, &dfl, nullptr);
+  rlimit unlimited{RLIM_INFINITY, RLIM_INFINITY};
+  if (setrlimit(RLIMIT_CORE, &unlimited) != 0 && getrlimit(RLIMIT_CORE, &unlimited) == 0) {
+    unlimited.rlim_cur = unlimited.rlim_max;
+    setrlimit(RLIMIT_CORE, &unlimited);
+  }
+  sigset_t abrt;
+  sigemptyset(&abrt);
+  sigaddset(&abrt, SIGABRT);
+  sigprocmask(SIG_UNBLOCK, &abrt, nullptr);
+  std::abort();
+}
+
+void armCoreDump(const OptionTable& options) {
+  static bool armed = false;
+  if (options.flag("core") && !armed) armed = std::atexit(forceCoreDump) == 0;
+}
+
 // The processes of -c are held before they exec; a provider that reads a
 // process's objects (pid, USDT) has it run to its entry point first.
 class TargetHook final : public providers::ProcessHook {
@@ -209,6 +238,7 @@ int main(int argc, char** argv) {
   // As Oracle's dtrace(8): DTRACE_OPT_<NAME> variables before the command line.
   options.setFromEnvironment([](const char* name) { return std::getenv(name); });
   if (auto r = cli::applyOptions(cl, options); !r) return fail(r.error().message);
+  armCoreDump(options);
 
   // -C and -H, or -x cpp and -x cpphdrs.
   if (options.flag("cpp")) {
@@ -313,7 +343,9 @@ int main(int argc, char** argv) {
 
   std::vector<size_t> matched(units.size());
   for (size_t i = 0; i < units.size(); i++) {
-    if (auto r = session.compile(units[i], &matched[i]); !r) return fail(r.error().message);
+    auto r = session.compile(units[i], &matched[i]);
+    armCoreDump(options);  // #pragma D option core
+    if (!r) return fail(r.error().message);
   }
   if (session.showsProgram()) {
     session.showVariableTables();

@@ -928,13 +928,23 @@ Result<void> Session::loadProgram(std::span<ProbeEnabling* const> group) {
   auto insns = emitProgram(enabling, fds);
   if (!insns) return insns.error();
   std::string log;
-  auto program =
-      bpf::Program::load(shared ? probe.owner->programKind(probe) : probeView.progType,
-                         "dt_" + std::to_string(probe.id), *insns, &log, config_.showProgram);
+  // -x bpflog (Oracle's): every program's verifier log, each line marked "BPF: ".
+  const bool bpflog = options_.flag("bpflog");
+  auto program = bpf::Program::load(shared ? probe.owner->programKind(probe) : probeView.progType,
+                                    "dt_" + std::to_string(probe.id), *insns, &log,
+                                    config_.showProgram || bpflog);
   if (!program) {
     return makeError("failed to enable " + description + ": " + program.error().message);
   }
-  if (config_.showProgram && !log.empty()) std::fprintf(stderr, "%s\n", log.c_str());
+  if (bpflog) {
+    for (size_t at = 0; at < log.size();) {
+      const size_t end = std::min(log.find('\n', at), log.size());
+      std::fprintf(stderr, "BPF: %.*s\n", static_cast<int>(end - at), log.data() + at);
+      at = end + 1;
+    }
+  } else if (config_.showProgram && !log.empty()) {
+    std::fprintf(stderr, "%s\n", log.c_str());
+  }
   loaded_.push_back(std::move(*program));
   const bpf::Program& loadedProgram = loaded_.back();
   if (firedByConsumer) {
