@@ -16,6 +16,7 @@
 #include "bpf/attach.h"
 #include "bpf/privileges.h"
 #include "driver/session.h"
+#include "driver/stability_report.h"
 #include "generate_mode.h"
 #include "options.h"
 #include "parse/parser.h"
@@ -288,6 +289,7 @@ int main(int argc, char** argv) {
   config.showProgram = cl.showProgram || options.flag("verbose");
   config.allowZeroMatches = cl.allowZeroMatches || options.flag("zdefs");
   config.errtags = options.flag("errtags");
+  config.verbose = cl.verbose;
 
   // As dtrace(1M) fails to open DTrace without privileges (-e compiles
   // without them): one line, before anything is created.
@@ -361,11 +363,24 @@ int main(int argc, char** argv) {
     if (!cl.allowZeroMatches || targets.empty()) return fail("no probes specified");
   }
 
+  // How dtrace(1M) names a program in messages: a -n description cut
+  // before its predicate or actions.
+  auto programName = [&](const driver::SourceUnit& unit) {
+    std::string n = unit.name;
+    if (!unit.isScript) n = n.substr(0, std::min(n.find_first_of("{/;"), n.size()));
+    return n;
+  };
   std::vector<size_t> matched(units.size());
+  std::vector<std::string> stabilityReports(units.size());  // -v
   for (size_t i = 0; i < units.size(); i++) {
     auto r = session.compile(units[i], &matched[i]);
     armCoreDump(options);  // #pragma D option core
     if (!r) return fail(r.error().message);
+    if (cl.verbose) {
+      stabilityReports[i] =
+          driver::formatStabilityReport(units[i].isScript ? "script" : "description",
+                                        programName(units[i]), session.compiled(), cl.compileOnly);
+    }
   }
   if (session.showsProgram()) {
     session.showVariableTables();
@@ -375,24 +390,20 @@ int main(int argc, char** argv) {
       if (auto r = session.generateUnloaded(SIZE_MAX, true); !r) return fail(r.error().message);
     }
   }
-  if (cl.compileOnly) return 0;
-  if (!session.quiet()) {
-    for (size_t i = 0; i < units.size(); i++) {
-      std::fprintf(
-          stderr, "dtrace: %s '%s' matched %zu probe%s\n",
-          units[i].isScript ? "script" : "description",
-          [&] {
-            std::string n = units[i].name;
-            if (!units[i].isScript) {
-              size_t cut = n.find_first_of("{/;");
-              if (cut != std::string::npos) n = n.substr(0, cut);
-            }
-            return n;
-          }()
-              .c_str(),
-          matched[i], matched[i] == 1 ? "" : "s");
+  // exec_prog() for each program: the match notice, then with -v the
+  // stability report on the output.
+  for (size_t i = 0; i < units.size(); i++) {
+    if (!cl.compileOnly && !session.quiet()) {
+      std::fprintf(stderr, "dtrace: %s '%s' matched %zu probe%s\n",
+                   units[i].isScript ? "script" : "description", programName(units[i]).c_str(),
+                   matched[i], matched[i] == 1 ? "" : "s");
+    }
+    if (!stabilityReports[i].empty()) {
+      std::fputs(stabilityReports[i].c_str(), out);
+      std::fflush(out);
     }
   }
+  if (cl.compileOnly) return 0;
   // Nothing enabled and no process to wait for (an empty program with
   // -x empty, or -Z descriptions that all matched nothing): tracing could
   // never end by itself.

@@ -452,6 +452,7 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
     return makeError(compileError(unit, d, "", unit.isScript ? nullptr : d.region));
   }
 
+  compiled_.clear();
   size_t count = 0;
   std::map<uint32_t, size_t> enablingIndex;
   for (size_t i = 0; i < enablings_.size(); i++) enablingIndex[enablings_[i].probe->id] = i;
@@ -460,7 +461,9 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
     if (!clause) continue;
     size_t clauseIndex = clauses_.size();
     clauses_.push_back(clause);
+    if (config_.verbose) compiled_.push_back({clause, {}});
     for (const Matched& m : matches[clause]) {
+      if (config_.verbose) compiled_.back().descriptions.push_back({m.spec, m.probes});
       retainedSpecs_.push_back({clauseIndex, m.spec});
       for (const providers::Probe* probe : m.probes) {
         addEcb(clauseIndex, *probe, enablingIndex);

@@ -18,6 +18,7 @@
 #include "bpf/map.h"
 #include "bpf/program.h"
 #include "codegen/layout.h"
+#include "driver/stability_report.h"
 #include "ir/program.h"
 #include "parse/lexer.h"
 #include "parse/parser.h"
@@ -55,6 +56,7 @@ struct SourceUnit {
 struct SessionConfig {
   bool quiet = false;
   bool showProgram = false;       // -S
+  bool verbose = false;           // -v: keep what compiled() reports
   bool allowZeroMatches = false;  // -Z
   bool errtags = false;           // -x errtags
   FILE* out = stdout;
@@ -98,6 +100,9 @@ class Session {
   bool quiet() const { return config_.quiet; }
   // -S, -x verbose or `#pragma D option verbose`.
   bool showsProgram() const { return config_.showProgram; }
+  // With -v, the clauses the last compile() added and what their
+  // descriptions matched (for the stability report).
+  const std::vector<ReportedClause>& compiled() const { return compiled_; }
 
  private:
   struct ProbeEnabling {
@@ -167,6 +172,7 @@ class Session {
     ast::ProbeSpec spec;
   };
   std::vector<RetainedSpec> retainedSpecs_;
+  std::vector<ReportedClause> compiled_;  // -v
   codegen::Layout layout_;
   ir::Program ir_;
 
