@@ -80,6 +80,24 @@ void reportLoweredSize(const char* what, uint64_t requested, uint64_t granted) {
 // dtrace(1M)'s DMODE_LIST: the header, then each description's probes in
 // turn; a description that matches nothing (an unavailable provider's
 // included) is reported and the listing goes on (list_stmt).
+// go()'s notice of a rate the kernel changed: "status rate increased to
+// once every 10 seconds", "cleaning rate reduced to 5000 hz".
+void reportChangedRate(const char* what, uint64_t requested, uint64_t granted) {
+  constexpr uint64_t kSecond = 1000000000;
+  if (granted == 0 || granted == requested) return;
+  const char* direction = granted > requested ? "reduced" : "increased";
+  if (granted <= kSecond && kSecond % granted == 0) {
+    std::fprintf(stderr, "dtrace: %s %s to %llu hz\n", what, direction,
+                 static_cast<unsigned long long>(kSecond / granted));
+  } else if (granted % kSecond == 0) {
+    std::fprintf(stderr, "dtrace: %s %s to once every %llu seconds\n", what, direction,
+                 static_cast<unsigned long long>(granted / kSecond));
+  } else {
+    std::fprintf(stderr, "dtrace: %s %s to once every %llu nanoseconds\n", what, direction,
+                 static_cast<unsigned long long>(granted));
+  }
+}
+
 int listProbes(driver::Session& session, const std::vector<driver::SourceUnit>& units, bool verbose,
                const sema::MacroTable& macroTable, bool argref) {
   parse::MacroSource macros;
@@ -423,10 +441,17 @@ int main(int argc, char** argv) {
   const uint64_t requestedBufsize = options.size("bufsize");
   const uint64_t requestedAggsize = options.size("aggsize");
   const uint64_t requestedDynvarsize = options.size("dynvarsize");
+  const bool statusRateSet = options.isSet("statusrate");
+  const uint64_t requestedStatusrate = options.timeNs("statusrate");
+  const uint64_t requestedCleanrate = options.timeNs("cleanrate");
   if (auto r = session.load(); !r) return fail("could not enable tracing: " + r.error().message);
   reportLoweredSize("buffer size", requestedBufsize, options.size("bufsize"));
   reportLoweredSize("aggregation size", requestedAggsize, options.size("aggsize"));
   reportLoweredSize("dynamic variable size", requestedDynvarsize, options.size("dynvarsize"));
+  reportChangedRate("cleaning rate", requestedCleanrate, options.timeNs("cleanrate"));
+  if (statusRateSet) {
+    reportChangedRate("status rate", requestedStatusrate, options.timeNs("statusrate"));
+  }
   if (options.flag("destructive") && !session.quiet()) {
     std::fputs("dtrace: allowing destructive actions\n", stderr);
   }

@@ -10,6 +10,7 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -491,8 +492,7 @@ Result<bpf::CpuRings> createPrincipalBuffers(OptionTable& options) {
   constexpr uint64_t kPageSize = 4096;
   constexpr uint64_t kLargestRing = uint64_t{1} << 31;  // a power of two in a u32
   const int cpus = bpf::Map::possibleCpus();
-  uint64_t bufsize = options.size("bufsize");
-  if (bufsize == 0) bufsize = 4 << 20;
+  const uint64_t bufsize = options.size("bufsize");
   uint64_t ringSize = nextPowerOfTwo(std::max<uint64_t>(bufsize, kPageSize));
   const bool autoResize = options.text("bufresize") != "manual";
   if (!autoResize && ringSize > kLargestRing) {
@@ -584,8 +584,7 @@ Result<void> Session::createMaps() {
   // Entries are allocated as they are first used; `aggsize` (per CPU, as
   // in DTrace) bounds how many there may be, and a full map counts drops.
   const bool autoResize = options_.text("bufresize") != "manual";
-  uint64_t aggsize = options_.size("aggsize");
-  if (aggsize == 0) aggsize = 4 << 20;
+  const uint64_t aggsize = options_.size("aggsize");
   layout_.aggregationBytesPerCpu = aggsize;
   uint32_t largestValue = 8;
   for (ir::Aggregation& agg : layout_.aggregations) {
@@ -622,8 +621,8 @@ Result<void> Session::createMaps() {
   }
   // Each dynamic variable gets a map of up to `dynvarsize` bytes of
   // elements, allocated as elements are stored.
-  uint64_t dynvarsize = options_.size("dynvarsize");
-  if (dynvarsize == 0) dynvarsize = 1 << 20;
+  // 0 is a size too: as few elements as a map may have.
+  const uint64_t dynvarsize = options_.size("dynvarsize");
   for (const codegen::DynamicLayout& d : layout_.dynamics) {
     const uint64_t perEntry = d.keySize + d.valueSize + kHashEntryOverhead;
     uint64_t size = dynvarsize;
@@ -639,7 +638,11 @@ Result<void> Session::createMaps() {
 constexpr uint32_t kMaxScratchSize = 32 * 1024;
 
 Result<void> Session::layOut() {
-  const codegen::SpeculationLimits speculations{static_cast<uint32_t>(options_.value("nspec")),
+  // dtrace_state_go() allocates nspec speculations first: none (a zero
+  // allocation) or more than INT_MAX fails with ENOMEM.
+  const uint64_t nspec = options_.value("nspec");
+  if (nspec == 0 || nspec > INT_MAX) return makeError("Not enough space");
+  const codegen::SpeculationLimits speculations{static_cast<uint32_t>(nspec),
                                                 options_.size("specsize")};
   // Every program has room for two strings in its scratch space: a larger
   // strsize cannot fit (nor be laid out in 32-bit offsets).
@@ -684,6 +687,20 @@ Result<void> Session::layOut() {
     if (endRecords >= bufsize) return makeError("Enabling exceeds size of buffer");
     layout_.fillLimit = bufsize - endRecords;
   }
+  // dtrace_state_go(): a buffer the enabling needs, sized under 8 bytes,
+  // fails with ENOSPC; bufsize is raised when aggregations need it as
+  // scratch.
+  {
+    constexpr uint64_t kSmallest = sizeof(uint64_t);
+    const bool aggregates = !layout_.aggregations.empty();
+    const uint64_t aggsize = options_.size("aggsize");
+    const bool bufferRaised = aggregates && aggsize != 0;
+    if ((!enablings_.empty() && !bufferRaised && options_.size("bufsize") < kSmallest) ||
+        (layout_.speculations > 0 && options_.size("specsize") < kSmallest) ||
+        (aggregates && aggsize < kSmallest)) {
+      return makeError("Enabling exceeds size of buffer");
+    }
+  }
   // Records ordered across CPUs by time carry it (consume::TemporalOrder).
   layout_.recordTimestamps = options_.flag("temporal") || options_.text("bufpolicy") == "ring";
   if (options_.isSet("cpu")) layout_.tracingCpu = static_cast<uint32_t>(options_.value("cpu"));
@@ -704,6 +721,18 @@ Result<void> Session::layOut() {
 
 Result<void> Session::load() {
   if (auto r = layOut(); !r) return r;
+  // dtrace_state_go(): the status rate is at most dtrace_statusrate_max
+  // (10 s), the cleaning rate within 200 us and 60 s (0 meaning 60 s);
+  // dtrace(1M) reports a rate changed so.
+  constexpr uint64_t kSecond = 1000000000;
+  if (options_.isSet("statusrate") && options_.timeNs("statusrate") > 10 * kSecond) {
+    (void)options_.set("statusrate", "10s");
+  }
+  if (const uint64_t clean = options_.timeNs("cleanrate"); clean == 0 || clean > 60 * kSecond) {
+    (void)options_.set("cleanrate", "60s");
+  } else if (clean < 200000) {
+    (void)options_.set("cleanrate", "200us");
+  }
   if (layout_.tracingCpu) {
     const std::vector<int> online = onlineCpus();
     if (std::find(online.begin(), online.end(), static_cast<int>(*layout_.tracingCpu)) ==
