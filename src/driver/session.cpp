@@ -704,7 +704,9 @@ Result<void> Session::layOut() {
   // Records ordered across CPUs by time carry it (consume::TemporalOrder).
   layout_.recordTimestamps = options_.flag("temporal") || options_.text("bufpolicy") == "ring";
   if (options_.isSet("cpu")) layout_.tracingCpu = static_cast<uint32_t>(options_.value("cpu"));
-  layout_.stackDepthLimit = kernelMaxFrames();
+  // stackdepth and ustackdepth count at most maxframes (Oracle's option),
+  // and never more than the kernel unwinds.
+  layout_.stackDepthLimit = std::min(stackOptions().maxFrames, kernelMaxFrames());
   for (ir::Ecb& ecb : ir_.ecbs) completeEcb(ecb);
   ir_.aggregations = layout_.aggregations;
   ir_.formats = layout_.formats;

@@ -112,8 +112,8 @@ std::optional<bool> switchWord(std::string_view value) {
 }
 
 // Sorted by name. Defaults are illumos's (the kernel's for run-time options,
-// and dtrace(1M)'s 4m for bufsize and aggsize), but for ustackframes and
-// maxframes (Oracle's options for Linux, where user stacks run deep).
+// dtrace_ustackframes_default's 20 for ustackframes, and dtrace(1M)'s 4m
+// for bufsize and aggsize); maxframes is Oracle's option.
 const std::vector<OptionSpec> kSpecs = {
     {"agghist", OptionKind::Runtime, true, "", "", false, true},
     {"aggpack", OptionKind::Runtime, true, "", "", false, true},
@@ -193,7 +193,7 @@ const std::vector<OptionSpec> kSpecs = {
     {"undef", OptionKind::CppArg, false, "", "-U", true},
     {"unodefs", OptionKind::Flag, false, "", ""},
     {"unsetenv", OptionKind::EnvEdit, false, "", "", true},
-    {"ustackframes", OptionKind::Runtime, true, "100", ""},  // as Linux's DTrace: deep user stacks
+    {"ustackframes", OptionKind::Runtime, true, "20", ""},
     {"verbose", OptionKind::Flag, false, "", ""},
     {"version", OptionKind::Text, false, "", ""},
     {"zdefs", OptionKind::Flag, false, "", ""},

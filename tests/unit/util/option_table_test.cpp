@@ -15,7 +15,7 @@ TEST(OptionTable, Defaults) {
   EXPECT_EQ(o.size("dynvarsize"), 1u << 20);
   EXPECT_EQ(o.value("nspec"), 1u);
   EXPECT_EQ(o.value("stackframes"), 20u);
-  EXPECT_EQ(o.value("ustackframes"), 100u);
+  EXPECT_EQ(o.value("ustackframes"), 20u);  // dtrace_ustackframes_default
   EXPECT_EQ(o.value("stackindent"), 14u);
   EXPECT_EQ(o.timeNs("switchrate"), 100000000u);  // 10hz here, 1hz in illumos
   EXPECT_EQ(o.timeNs("aggrate"), 1000000000u);
