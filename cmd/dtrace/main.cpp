@@ -18,11 +18,10 @@
 #include "driver/session.h"
 #include "driver/stability_report.h"
 #include "generate_mode.h"
+#include "list_mode.h"
 #include "options.h"
 #include "parse/parser.h"
 #include "proc/target.h"
-#include "providers/listing.h"
-#include "providers/unavailable_provider.h"
 
 namespace {
 
@@ -77,9 +76,6 @@ void reportLoweredSize(const char* what, uint64_t requested, uint64_t granted) {
   }
 }
 
-// dtrace(1M)'s DMODE_LIST: the header, then each description's probes in
-// turn; a description that matches nothing (an unavailable provider's
-// included) is reported and the listing goes on (list_stmt).
 // go()'s notice of a rate the kernel changed: "status rate increased to
 // once every 10 seconds", "cleaning rate reduced to 5000 hz".
 void reportChangedRate(const char* what, uint64_t requested, uint64_t granted) {
@@ -96,87 +92,6 @@ void reportChangedRate(const char* what, uint64_t requested, uint64_t granted) {
     std::fprintf(stderr, "dtrace: %s %s to once every %llu nanoseconds\n", what, direction,
                  static_cast<unsigned long long>(granted));
   }
-}
-
-int listProbes(driver::Session& session, const std::vector<driver::SourceUnit>& units, bool verbose,
-               const sema::MacroTable& macroTable, bool argref) {
-  parse::MacroSource macros;
-  macros.find = [&macroTable](std::string_view name) { return macroTable.find(name); };
-  auto& catalog = session.catalog();
-  auto print = [&](const std::vector<const providers::Probe*>& probes) {
-    std::string text;
-    for (const auto* p : probes) {
-      (void)catalog.describeArgs(*p);
-      text += providers::formatProbeListLine(*p);
-      if (verbose) text += providers::formatProbeInfo(*p);
-    }
-    std::fputs(text.c_str(), stdout);
-  };
-  if (units.empty()) {
-    std::fputs(providers::formatProbeListHeader().c_str(), stdout);
-    print(catalog.all());
-    return 0;
-  }
-  // Compiled first, as dtrace(1M) compiles before it lists: a bad
-  // description fails before the header. A probe ID names its probe.
-  struct Listed {
-    ast::ProbeSpec spec;
-    const providers::Probe* byId = nullptr;
-  };
-  std::vector<Listed> listed;
-  for (const auto& unit : units) {
-    parse::ParseOptions po;
-    po.allowBareProbeSpec = true;
-    po.macros = &macros;
-    po.probeSpecContext = unit.probeSpecContext;
-    auto parsed = parse::parseProgram(unit.text, po);
-    if (!parsed.diags.empty()) {
-      return fail("invalid probe specifier " + unit.name + ": " +
-                  formatDiagnostic(parsed.diags.first(), false, false));
-    }
-    // As dtrace(1M) compiles what it lists: an operand is a macro argument.
-    if (auto unused = macroTable.unusedArgument(parsed.referencedArgs); unused && !argref) {
-      return fail("invalid probe specifier " + unit.name + ": " + *unused);
-    }
-    for (auto& item : parsed.program.items) {
-      auto* clause = std::get_if<ast::ProbeClause>(&item);
-      if (!clause) continue;
-      for (const auto& spec : clause->probes) {
-        Listed l{spec};
-        if (!spec.text.empty() && spec.text.find_first_not_of("0123456789") == std::string::npos) {
-          uint64_t id = std::strtoull(spec.text.c_str(), nullptr, 10);
-          l.byId = id <= UINT32_MAX ? catalog.byId(static_cast<uint32_t>(id)) : nullptr;
-          if (!l.byId) {
-            return fail("invalid probe specifier " + unit.name + ": invalid probe identifier " +
-                        spec.text + ": Unknown probe identifier");
-          }
-        }
-        listed.push_back(std::move(l));
-      }
-    }
-  }
-  std::fputs(providers::formatProbeListHeader().c_str(), stdout);
-  for (const Listed& l : listed) {
-    if (l.byId) {
-      print({l.byId});
-      continue;
-    }
-    const ast::ProbeSpec& spec = l.spec;
-    auto matched = catalog.match(spec);
-    // A provider this kernel cannot carry matches nothing (D_PDESC_ZERO).
-    const bool none =
-        matched ? matched->empty() : matched.error().tag == providers::kMatchesNothingTag;
-    if (none) {
-      std::fflush(stdout);
-      std::fprintf(stderr, "dtrace: failed to match %s:%s:%s:%s: No probe matches description\n",
-                   spec.provider.c_str(), spec.module.c_str(), spec.function.c_str(),
-                   spec.name.c_str());
-      continue;
-    }
-    if (!matched) return fail(matched.error().message);
-    print(*matched);
-  }
-  return 0;
 }
 
 // -x core (illumos's dt_opt_core): dtrace ends with abort() and a core
