@@ -472,6 +472,10 @@ void ProgramEmitter::readKernelWord(Reg dst, Reg address, int32_t offset) {
 
 bool ProgramEmitter::builtinString(const sema::Variable& v, Reg base, int32_t offset,
                                    uint32_t size) {
+  if (v.builtin == Builtin::Execargs) {
+    processArguments(base, offset, size);
+    return true;
+  }
   if (v.builtin != Builtin::Cwd && v.builtin != Builtin::Root) return false;
   taskPath(v.builtin == Builtin::Root, base, offset, size);
   return true;

@@ -165,7 +165,10 @@ void ProgramEmitter::dynamicStringInto(const Expr& target, Reg base, int32_t off
   copyString(R8, 0, target.type->size, base, offset, size);
   as_.jump(done);
   as_.bind(missing);
-  if (target.storageRoot) {  // a member of an unset element reads as 0 does
+  // A member of an unset element reads as 0 does; a missing associative
+  // array element is a zero-filled string, as illumos's dt_cg_assoc_op
+  // gives a by-reference element; only a thread-local scalar reads as NULL.
+  if (target.storageRoot || v.isKeyed()) {
     literalInto("", base, offset, size);
   } else {
     unsetStringInto(unset, base, offset, size);
@@ -184,7 +187,7 @@ void ProgramEmitter::storeDynamicString(const Expr& target, const Expr& value) {
     as_.bind(done);
     return;
   }
-  if (!value.type->isString()) {  // NULL (the checker lets only 0 through)
+  if (!value.type->isString() && !value.type->isCharArray()) {  // NULL: the checker let 0 through
     deleteDynamic(target);
     return;
   }

@@ -194,7 +194,13 @@ void ProgramEmitter::value(const Expr& e) {
       subroutineValue(e);
       return;
     case ExprKind::Xlate:
-      fail("a translated pointer (xlate <T *>) can only be dereferenced or used with ->");
+      // A translated pointer cast to a scalar is its input (illumos's
+      // dt_cg_node generates xlate's operand).
+      if (!e.type->isPointer()) {
+        fail("a translated struct can only be dereferenced or assigned");
+        return;
+      }
+      value(*e.operands[0]);
       return;
     default:
       fail("expression is not supported in code generation yet");
@@ -244,11 +250,16 @@ void ProgramEmitter::storageAddress(const Expr& e) {
 
 namespace {
 
+// The elements of an array, or the characters (and NUL) a string holds.
+uint64_t elementCount(const sema::Type* array) {
+  return array->isString() ? array->size : array->count;
+}
+
 // An index the checker folded into the element's offset.
 bool constantInBounds(const Expr& element) {
   const std::optional<int64_t>& index = element.operands[1]->constValue;
-  const sema::Type* array = element.operands[0]->type;
-  return index && *index >= 0 && static_cast<uint64_t>(*index) < array->count;
+  return index && *index >= 0 &&
+         static_cast<uint64_t>(*index) < elementCount(element.operands[0]->type);
 }
 
 // The element selections with run-time indexes between `target` and the
@@ -286,7 +297,7 @@ void ProgramEmitter::addVariableIndexes(Reg ptr, const Expr& target) {
   for (const Expr* element : indexes) {
     value(*element->operands[1]);
     Label ok = as_.newLabel();
-    as_.jumpIf(BPF_JLT, R6, static_cast<int32_t>(element->operands[0]->type->count), ok);
+    as_.jumpIf(BPF_JLT, R6, static_cast<int32_t>(elementCount(element->operands[0]->type)), ok);
     // The address the element would have, outside its variable.
     as_.emit(alu64(BPF_MUL, R6, static_cast<int32_t>(element->type->size)));
     as_.emit(ldx(Size::DW, R8, R10, sum));
@@ -682,7 +693,7 @@ void ProgramEmitter::assign(const Expr& e) {
       as_.emit(mov64(R7, R1));
       if (!sema::hasNullMarker(target)) {
         stringValueInto(rhs, R7, 0, tt->size);
-      } else if (!rhs.type->isString()) {
+      } else if (!rhs.type->isString() && !rhs.type->isCharArray()) {  // 0: NULL
         as_.emit(st(Size::B, R7, marker, ir::kNullMarker));
       } else {
         // A NULL string copied in makes this one NULL, as DTrace copies
@@ -828,8 +839,10 @@ void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_
     return;
   }
   if (e.translatedMember) {
+    // A char array member holds no more than its own size, NUL included.
+    const uint32_t held = e.type && e.type->isCharArray() ? std::min(size, e.type->size) : size;
     bindTranslatorInput(e);
-    stringInto(*e.translatedMember, base, offset, size);
+    stringInto(*e.translatedMember, base, offset, held);
     unbindTranslatorInput();
     return;
   }
@@ -926,12 +939,7 @@ void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_
   }
   if (e.kind == ExprKind::Call && subroutineString(e, base, offset, size)) return;
   if (e.kind == ExprKind::Call && e.text == "copyinstr") {
-    uint32_t n = size;
-    if (e.operands.size() == 2 && e.operands[1]->constValue) {
-      n = static_cast<uint32_t>(std::clamp<int64_t>(*e.operands[1]->constValue + 1, 1, size));
-    }
-    value(*e.operands[0]);  // a user address
-    readStringAt(true, R6, base, offset, n);
+    copyInString(e, base, offset, size);
     return;
   }
   fail("string expression is not supported yet");

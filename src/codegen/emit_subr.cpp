@@ -22,6 +22,41 @@ void ProgramEmitter::readStringAt(bool user, Reg address, Reg base, int32_t offs
   as_.bind(ok);
 }
 
+// copyinstr(addr[, n]): at most n characters and the NUL when n (compared
+// unsigned) is below the string size, else the string size, as illumos's
+// DIF_SUBR_COPYINSTR sizes the copy; n may be known only at run time.
+void ProgramEmitter::copyInString(const Expr& call, Reg base, int32_t offset, uint32_t size) {
+  if (call.operands.size() == 1 || call.operands[1]->constValue) {
+    uint32_t n = size;
+    if (call.operands.size() == 2 && static_cast<uint64_t>(*call.operands[1]->constValue) < size) {
+      n = static_cast<uint32_t>(*call.operands[1]->constValue) + 1;
+    }
+    value(*call.operands[0]);  // a user address
+    readStringAt(true, R6, base, offset, n);
+    return;
+  }
+  value(*call.operands[1]);
+  const int16_t length = pushSlot();
+  as_.emit(stx(Size::DW, R10, length, R6));
+  value(*call.operands[0]);
+  Label whole = as_.newLabel(), sized = as_.newLabel(), ok = as_.newLabel();
+  as_.emit(ldx(Size::DW, R2, R10, length));
+  popSlot();
+  as_.jumpIf(BPF_JGE, R2, static_cast<int32_t>(size), whole);
+  as_.emit(alu64(BPF_ADD, R2, 1));
+  as_.jump(sized);
+  as_.bind(whole);
+  as_.emit(mov64(R2, static_cast<int32_t>(size)));
+  as_.bind(sized);
+  as_.emit(mov64(R3, R6));
+  as_.emit(mov64(R1, base));
+  as_.emit(alu64(BPF_ADD, R1, offset));
+  as_.emit(bpf::call(BPF_FUNC_probe_read_user_str));
+  as_.jumpIf(BPF_JSGE, R0, 0, ok);
+  fault(ir::Fault::BadAddr, R6);
+  as_.bind(ok);
+}
+
 // The helper copying the string onto itself returns its length plus the
 // NUL: no loop, and a length the verifier knows only as a range (a loop
 // would hand every later instruction one exact length per path).
@@ -98,7 +133,7 @@ bool ProgramEmitter::subroutineString(const Expr& call, Reg base, int32_t offset
     changeCase(name == "toupper", base, offset, size);
     return true;
   }
-  if (name == "substr") {
+  if (name == "substr" || name == sema::kStringOffset) {  // s + i is substr(s, i)
     substring(call, base, offset, size);
     return true;
   }
@@ -111,18 +146,39 @@ bool ProgramEmitter::subroutineString(const Expr& call, Reg base, int32_t offset
     fail("strjoin( ) calls are nested too deeply");
     return true;
   }
-  // This level's area: the joined string (two string sizes, so that b can
-  // be appended at any length of a), then b.
+  const int32_t joined = joinInPlace(call, joinDepth_);
+  as_.emit(mov64(R3, R9));
+  as_.emit(alu64(BPF_ADD, R3, joined));
+  as_.emit(mov64(R1, base));
+  as_.emit(alu64(BPF_ADD, R1, offset));
+  as_.emit(mov64(R2, static_cast<int32_t>(size)));
+  as_.emit(bpf::call(BPF_FUNC_probe_read_kernel_str));
+  return true;
+}
+
+// strjoin(a, b) into nesting level `level`'s area: the joined string (two
+// string sizes, so that b can be appended at any length of a), then b.
+// Returns the joined string's offset in scratch. A strjoin() as a is
+// joined in the same area (strjoin(strjoin(x, y), z) appends z where x and
+// y were joined), so a chain costs one level; b, and strjoin()s inside
+// other subroutines, take the next level.
+int32_t ProgramEmitter::joinInPlace(const Expr& call, uint32_t level) {
   const uint32_t n = layout_.stringTempSize;
-  const int32_t joined = static_cast<int32_t>(layout_.joinOffset + joinDepth_ * 3 * n);
+  const int32_t joined = static_cast<int32_t>(layout_.joinOffset + level * 3 * n);
   const int32_t second = joined + static_cast<int32_t>(2 * n);
-  joinDepth_++;
-  for (uint32_t off = 0; off < n; off += 8) {
-    as_.emit(st(Size::DW, R9, static_cast<int16_t>(joined + off), 0));
+  const Expr& a = *call.operands[0];
+  joinDepth_ = level + 1;
+  if (a.kind == ast::ExprKind::Call && a.text == "strjoin") {
+    joinInPlace(a, level);
+    joinDepth_ = level + 1;
+  } else {
+    for (uint32_t off = 0; off < n; off += 8) {
+      as_.emit(st(Size::DW, R9, static_cast<int16_t>(joined + off), 0));
+    }
+    stringInto(a, R9, joined, n);
   }
-  stringInto(*call.operands[0], R9, joined, n);
   stringInto(*call.operands[1], R9, second, n);
-  joinDepth_--;
+  joinDepth_ = level;
   stringLength(R9, joined, n);
   as_.emit(mov64(R1, R9));
   as_.emit(alu64(BPF_ADD, R1, R6));
@@ -132,19 +188,13 @@ bool ProgramEmitter::subroutineString(const Expr& call, Reg base, int32_t offset
   as_.emit(alu64(BPF_ADD, R3, second));
   as_.emit(bpf::call(BPF_FUNC_probe_read_kernel_str));  // r0 = b's length and the NUL
   // A result longer than a string can hold is out of scratch space, as in
-  // illumos, rather than silently cut short.
+  // illumos's strjoin, rather than silently cut short.
   Label fits = as_.newLabel();
   as_.emit(alu64(BPF_ADD, R0, R6));
   as_.jumpIf(BPF_JSLE, R0, static_cast<int32_t>(types_.strsize()), fits);
   fault(ir::Fault::NoScratch);
   as_.bind(fits);
-  as_.emit(mov64(R3, R9));
-  as_.emit(alu64(BPF_ADD, R3, joined));
-  as_.emit(mov64(R1, base));
-  as_.emit(alu64(BPF_ADD, R1, offset));
-  as_.emit(mov64(R2, static_cast<int32_t>(size)));
-  as_.emit(bpf::call(BPF_FUNC_probe_read_kernel_str));
-  return true;
+  return joined;
 }
 
 // substr(s, i[, len]) as illumos computes it: a negative i counts from the

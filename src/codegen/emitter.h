@@ -331,6 +331,8 @@ class ProgramEmitter {
   void getStack(bpf::Reg base, int32_t offset, uint32_t size);  // flags in r4
   // emit_builtin_path.cpp: cwd, root
   void taskPath(bool root, bpf::Reg base, int32_t offset, uint32_t size);
+  void processArguments(bpf::Reg base, int32_t offset, uint32_t size);  // execargs
+  void copyInString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
   void pathStep(int32_t pathArea, int32_t nameArea, uint32_t size, int32_t lowestStart,
                 bpf::Label stop);
   // ---- end of emit_builtin.cpp ----
@@ -344,6 +346,7 @@ class ProgramEmitter {
   void integerToString(const ast::Expr& number, bpf::Reg base, int32_t offset, uint32_t size);
   // String-valued subroutines (strjoin, toupper, ...) written into base+offset.
   bool subroutineString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
+  int32_t joinInPlace(const ast::Expr& call, uint32_t level);
   // A subroutine's two string operand buffers at the current nesting level.
   int32_t subrArea(int which) const;
   // Evaluates a string operand into subrArea(which), one nesting level deeper.

@@ -207,17 +207,23 @@ struct ScratchNeeds {
   uint32_t kernelStackBytes = 0;  // the largest stack() field
 };
 
-// `joins`: the strjoin() calls (and cwd or root) `e` is nested in.
-void scan(const ast::Expr* e, ScratchNeeds& needs, uint32_t joins = 0) {
+bool isStrjoin(const ast::Expr* e) {
+  return e && e->kind == ast::ExprKind::Call && e->text == "strjoin";
+}
+
+// `joins`: the strjoin() calls (and cwd or root) `e` is nested in; a
+// strjoin() that is another's first operand is joined in that one's area
+// (ProgramEmitter::joinInPlace).
+void scan(const ast::Expr* e, ScratchNeeds& needs, uint32_t joins = 0, bool chained = false) {
   if (!e) return;
-  if ((e->kind == ast::ExprKind::Call && e->text == "strjoin") ||
-      (e->kind == ast::ExprKind::Identifier && (e->text == "cwd" || e->text == "root"))) {
-    needs.joinLevels = std::max(needs.joinLevels, ++joins);
+  const bool workArea = e->kind == ast::ExprKind::Identifier &&
+                        (e->text == "cwd" || e->text == "root" || e->text == "execargs");
+  if (isStrjoin(e) || workArea) {
+    if (!chained) joins++;
+    needs.joinLevels = std::max(needs.joinLevels, joins);
   }
   if (e->kind == ast::ExprKind::Call && isScratchSubroutine(e->text)) needs.subroutines = true;
-  if (e->kind == ast::ExprKind::Identifier && (e->text == "cwd" || e->text == "root")) {
-    needs.loops = true;
-  }
+  if (workArea) needs.loops = true;
   if (e->kind == ast::ExprKind::Call && e->text == "chill") needs.chill = true;
   if (e->kind == ast::ExprKind::Call && (e->text == "speculation" || e->text == "speculate" ||
                                          e->text == "commit" || e->text == "discard")) {
@@ -226,7 +232,10 @@ void scan(const ast::Expr* e, ScratchNeeds& needs, uint32_t joins = 0) {
   if (e->kind == ast::ExprKind::Call && e->text == "stack" && e->type) {
     needs.kernelStackBytes = std::max(needs.kernelStackBytes, e->type->size);
   }
-  for (const auto& o : e->operands) scan(o.get(), needs, joins);
+  for (size_t i = 0; i < e->operands.size(); i++) {
+    const ast::Expr* o = e->operands[i].get();
+    scan(o, needs, joins, i == 0 && isStrjoin(e) && isStrjoin(o));
+  }
   // What the expression stands for runs too: an inline's value, a
   // translator's member, every member of a whole translated struct.
   scan(e->inlineValue, needs, joins);

@@ -366,6 +366,8 @@ translator timestruc_t < uint64_t N > {
 /*
  * Linux reaps an exiting thread at once, except a thread-group leader that
  * exits before the rest of its group: it stays a zombie (pr_nzomb).
+ * pr_psargs is the argument strings (execargs) where the task's address
+ * space is the one the probe sees, else the command name.
  * The initial stack (mm->start_stack) holds argc, then the argument vector,
  * its NULL, then the environment vector. Reading argc is a read of user
  * memory, possible only in the address space the probe fired in.
@@ -391,7 +393,7 @@ translator psinfo_t < struct task_struct *T > {
   pr_start = xlate <timestruc_t> (walltimestamp - timestamp + T->group_leader->start_time);
   pr_ctime = xlate <timestruc_t> (T->signal->cutime + T->signal->cstime);
   pr_fname = T->comm;
-  pr_psargs = T->comm;
+  pr_psargs = T->mm != NULL && T->mm == curthread->mm ? execargs : T->comm;
   pr_wstat = T->exit_code;
   pr_argc = T->mm != NULL && T->mm == curthread->mm ?
       *(int *)copyin(T->mm->start_stack, sizeof (int)) : 0;
@@ -427,7 +429,6 @@ translator lwpsinfo_t < struct task_struct *T > {
       T->__state & 0x800 ? 'I' :
       T->__state == 0 ? (T->on_cpu ? 'O' : 'R') :
       (T->__state & 0x1043) ? 'S' : (T->__state & 12) ? 'T' : '?';
-  pr_nice = T->static_prio - 120;
   pr_pri = T->prio;
   pr_start = xlate <timestruc_t> (walltimestamp - timestamp + T->start_time);
   pr_time = xlate <timestruc_t> (T->utime + T->stime);

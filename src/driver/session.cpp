@@ -38,6 +38,7 @@
 #include "util/clock.h"
 #include "util/command_line.h"
 #include "util/cpu_list.h"
+#include "util/d_version.h"
 #include "util/thread_on_cpu.h"
 
 namespace dtrace::driver {
@@ -447,6 +448,9 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
   sema::Checker checker(types(), symbols_, config_.macros, diags, &definitions_);
   checker.setStackOptions(stackOptions());
   checker.setScratchSize(options_.size("scratchsize"));
+  if (std::optional<uint32_t> version = parseDVersion(options_.text("version"))) {
+    checker.setVersion(*version);
+  }
   checker.prepareBuiltins(*program, &clauseArgs);
   if (!checker.check(*program)) {
     const Diagnostic& d = diags.first();

@@ -77,8 +77,8 @@ const Type* Checker::member(Expr& e, bool forAssignment) {
   e.bitOffset = m->bitWidth ? m->bitOffset - m->offset * 8 : 0;
   // A translator's struct input is read where its value is (the
   // translator is given its address).
-  const bool structInput = !e.isArrow && source.variable &&
-                           source.variable->kind == Variable::Kind::TranslatorInput;
+  const bool structInput =
+      !e.isArrow && source.variable && source.variable->kind == Variable::Kind::TranslatorInput;
   if (e.isArrow || base.inMemory || structInput) {
     e.inMemory = true;
     e.storageOffset = m->offset;  // from the pointer, or from the base's address
@@ -97,6 +97,27 @@ const Type* Checker::member(Expr& e, bool forAssignment) {
 const Type* Checker::dereference(Expr& e) {
   const Type* t = expr(*e.operands[0]);
   if (!t) return nullptr;
+  if (t->isString()) {
+    // *s is s's first character, *(s + i) its character at i (Oracle's
+    // DTrace treats a string as a char pointer here; illumos refuses it).
+    Expr& operand = *e.operands[0];
+    ast::ExprPtr string, at;
+    if (operand.kind == ExprKind::Call && operand.text == kStringOffset) {
+      string = std::move(operand.operands[0]);
+      at = std::move(operand.operands[1]);
+    } else {
+      string = std::move(e.operands[0]);
+      at = std::make_unique<Expr>(ExprKind::IntLiteral, e.loc);
+      at->type = types_.intType();
+      at->constValue = 0;
+    }
+    e.operands.clear();
+    e.operands.push_back(std::move(string));
+    e.operands.push_back(std::move(at));
+    e.kind = ExprKind::Call;
+    e.text = kStringCharacter;
+    return types_.charType();
+  }
   if (!t->isPointer() && !t->isArray()) {
     error("D_DEREF_NONPTR", e.loc, "cannot dereference non-pointer type");
     return nullptr;
@@ -148,8 +169,7 @@ const Type* Checker::arrayIndex(Expr& e) {
   const Type* bt = expr(base);
   if (!bt) return nullptr;
   if (e.operands.size() != 2) {  // a tuple: only associative arrays take one
-    const std::string what =
-        base.kind == ExprKind::Identifier ? "scalar " + base.text : quoted(bt);
+    const std::string what = base.kind == ExprKind::Identifier ? "scalar " + base.text : quoted(bt);
     error("D_ARR_BADREF", e.loc, "cannot access " + what + " as an associative array");
     return nullptr;
   }
@@ -157,7 +177,24 @@ const Type* Checker::arrayIndex(Expr& e) {
   const Type* it = expr(index);
   if (!it) return nullptr;
   if (bt->isString() && it->isInteger()) {
-    // s[i] is the character at i, as *(s + i) reads it in DTrace.
+    // s[i] reads the character at i as *(s + i) reads it (0 past the end,
+    // a fault in a NULL string). Assigned, a string variable's characters
+    // are an array of char written in place, as Oracle's DTrace lets it
+    // (illumos refuses a string operand of + and so s[i]).
+    const bool inVariable = storingTo_ == &e && !base.inMemory && base.variable &&
+                            !base.translatedMember &&
+                            base.variable->kind != Variable::Kind::Builtin &&
+                            base.variable->kind != Variable::Kind::TranslatorInput;
+    if (inVariable) {
+      e.variable = base.variable;
+      e.storageRoot = base.storageRoot ? base.storageRoot : &base;
+      e.storageOffset = base.storageOffset;
+      if (index.constValue && *index.constValue >= 0 &&
+          static_cast<uint64_t>(*index.constValue) < bt->size) {
+        e.storageOffset += static_cast<uint32_t>(*index.constValue);
+      }
+      return types_.charType();
+    }
     e.kind = ExprKind::Call;
     e.text = kStringCharacter;
     return types_.charType();
@@ -184,10 +221,10 @@ const Type* Checker::arrayIndex(Expr& e) {
   // An array in a dynamic variable is checked as the clause runs, as
   // DTrace checks it (a store out of its element is a bad address).
   if (outOfBounds && !(inVariable && base.variable->isDynamic())) {
-    error("D_ARR_BOUNDS", e.loc,
-          "index outside array bounds: " +
-              std::to_string(static_cast<uint64_t>(*index.constValue)) + ", max is " +
-              std::to_string(bt->count));
+    error(
+        "D_ARR_BOUNDS", e.loc,
+        "index outside array bounds: " + std::to_string(static_cast<uint64_t>(*index.constValue)) +
+            ", max is " + std::to_string(bt->count));
     return nullptr;
   }
   if (inVariable) {

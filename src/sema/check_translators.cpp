@@ -241,8 +241,13 @@ const Type* Checker::translatedMember(Expr& e, const Expr& xlateExpr, bool point
     e.translatorInput = xlateExpr.operands[0].get();
     e.variable = t.inputVariable;
     const Member* om = types_.findMember(output, e.text);
+    // The output's member type (illumos cooks a translated member with the
+    // output struct's type): a char array holds what fits, NUL included;
+    // a D string member takes the string its value gives.
     const Type* valueType = it->second->type;
-    if (valueType->isString() || valueType->isCharArray()) return valueType;
+    if (om->type->isString() && (valueType->isString() || valueType->isCharArray())) {
+      return valueType;
+    }
     return om->type;
   }
   error("D_XLATE_NOCONV", e.loc, "translator does not define conversion for member: " + e.text);

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "ir/printf_format.h"
+#include "sema/identifier_versions.h"
 
 namespace dtrace::sema {
 
@@ -249,7 +250,7 @@ bool Checker::checkPredicate(ast::ProbeClause& clause) {
   if (!clause.predicate) return true;
   region_ = "predicate";
   const Type* t = expr(*clause.predicate);
-  if (!t || !refuseTranslatedPointer(*clause.predicate)) return false;
+  if (!t || !refuseTranslatedResult(*clause.predicate)) return false;
   if (!t->isScalar() && !t->isString()) {
     return error("D_PRED_SCALAR", clause.predicate->loc, "predicate result must be of scalar type");
   }
@@ -341,7 +342,8 @@ bool Checker::checkStatement(ast::Stmt& stmt) {
         (target.kind == ExprKind::Index && target.operands[0]->kind == ExprKind::AggregationRef);
     if (toAggregation) return checkAggregationAssign(e);
   }
-  return expr(e) != nullptr;
+  if (!expr(e)) return false;
+  return refuseTranslatedResult(e);
 }
 
 bool Checker::checkDeclaration(ast::Declaration& decl) {
@@ -441,8 +443,8 @@ bool Checker::checkDeclaration(ast::Declaration& decl) {
       v->declared = true;
       continue;
     }
-    if (symbols_.findBuiltin(d.name, types_)) {
-      return error("D_DECL_IDRED", d.loc, "identifier redeclared: " + d.name);
+    if (isBuiltinIdentifier(d.name)) {  // dt_node_decl
+      return error("D_DECL_IDRED", d.loc, "built-in identifier redeclared: " + d.name);
     }
     if (Variable* old = symbols_.findGlobal(d.name)) {
       if (!sameDeclaration(*old, type, keyTypes, d)) return false;
@@ -455,6 +457,13 @@ bool Checker::checkDeclaration(ast::Declaration& decl) {
     v->declared = true;
   }
   return true;
+}
+
+// A built-in variable, subroutine, action or aggregating function of the
+// program's D version (an identifier libdtrace's globals hold, di_gen 0).
+bool Checker::isBuiltinIdentifier(const std::string& name) {
+  return (symbols_.findBuiltin(name, types_) || isFunctionName(name)) &&
+         introducedIn(name) <= version_;
 }
 
 // A global declared again must be what it was; DTrace says how it differs
@@ -579,10 +588,19 @@ bool Checker::refuseTranslatedPointer(const Expr& e, const char* user) {
                    "may only be dereferenced or used with ->");
 }
 
+// A statement or predicate is compiled on its own (illumos's dt_cg): its
+// value cannot be a translated pointer.
+bool Checker::refuseTranslatedResult(const Expr& e) {
+  if (!isTranslatedPointer(e)) return true;
+  return error("D_CG_DYN", e.loc, "expression cannot evaluate to result of a translated pointer");
+}
+
 // The operands an expression uses as values: all but an assignment's
-// target, and an operand of * or -> (member() and dereference() allow those).
+// target, an operand of * or -> (member() and dereference() allow those)
+// and a cast's.
 bool Checker::refuseTranslatedOperands(const Expr& e) {
   if (e.kind == ExprKind::Unary && e.op == Op::Deref) return true;
+  if (e.kind == ExprKind::Cast) return true;  // cast() allows what it can convert
   for (size_t i = e.kind == ExprKind::Assign ? 1 : 0; i < e.operands.size(); i++) {
     if (e.operands[i].get() == e.inlineValue) continue;  // what a translated args[n] stands for
     if (!refuseTranslatedPointer(*e.operands[i])) return false;
@@ -856,6 +874,25 @@ const Type* Checker::macro(Expr& e) {
   return t;
 }
 
+// A unary operator applied to a thread-local, clause-local or associative
+// array element that nothing has assigned yet makes it an int64_t, as
+// illumos's dt_cook_op1 types an unreferenced variable: DTraceToolkit's
+// iosnoop tests /!start[dev, blk]/ before another clause assigns it.
+void Checker::declareUnreferenced(Expr& operand) {
+  const std::string* scope = scopeOf(operand);
+  bool unreferenced = false;
+  if (scope) {
+    unreferenced = *scope == "this" ? !symbols_.findClauseLocal(operand.text)
+                                    : !symbols_.findThreadLocal(operand.text);
+  } else if (operand.kind == ExprKind::Index && namesAssociative(*operand.operands[0])) {
+    const Expr& name = *operand.operands[0];
+    const std::string* arrayScope = scopeOf(name);
+    unreferenced = arrayScope ? *arrayScope == "self" && !symbols_.findThreadLocal(name.text)
+                              : !symbols_.findGlobal(name.text);
+  }
+  if (unreferenced) lvalueVariable(operand, types_.int64(), Op::PreInc);
+}
+
 const Type* Checker::unary(Expr& e) {
   Expr& operand = *e.operands[0];
   std::string opName = ast::opSpelling(e.op);
@@ -880,6 +917,7 @@ const Type* Checker::unary(Expr& e) {
     default:
       break;
   }
+  declareUnreferenced(operand);
   const Type* t = expr(operand);
   if (!t) return nullptr;
   if (e.op == Op::Plus || e.op == Op::Negate || e.op == Op::BitNot) {
@@ -971,7 +1009,16 @@ const Type* Checker::binary(Expr& e) {
   } else {
     bool integral = needsIntegers(e.op);
     if (!a->isInteger() || !b->isInteger()) {
-      // + and - on a string: DTrace says the operand types do not match.
+      // s + i is the string from its character i on, as Oracle's DTrace
+      // offsets a string as a char pointer (illumos refuses it).
+      if (e.op == Op::Add && (a->isString() ? b->isInteger() : a->isInteger() && b->isString())) {
+        if (b->isString()) std::swap(e.operands[0], e.operands[1]);
+        e.kind = ExprKind::Call;
+        e.text = kStringOffset;
+        e.type = types_.stringType();
+        return e.type;
+      }
+      // - on a string: DTrace says the operand types do not match.
       if ((a->isString() || b->isString()) && (e.op == Op::Add || e.op == Op::Sub)) {
         error("D_OP_INCOMPAT", e.loc,
               "operands have incompatible types: " + quoted(a) + " " + opName + " " + quoted(b));
@@ -1032,7 +1079,9 @@ const Type* Checker::lvalueType(Expr& target, const Type* valueType, ast::Op op)
           "operator " + opName + " requires modifiable lvalue as an operand");
     return nullptr;
   }
+  storingTo_ = &target;
   const Type* t = expr(target);
+  storingTo_ = nullptr;
   if (!t) return nullptr;
   if (target.translatedMember || (!target.inMemory && !target.storageRoot)) {
     error("D_OP_WRITE", target.loc,
@@ -1079,6 +1128,10 @@ Variable* Checker::lvalueVariable(Expr& target, const Type* valueType, ast::Op o
       return nullptr;
     }
     Variable* v = symbols_.findGlobal(target.text);
+    if (v && v->isKeyed()) {
+      arrayAsScalarError(target);
+      return nullptr;
+    }
     if (!v && undeclared(target, "")) return nullptr;
     if (!v) {
       v = symbols_.addGlobal(target.text, target.loc);
@@ -1211,6 +1264,12 @@ const Type* Checker::assign(Expr& e) {
           "operands have incompatible types: " + quoted(lt) + " = " + quoted(e.operands[1]->type));
     return nullptr;
   }
+  // An integer constant is stored as a value of the variable's type, as C
+  // converts it (DTrace's dt_assign_common casts a constant right side):
+  // -3 stored in an unsigned char is 253. Other values keep the register.
+  if (Expr& stored = *e.operands[1]; stored.constValue && lt->isInteger()) {
+    stored.constValue = convert(*stored.constValue, lt);
+  }
   return lt;
 }
 
@@ -1280,7 +1339,12 @@ const Type* Checker::cast(Expr& e) {
   // The target as written: `(uintptr_t)` names uintptr_t, as CTF would.
   const std::string spelled = spelledTypeName(types_, e.typeName->spec, to);
   const std::string target = spelled.empty() ? quoted(to) : "\"" + spelled + "\"";
-  if (isTranslatedPointer(*e.operands[0]) && !to->isVoid()) {  // dt_node_type_name's name
+  // A translated pointer's inline (curpsinfo) has its declared pointer
+  // type and casts to a scalar as its translator's input; only a bare
+  // xlate <T *> (x) has none (dt_cook_op2, DT_TOK_LPAR).
+  const Expr& operand = *e.operands[0];
+  const bool bareXlate = operand.kind == ExprKind::Xlate && operand.type->isPointer();
+  if (isTranslatedPointer(operand) && !to->isVoid() && (bareXlate || !to->isScalar())) {
     error("D_CAST_INVAL", e.loc,
           "invalid cast expression: \"pointer to translated data\" to " + target);
     return nullptr;
@@ -1387,8 +1451,8 @@ bool Checker::checkKeys(Variable& v, Expr& index) {
   for (size_t i = 0; i < keys.size(); i++) {
     const bool sameKind = keys[i]->isString() == v.keyTypes[i]->isString() &&
                           keys[i]->isStruct() == v.keyTypes[i]->isStruct();
-    if (!sameKind || (keys[i]->isStruct() && types_.complete(keys[i]) !=
-                                                 types_.complete(v.keyTypes[i]))) {
+    if (!sameKind ||
+        (keys[i]->isStruct() && types_.complete(keys[i]) != types_.complete(v.keyTypes[i]))) {
       return error("D_PROTO_ARG", index.operands[i + 1]->loc,
                    keyMismatch(v.name, i, v.keyTypes[i], keys[i]));
     }
@@ -1420,6 +1484,14 @@ const Type* Checker::associativeRead(Expr& e) {
 }
 
 const Type* Checker::call(Expr& e) {
+  // What string indexing and offsets became when first checked (a clause
+  // may be checked twice).
+  if (e.text == kStringOffset) return types_.stringType();
+  if (e.text == kStringCharacter) return types_.charType();
+  if (introducedIn(e.text) > version_) {  // not yet in the program's D version
+    error("D_FUNC_UNDEF", e.loc, "undefined function name: " + e.text);
+    return nullptr;
+  }
   if (isActionName(e.text)) {
     // Checked as a void function first: errors in its arguments, or in what
     // uses its value, are the ones DTrace reports.

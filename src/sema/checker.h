@@ -14,6 +14,7 @@
 #include "parse/ast.h"
 #include "sema/symbols.h"
 #include "sema/types.h"
+#include "util/d_version.h"
 #include "util/diag.h"
 
 namespace dtrace::sema {
@@ -81,6 +82,9 @@ class Checker {
   void setStackOptions(const StackOptions& options) { stackOptions_ = options; }
   // The scratchsize option: alloca() of a larger constant size is refused.
   void setScratchSize(uint64_t bytes) { scratchSize_ = bytes; }
+  // The D version the program asked for (-x version): later built-ins
+  // are not built-ins for it.
+  void setVersion(uint32_t version) { version_ = version; }
 
   // dtrace -h and -G: checks the program's declarations (the typedefs,
   // structs and enums a provider definition may name) and every provider
@@ -226,6 +230,8 @@ class Checker {
 
   // The variable an assignment target names, created on first assignment.
   Variable* lvalueVariable(ast::Expr& target, const Type* valueType, ast::Op op);
+  void declareUnreferenced(ast::Expr& operand);
+  bool refuseTranslatedResult(const ast::Expr& e);
   const Type* lvalueType(ast::Expr& target, const Type* valueType, ast::Op op);
   bool namesAssociative(const ast::Expr& base);
   // check_types.cpp: types written in the program.
@@ -282,9 +288,12 @@ class Checker {
     std::string message;
   };
   std::optional<Refusal> unavailableAction_;  // the first destructive action Linux lacks
-  std::set<std::string> externs_;            // names declared extern
+  std::set<std::string> externs_;             // names declared extern
   StackOptions stackOptions_;
   uint64_t scratchSize_ = UINT64_MAX;
+  uint32_t version_ = kLatestDVersion;
+  const ast::Expr* storingTo_ = nullptr;  // the target lvalueType() checks
+  bool isBuiltinIdentifier(const std::string& name);
 };
 
 // Functions that record data (DTrace's actions) and aggregating functions.
@@ -303,6 +312,8 @@ bool hasNullMarker(const ast::Expr& e);
 // What a string index s[i] becomes: a call of this name, operands {s, i},
 // typed char. No D identifier can spell it.
 inline constexpr const char* kStringCharacter = "string[]";
+// s + i: the string from its character i on.
+inline constexpr const char* kStringOffset = "string+";
 // What a string assigned to a char pointer becomes: a call of this name,
 // operand {s}, whose value is the address of a copy of s in scratch space.
 inline constexpr const char* kStringAddress = "&string";

@@ -39,13 +39,13 @@ constexpr BuiltinSpec kBuiltins[] = {
     {"ustackdepth", Builtin::Ustackdepth, "uint32_t"},
     {"cwd", Builtin::Cwd, "string"},
     {"root", Builtin::Root, "string"},
+    {"execargs", Builtin::Execargs, "string"},
     {"ipl", Builtin::Ipl, "uint_t"},
     {"lgrp", Builtin::Lgrp, "int"},
     // DTrace built-ins with no Linux counterpart: any use is an error.
     {"projid", Builtin::Unavailable, "void"},
     {"taskid", Builtin::Unavailable, "void"},
     {"zonename", Builtin::Unavailable, "void"},
-    {"execargs", Builtin::Unavailable, "void"},
     {"fds", Builtin::Unavailable, "void"},
     {"curthread", Builtin::Curthread, "struct task_struct *"},
     // Arrays: indexed, they take their type from check_builtins.cpp; alone

@@ -42,6 +42,7 @@ enum class Builtin {
   Ustackdepth,  // user stack frames
   Cwd,          // string: the current process's working directory
   Root,         // string: the current process's root directory
+  Execargs,     // string: the current process's arguments, blank-separated (FreeBSD's)
   Ipl,          // interrupt priority level: always 0 on Linux
   Lgrp,         // locality group: the NUMA node of the current CPU
   Unavailable,  // a DTrace built-in Linux has no counterpart for (zonename, ...)

@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <optional>
 
+#include "util/d_version.h"
+
 namespace dtrace {
 namespace {
 
@@ -56,45 +58,12 @@ bool isChoice(std::string_view choices, std::string_view word) {
   return false;
 }
 
-// The D language versions this compiler implements (libdtrace's
-// _dtrace_versions, up to the 1.13 that dtrace -V reports), as
-// major << 24 | minor << 12 | micro.
-constexpr uint32_t versionNumber(uint32_t major, uint32_t minor, uint32_t micro) {
-  return major << 24 | minor << 12 | micro;
-}
-constexpr uint32_t kDefinedVersions[] = {
-    versionNumber(1, 0, 0),  versionNumber(1, 1, 0),  versionNumber(1, 2, 0),
-    versionNumber(1, 2, 1),  versionNumber(1, 2, 2),  versionNumber(1, 3, 0),
-    versionNumber(1, 4, 0),  versionNumber(1, 4, 1),  versionNumber(1, 5, 0),
-    versionNumber(1, 6, 0),  versionNumber(1, 6, 1),  versionNumber(1, 6, 2),
-    versionNumber(1, 6, 3),  versionNumber(1, 7, 0),  versionNumber(1, 7, 1),
-    versionNumber(1, 8, 0),  versionNumber(1, 8, 1),  versionNumber(1, 9, 0),
-    versionNumber(1, 9, 1),  versionNumber(1, 10, 0), versionNumber(1, 11, 0),
-    versionNumber(1, 12, 0), versionNumber(1, 12, 1), versionNumber(1, 13, 0),
-};
-
-// dt_opt_version(): "M[.m[.u]]", digits and at most two dots, each part
-// within its field (8, 12 and 12 bits), naming a version D has.
+// dt_opt_version(): a version D has, in its form.
 Result<void> checkVersion(std::string_view text) {
-  uint64_t parts[3] = {0, 0, 0};
-  size_t part = 0;
-  for (char c : text) {
-    if (c >= '0' && c <= '9') {
-      parts[part] = std::min<uint64_t>(parts[part] * 10 + static_cast<uint64_t>(c - '0'), 1u << 16);
-    } else if (c != '.' || ++part > 2) {
-      return Error{OptionTable::kBadVersionMessage};
-    }
-  }
-  if (parts[0] > 0xff || parts[1] > 0xfff || parts[2] > 0xfff) {
-    return Error{OptionTable::kBadVersionMessage};
-  }
-  const uint32_t version =
-      versionNumber(static_cast<uint32_t>(parts[0]), static_cast<uint32_t>(parts[1]),
-                    static_cast<uint32_t>(parts[2]));
-  for (uint32_t defined : kDefinedVersions) {
-    if (defined == version) return {};
-  }
-  return Error{OptionTable::kUndefinedVersionMessage};
+  DVersionError why = DVersionError::Malformed;
+  if (parseDVersion(text, &why)) return {};
+  return Error{why == DVersionError::Malformed ? OptionTable::kBadVersionMessage
+                                               : OptionTable::kUndefinedVersionMessage};
 }
 
 // A run-time option's on/off words, case-insensitively; nullopt for others.

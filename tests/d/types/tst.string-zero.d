@@ -1,9 +1,10 @@
 /*
- * An unset string element is DTrace's NULL string: 0 and NULL compare equal
- * to it and to "", assigning 0 (or NULL) frees it, and reading its
+ * An unset thread-local string is DTrace's NULL string: 0 and NULL compare
+ * equal to it and to "", assigning 0 (or NULL) frees it, and reading its
  * characters (printing it, a subroutine's argument) is an invalid address
- * fault. Assigning "" stores the empty string, which prints. A NULL string
- * copied into a variable makes it NULL.
+ * fault. Assigning "" stores the empty string, which prints. A missing
+ * associative array element reads as an empty string, as illumos's
+ * dt_cg_assoc_op gives it a zero-filled element, and copies as one.
  */
 #pragma D option quiet
 

@@ -1,7 +1,8 @@
 # A D variable holds a whole register, as DIF's STGS/STTS/STLS store it
 # (illumos dt_cg_asgn_op): a variable first given an int keeps a later
 # 64-bit timestamp whole, so a latency is not the uptime (DTraceToolkit's
-# procsystime). A record still has the variable's type's width.
+# procsystime). A record still has the variable's type's width; an integer
+# constant assigned is converted to the variable's type (dt_assign_common).
 $DTRACE -q -c "$WORKLOADS/getppid 3" -n '
 BEGIN { g = 0; a[1] = 0; }
 BEGIN { g = timestamp; a[1] = timestamp; }
@@ -13,11 +14,14 @@ syscall::getppid:return /self->t/ {
 }
 END {
 	x = 0;
-	x = 0x100000005;
+	wide = 0x100000005;
+	x = wide;
 	this->y = 0;
 	this->y = x;
 	printa("entry to return under a second: %@d\n", @lat);
 	printa("BEGIN under a minute ago: %@d\n", @old);
 	printf("%d %d %d\n", x - 5 == 0x100000000, this->y == x, (short)x);
 	trace(x);
+	x = 0x100000005;
+	printf(" %d\n", x == 5);
 }'

@@ -463,7 +463,7 @@ TEST_F(EmitterTest, BitwiseOperators) {
 TEST_F(EmitterTest, NarrowingStoresToMembersTruncate) {
   run("struct n { char c; short s; unsigned char uc; unsigned short us; int i; } x; char v; "
       "BEGIN { x.c = 300; x.s = 70000; x.uc = -1; x.us = -1; x.i = 0x1ffffffffl; "
-      "c = x.c; s = x.s; uc = x.uc; us = x.us; i = x.i; v = 300; }");
+      "c = x.c; s = x.s; uc = x.uc; us = x.us; i = x.i; w = 300; v = w; }");
   EXPECT_EQ(global("c"), 44);
   EXPECT_EQ(global("s"), 4464);
   EXPECT_EQ(global("uc"), 255);
@@ -476,7 +476,7 @@ TEST_F(EmitterTest, NarrowingStoresToMembersTruncate) {
 // char holding 200 reads back as 200; a cast to a wider type sign-extends
 // from the char's width (dt_cg_typecast).
 TEST_F(EmitterTest, VariablesKeepTheRegisterCastsWidenBySign) {
-  run("char c; unsigned char uc; BEGIN { c = 200; uc = 200; a = c + 0; b = uc + 0; "
+  run("char c; unsigned char uc; BEGIN { i = 200; c = i; uc = i; a = c + 0; b = uc + 0; "
       "l = (long)c; }");
   EXPECT_EQ(global("a"), 200);
   EXPECT_EQ(global("b"), 200);
@@ -486,11 +486,13 @@ TEST_F(EmitterTest, VariablesKeepTheRegisterCastsWidenBySign) {
 // An int variable given a 64-bit value keeps all of it: later arithmetic
 // sees it whole, a same-width cast leaves it, a narrowing one cuts it.
 TEST_F(EmitterTest, AnIntVariableKeepsA64BitValue) {
-  run("BEGIN { t = 0; t = 0x100000005; d = t - 5; s = (int)t; c = (short)t; w = (long)t; }");
+  run("BEGIN { v = 0x100000005; t = 0; t = v; d = t - 5; s = (int)t; c = (short)t; w = (long)t; "
+      "k = 0; k = 0x100000005; }");
   EXPECT_EQ(global("d"), 0x100000000LL);
   EXPECT_EQ(global("s"), 0x100000005LL);
   EXPECT_EQ(global("c"), 5);
   EXPECT_EQ(global("w"), 5);
+  EXPECT_EQ(global("k"), 5);  // a constant is converted to the variable's type
 }
 
 TEST_F(EmitterTest, CastsOfVariables) {
@@ -767,7 +769,7 @@ TEST_F(EmitterTest, ThisVariablesCarryValuesWithinAClause) {
 }
 
 TEST_F(EmitterTest, ThisVariableKeepsTheRegister) {
-  run("this char c; BEGIN { this->c = 300; x = this->c; y = (unsigned char)this->c; }");
+  run("this char c; BEGIN { v = 300; this->c = v; x = this->c; y = (unsigned char)this->c; }");
   EXPECT_EQ(global("x"), 300);
   EXPECT_EQ(global("y"), 44);
 }

@@ -109,7 +109,7 @@ TEST_F(BuiltinsTest, ArgsErrorsAreDTraces) {
   EXPECT_EQ(check("syscall::close:entry { x = args[0, 1]; }"),
             "[D_PROTO_LEN] args[ ] prototype mismatch: 2 args passed, 1 expected");
   EXPECT_EQ(check("syscall::close:entry { args[0] = 1; }").substr(0, 12), "[D_OP_WRITE]");
-  EXPECT_EQ(check("int args;"), "[D_DECL_IDRED] identifier redeclared: args");
+  EXPECT_EQ(check("int args;"), "[D_DECL_IDRED] built-in identifier redeclared: args");
 }
 
 // A translated argument: args[n] has the translated type and stands for
@@ -162,16 +162,21 @@ TEST_F(TranslatedArgsTest, DescriptionsMustTranslateFromOneType) {
 TEST_F(BuiltinsTest, UregsTakeRegisterConstants) {
   EXPECT_EQ(typeOf("BEGIN", "uregs[R_PC]"), "unsigned long long");
   EXPECT_EQ(typeOf("BEGIN", "uregs[R_R15 + 1]"), "unsigned long long");
-  EXPECT_EQ(typeOf("BEGIN", "uregs[arg0]"), "unsigned long long");  // checked at run time
+  // An index past the registers is an illegal operation at run time.
+  EXPECT_EQ(typeOf("BEGIN", "uregs[99]"), "unsigned long long");
+  // Only an integer constant (dt_idcook_regs).
+  EXPECT_EQ(check("BEGIN { x = uregs[arg0]; }"),
+            "[D_PROTO_ARG] uregs[ ] argument #1 is incompatible with prototype:\n\tprototype: "
+            "integer constant\n\t argument: long long");
   EXPECT_EQ(check("BEGIN { x = uregs[\"pc\"]; }"),
             "[D_PROTO_ARG] uregs[ ] argument #1 is incompatible with prototype:\n\tprototype: "
-            "int\n\t argument: string");
+            "integer constant\n\t argument: string");
   EXPECT_EQ(check("BEGIN { x = uregs[33]; }"), "");
   EXPECT_EQ(check("BEGIN { x = uregs[R_TRAPNO]; }"),
             "[D_REGS_IDX] uregs[R_TRAPNO] is not available: Linux saves no such register for "
             "a user thread");
-  EXPECT_EQ(check("BEGIN { x = uregs[47]; }"),
-            "[D_REGS_IDX] index 47 is out of range for array uregs");
+  EXPECT_EQ(check("BEGIN { x = uregs[-1]; }"),
+            "[D_REGS_IDX] index -1 is out of range for array uregs");
   EXPECT_EQ(check("BEGIN { R_PC = 1; }").substr(0, 12), "[D_OP_WRITE]");
 }
 

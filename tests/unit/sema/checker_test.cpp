@@ -827,7 +827,7 @@ TEST_F(CheckerTest, RedeclaredGlobal) {
             "[D_DECL_CHARATTR] line 1: invalid type declaration: short and long may not be used "
             "with char type");
   EXPECT_EQ(check("void v[4];"), "[D_DECL_VOIDOBJ] line 1: cannot declare array of void");
-  EXPECT_EQ(check("int pid;"), "[D_DECL_IDRED] line 1: identifier redeclared: pid");
+  EXPECT_EQ(check("int pid;"), "[D_DECL_IDRED] line 1: built-in identifier redeclared: pid");
 }
 
 TEST_F(CheckerTest, InvalidCast) {
