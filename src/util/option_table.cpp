@@ -317,8 +317,10 @@ Result<void> OptionTable::setArgument(std::string_view name,
     }
     case OptionKind::Text:
       if (name == "version") {
-        // dt_opt_version(): "" reads as version 0.0, which D never had.
+        // dt_opt_version(): "" reads as version 0.0 (dt_version_str2num),
+        // which D never had.
         if (!argument) return badValue();
+        if (value.empty()) return Error{kUndefinedVersionMessage};
         if (Result<void> r = checkVersion(value); !r.ok()) return r.error();
       } else if (value.empty()) {
         return badValue();
