@@ -1,4 +1,6 @@
 // dtrace(1M): option handling only; the work happens in the library.
+#include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -7,17 +9,19 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <set>
+#include <optional>
 #include <sstream>
+#include <vector>
 
 #include "bpf/attach.h"
 #include "bpf/privileges.h"
 #include "driver/session.h"
+#include "driver/stability_report.h"
 #include "generate_mode.h"
+#include "list_mode.h"
 #include "options.h"
 #include "parse/parser.h"
 #include "proc/target.h"
-#include "providers/listing.h"
 
 namespace {
 
@@ -72,68 +76,49 @@ void reportLoweredSize(const char* what, uint64_t requested, uint64_t granted) {
   }
 }
 
-int listProbes(driver::Session& session, const std::vector<driver::SourceUnit>& units, bool verbose,
-               const sema::MacroTable& macroTable, bool argref) {
-  parse::MacroSource macros;
-  macros.find = [&macroTable](std::string_view name) { return macroTable.find(name); };
-  auto& catalog = session.catalog();
-  std::vector<const providers::Probe*> probes;
-  if (units.empty()) {
-    probes = catalog.all();
+// go()'s notice of a rate the kernel changed: "status rate increased to
+// once every 10 seconds", "cleaning rate reduced to 5000 hz".
+void reportChangedRate(const char* what, uint64_t requested, uint64_t granted) {
+  constexpr uint64_t kSecond = 1000000000;
+  if (granted == 0 || granted == requested) return;
+  const char* direction = granted > requested ? "reduced" : "increased";
+  if (granted <= kSecond && kSecond % granted == 0) {
+    std::fprintf(stderr, "dtrace: %s %s to %llu hz\n", what, direction,
+                 static_cast<unsigned long long>(kSecond / granted));
+  } else if (granted % kSecond == 0) {
+    std::fprintf(stderr, "dtrace: %s %s to once every %llu seconds\n", what, direction,
+                 static_cast<unsigned long long>(granted / kSecond));
   } else {
-    std::set<uint32_t> seen;
-    for (const auto& unit : units) {
-      parse::ParseOptions po;
-      po.allowBareProbeSpec = true;
-      po.macros = &macros;
-      po.probeSpecContext = unit.probeSpecContext;
-      auto parsed = parse::parseProgram(unit.text, po);
-      if (!parsed.diags.empty()) {
-        return fail("invalid probe specifier " + unit.name + ": " +
-                    formatDiagnostic(parsed.diags.first(), false, false));
-      }
-      // As dtrace(1M) compiles what it lists: an operand is a macro argument.
-      if (auto unused = macroTable.unusedArgument(parsed.referencedArgs); unused && !argref) {
-        return fail("invalid probe specifier " + unit.name + ": " + *unused);
-      }
-      for (auto& item : parsed.program.items) {
-        auto* clause = std::get_if<ast::ProbeClause>(&item);
-        if (!clause) continue;
-        for (const auto& spec : clause->probes) {
-          // A number is a probe ID, as dtrace -l lists them.
-          if (!spec.text.empty() &&
-              spec.text.find_first_not_of("0123456789") == std::string::npos) {
-            uint64_t id = std::strtoull(spec.text.c_str(), nullptr, 10);
-            const providers::Probe* p =
-                id <= UINT32_MAX ? catalog.byId(static_cast<uint32_t>(id)) : nullptr;
-            if (!p) {
-              return fail("invalid probe specifier " + unit.name + ": invalid probe identifier " +
-                          spec.text + ": Unknown probe identifier");
-            }
-            if (seen.insert(p->id).second) probes.push_back(p);
-            continue;
-          }
-          auto matched = catalog.match(spec);
-          // As dtrace(1M), the listing's header comes before a failure to match.
-          if (!matched || matched->empty()) {
-            std::fputs(providers::formatProbeList({}, false).c_str(), stdout);
-            std::fflush(stdout);
-          }
-          if (!matched) return fail(matched.error().message);
-          if (matched->empty()) {
-            return fail("failed to match " + spec.provider + ":" + spec.module + ":" +
-                        spec.function + ":" + spec.name + ": No probe matches description");
-          }
-          for (const auto* p : *matched) {
-            if (seen.insert(p->id).second) probes.push_back(p);
-          }
-        }
-      }
-    }
+    std::fprintf(stderr, "dtrace: %s %s to once every %llu nanoseconds\n", what, direction,
+                 static_cast<unsigned long long>(granted));
   }
-  for (const auto* p : probes) (void)catalog.describeArgs(*p);
-  std::fputs(providers::formatProbeList(probes, verbose).c_str(), stdout);
-  return 0;
+}
+
+// -x core (illumos's dt_opt_core): dtrace ends with abort() and a core
+// file, whichever way it exits, for debugging dtrace itself.
+void forceCoreDump() {
+  const char message[] = "libdtrace DEBUG: [ forcing coredump ]\n";
+  ssize_t ignored = write(STDERR_FILENO, message, sizeof message - 1);
+  (void)ignored;
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  sigaction(SIGABRT, &dfl, nullptr);
+  rlimit unlimited{RLIM_INFINITY, RLIM_INFINITY};
+  if (setrlimit(RLIMIT_CORE, &unlimited) != 0 && getrlimit(RLIMIT_CORE, &unlimited) == 0) {
+    unlimited.rlim_cur = unlimited.rlim_max;
+    setrlimit(RLIMIT_CORE, &unlimited);
+  }
+  sigset_t abrt;
+  sigemptyset(&abrt);
+  sigaddset(&abrt, SIGABRT);
+  sigprocmask(SIG_UNBLOCK, &abrt, nullptr);
+  std::abort();
+}
+
+void armCoreDump(const OptionTable& options) {
+  static bool armed = false;
+  if (options.flag("core") && !armed) armed = std::atexit(forceCoreDump) == 0;
 }
 
 // The processes of -c are held before they exec; a provider that reads a
@@ -190,11 +175,9 @@ int main(int argc, char** argv) {
         extra.insert(extra.begin(), "dtrace");
         auto again = cli::parseCommandLine(extra);
         if (auto* more = std::get_if<cli::CommandLine>(&again)) {
-          cl.quiet = cl.quiet || more->quiet;
-          cl.xOptions.insert(cl.xOptions.begin(), more->xOptions.begin(), more->xOptions.end());
+          // The "#!" line's options come first, as in the argv the kernel builds.
+          cl.settings.insert(cl.settings.begin(), more->settings.begin(), more->settings.end());
           cl.allowZeroMatches = cl.allowZeroMatches || more->allowZeroMatches;
-          cl.runCpp = cl.runCpp || more->runCpp;
-          cl.destructive = cl.destructive || more->destructive;
         }
       }
     } else {
@@ -206,15 +189,17 @@ int main(int argc, char** argv) {
   }
 
   OptionTable options;
+  // As Oracle's dtrace(8): DTRACE_OPT_<NAME> variables before the command line.
+  options.setFromEnvironment([](const char* name) { return std::getenv(name); });
   if (auto r = cli::applyOptions(cl, options); !r) return fail(r.error().message);
-  if (options.flag("quiet")) cl.quiet = true;
+  armCoreDump(options);
 
   // -C and -H, or -x cpp and -x cpphdrs.
   if (options.flag("cpp")) {
     for (auto& unit : units) {
       if (!unit.isScript) continue;
       auto out = preprocess(unit.text, unit.name, options.cppArgs(), options.flag("cpphdrs"),
-                            options.text("cpppath"));
+                            options.text("cpppath"), options.text("stdc"));
       if (!out) {
         // cpp's own diagnostics, on lines of their own before dtrace's.
         const std::string& diagnostics = out.error().message;
@@ -232,10 +217,12 @@ int main(int argc, char** argv) {
   if (generating) return runProbeGeneration(cl, units, options);
 
   driver::SessionConfig config;
-  config.quiet = cl.quiet;
-  config.showProgram = cl.showProgram;
+  config.quiet = options.flag("quiet");
+  // -x verbose is -S (both are libdtrace's DTRACE_C_DIFV).
+  config.showProgram = cl.showProgram || options.flag("verbose");
   config.allowZeroMatches = cl.allowZeroMatches || options.flag("zdefs");
   config.errtags = options.flag("errtags");
+  config.verbose = cl.verbose;
 
   // As dtrace(1M) fails to open DTrace without privileges (-e compiles
   // without them): one line, before anything is created.
@@ -259,8 +246,15 @@ int main(int argc, char** argv) {
 
   // Targets exist before compiling: $target names the first one.
   std::vector<proc::Target> targets;
+  // -x setenv / unsetenv edit the environment -c commands start with.
+  std::optional<std::vector<std::string>> environment;
+  if (!options.environmentEdits().empty()) {
+    std::vector<std::string> base;
+    for (char** e = environ; *e != nullptr; e++) base.emplace_back(*e);
+    environment = editedEnvironment(std::move(base), options.environmentEdits());
+  }
   for (const auto& command : cl.commands) {
-    auto t = proc::Target::spawn(command);
+    auto t = proc::Target::spawn(command, environment ? &*environment : nullptr);
     if (!t) return fail(t.error().message);
     targets.push_back(std::move(*t));
   }
@@ -295,34 +289,54 @@ int main(int argc, char** argv) {
   TargetHook targetHook(targets);
   session.catalog().setProcessHook(&targetHook);
   if (cl.list) return listProbes(session, units, cl.verbose, listMacros, options.flag("argref"));
+  // dtrace(1M)'s main(): -e with nothing to compile is done; otherwise no
+  // program is "no probes specified" (usage is for no arguments at all).
   if (units.empty()) {
-    std::fputs(cli::usageText(argv[0]).c_str(), stderr);
-    return kExitUsage;
+    if (cl.compileOnly) return 0;
+    if (!cl.allowZeroMatches || targets.empty()) return fail("no probes specified");
   }
 
+  // How dtrace(1M) names a program in messages: a -n description cut
+  // before its predicate or actions.
+  auto programName = [&](const driver::SourceUnit& unit) {
+    std::string n = unit.name;
+    if (!unit.isScript) n = n.substr(0, std::min(n.find_first_of("{/;"), n.size()));
+    return n;
+  };
   std::vector<size_t> matched(units.size());
+  std::vector<std::string> stabilityReports(units.size());  // -v
   for (size_t i = 0; i < units.size(); i++) {
-    if (auto r = session.compile(units[i], &matched[i]); !r) return fail(r.error().message);
-  }
-  if (cl.showProgram) session.showVariableTables();
-  if (cl.compileOnly) return 0;
-  if (!session.quiet()) {
-    for (size_t i = 0; i < units.size(); i++) {
-      std::fprintf(
-          stderr, "dtrace: %s '%s' matched %zu probe%s\n",
-          units[i].isScript ? "script" : "description",
-          [&] {
-            std::string n = units[i].name;
-            if (!units[i].isScript) {
-              size_t cut = n.find_first_of("{/;");
-              if (cut != std::string::npos) n = n.substr(0, cut);
-            }
-            return n;
-          }()
-              .c_str(),
-          matched[i], matched[i] == 1 ? "" : "s");
+    auto r = session.compile(units[i], &matched[i]);
+    armCoreDump(options);  // #pragma D option core
+    if (!r) return fail(r.error().message);
+    if (cl.verbose) {
+      stabilityReports[i] =
+          driver::formatStabilityReport(units[i].isScript ? "script" : "description",
+                                        programName(units[i]), session.compiled(), cl.compileOnly);
     }
   }
+  if (session.showsProgram()) {
+    session.showVariableTables();
+    // As libdtrace lists DIF while compiling (DTRACE_C_DIFV), -e lists too:
+    // the programs are generated without loading them.
+    if (cl.compileOnly) {
+      if (auto r = session.generateUnloaded(SIZE_MAX, true); !r) return fail(r.error().message);
+    }
+  }
+  // exec_prog() for each program: the match notice, then with -v the
+  // stability report on the output.
+  for (size_t i = 0; i < units.size(); i++) {
+    if (!cl.compileOnly && !session.quiet()) {
+      std::fprintf(stderr, "dtrace: %s '%s' matched %zu probe%s\n",
+                   units[i].isScript ? "script" : "description", programName(units[i]).c_str(),
+                   matched[i], matched[i] == 1 ? "" : "s");
+    }
+    if (!stabilityReports[i].empty()) {
+      std::fputs(stabilityReports[i].c_str(), out);
+      std::fflush(out);
+    }
+  }
+  if (cl.compileOnly) return 0;
   // Nothing enabled and no process to wait for (an empty program with
   // -x empty, or -Z descriptions that all matched nothing): tracing could
   // never end by itself.
@@ -342,10 +356,17 @@ int main(int argc, char** argv) {
   const uint64_t requestedBufsize = options.size("bufsize");
   const uint64_t requestedAggsize = options.size("aggsize");
   const uint64_t requestedDynvarsize = options.size("dynvarsize");
+  const bool statusRateSet = options.isSet("statusrate");
+  const uint64_t requestedStatusrate = options.timeNs("statusrate");
+  const uint64_t requestedCleanrate = options.timeNs("cleanrate");
   if (auto r = session.load(); !r) return fail("could not enable tracing: " + r.error().message);
   reportLoweredSize("buffer size", requestedBufsize, options.size("bufsize"));
   reportLoweredSize("aggregation size", requestedAggsize, options.size("aggsize"));
   reportLoweredSize("dynamic variable size", requestedDynvarsize, options.size("dynvarsize"));
+  reportChangedRate("cleaning rate", requestedCleanrate, options.timeNs("cleanrate"));
+  if (statusRateSet) {
+    reportChangedRate("status rate", requestedStatusrate, options.timeNs("statusrate"));
+  }
   if (options.flag("destructive") && !session.quiet()) {
     std::fputs("dtrace: allowing destructive actions\n", stderr);
   }

@@ -1,5 +1,6 @@
 #include "bpf/assembler.h"
 
+#include <algorithm>
 #include <limits>
 #include <string>
 
@@ -30,7 +31,8 @@ int64_t referencedInstruction(const std::vector<Insn>& insns, size_t i) {
 // verifier refuses a program with instructions it cannot reach, and a
 // clause that always faults leaves the rest of its code so.
 std::vector<Insn> withoutUnreachable(const std::vector<Insn>& insns,
-                                     const std::vector<size_t>& ownIndexes) {
+                                     const std::vector<size_t>& ownIndexes,
+                                     std::vector<size_t>& marks) {
   std::vector<bool> reached(insns.size(), false);
   std::vector<size_t> pending = {0};
   while (!pending.empty()) {
@@ -59,6 +61,7 @@ std::vector<Insn> withoutUnreachable(const std::vector<Insn>& insns,
   }
   newIndex[insns.size()] = kept;
   if (kept == static_cast<int64_t>(insns.size())) return insns;
+  for (size_t& m : marks) m = static_cast<size_t>(newIndex[std::min(m, insns.size())]);
   std::vector<Insn> moved = insns;
   for (size_t i : ownIndexes) moved[i].imm = static_cast<int32_t>(newIndex[i]);
   std::vector<Insn> out;
@@ -172,7 +175,7 @@ Result<std::vector<Insn>> Assembler::finish() {
     }
     out[fixup.index].off = static_cast<int16_t>(delta);
   }
-  return withoutUnreachable(out, ownIndexes_);
+  return withoutUnreachable(out, ownIndexes_, marks_);
 }
 
 }  // namespace dtrace::bpf

@@ -46,6 +46,12 @@ class Assembler {
   // Direct access for patching an already emitted instruction.
   Insn& at(size_t index) { return insns_.at(index); }
 
+  // Notes the position of the next instruction (where a clause starts, for
+  // -S); after finish(), marks() gives each noted position in the final
+  // program, in the order noted.
+  void mark() { marks_.push_back(insns_.size()); }
+  const std::vector<size_t>& marks() const { return marks_; }
+
   // Resolves every label reference. Fails if a label was never bound, was
   // bound twice, points past the last instruction, or is too far away for
   // the 16-bit jump offset.
@@ -67,6 +73,7 @@ class Assembler {
   std::vector<Fixup> fixups_;
   std::vector<uint32_t> doublyBound_;
   std::vector<size_t> ownIndexes_;
+  std::vector<size_t> marks_;
 };
 
 }  // namespace dtrace::bpf

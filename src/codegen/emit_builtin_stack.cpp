@@ -177,6 +177,11 @@ void ProgramEmitter::stackDepth(bool user) {
     as_.jumpIf(BPF_JLT, R0, kDepthChunk, done);
   }
   as_.bind(done);
+  // Counted a buffer at a time: no more than the limit (maxframes).
+  Label within = as_.newLabel();
+  as_.jumpIf(BPF_JLE, R6, limit, within);
+  as_.emit(mov64(R6, limit));
+  as_.bind(within);
   for (int i = 0; i < kDepthChunk; i++) popSlot();
   if (subtract) {
     as_.emit(ldx(Size::DW, R1, R10, machineryCount));

@@ -70,9 +70,11 @@ Result<std::vector<Insn>> ProgramEmitter::emit(const std::vector<EnabledClause>&
   // strtok(NULL, ...) goes on only within one probe firing, as in DTrace.
   if (layout_.allocaSize) as_.emit(st(Size::B, R9, static_cast<int16_t>(layout_.strtokOffset), 0));
   for (const auto& ec : clauses) {
+    as_.mark();  // -S lists each clause under its own heading
     clause(ec);
     clausePosition_++;
   }
+  as_.mark();
   as_.bind(done);
   as_.emit(mov64(R0, 0));
   as_.emit(exit());
@@ -178,8 +180,9 @@ int32_t ProgramEmitter::stampRecord(int32_t header, uint32_t dataSize) {
 // reads the rings every switch interval, so a record wakes it only when its
 // ring fills up (or tracing is to end: exit() in the clause).
 void ProgramEmitter::wakeFlags(Reg flags) {
-  const bool exits = std::any_of(clause_->orderedActions.begin(), clause_->orderedActions.end(),
-                                 [](const ir::Action& a) { return a.kind == ir::ActionKind::Exit; });
+  const bool exits =
+      std::any_of(clause_->orderedActions.begin(), clause_->orderedActions.end(),
+                  [](const ir::Action& a) { return a.kind == ir::ActionKind::Exit; });
   if (exits) {  // unread records before it would keep a plain wake-up quiet
     as_.emit(mov64(flags, BPF_RB_FORCE_WAKEUP));
     return;

@@ -128,6 +128,9 @@ class ProgramEmitter {
                  const MapFds& maps, sema::TypeTable& types, MemberOffsetFn memberOffset);
 
   Result<std::vector<bpf::Insn>> emit(const std::vector<EnabledClause>& clauses);
+  // After emit(), for -S: where each clause's code starts in the program,
+  // then where the code after the last clause starts.
+  const std::vector<size_t>& clauseStarts() const { return as_.marks(); }
 
   // The ERROR probe's clauses, run inline wherever a clause faults (as
   // DTrace fires ERROR in probe context, before the next clause runs).

@@ -75,11 +75,9 @@ Result<void> Consumer::aggregationAction(const ir::Ecb& ecb, const ir::Action& a
       const ir::Field& f = action.fields.at(i);
       return std::string(print::readString(payload + f.offset, f.size));
     };
-    // As dt_consume.c has it: setopt("name") gives the value "1", and an
-    // empty value unsets the option.
-    std::string value = action.fields.size() > 1 ? text(1) : "1";
-    if (value.empty()) value = "unset";
-    setopt(ecb, text(0), value);
+    // As dt_consume.c has it: setopt("name") gives the value "1"; an
+    // empty value is passed on (it unsets a run-time switch).
+    setopt(ecb, text(0), action.fields.size() > 1 ? text(1) : "1");
     return {};
   }
   if (action.aggregations.empty()) return {};
@@ -284,7 +282,9 @@ Result<void> Consumer::trunc(const ir::Aggregation& agg, int64_t keep) {
 // as DTrace reports a library error, and tracing goes on.
 void Consumer::setopt(const ir::Ecb& ecb, const std::string& name, const std::string& value) {
   if (!options_) return;
-  auto r = options_->set(name, value);
+  // dtrace_setopt() while tracing: a run-time option that is not dynamic
+  // fails (EDT_ACTIVE), and tracing goes on.
+  auto r = options_->setWhileTracing(name, value);
   if (!r) {
     std::fprintf(err_,
                  "dtrace: error on enabled probe ID %u (ID %u: %s:%s:%s:%s): couldn't set option "

@@ -10,12 +10,14 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <fstream>
 #include <map>
 #include <optional>
 #include <set>
 #include <tuple>
+#include <utility>
 
 #include "bpf/cpu_rings.h"
 #include "bpf/disasm.h"
@@ -25,10 +27,12 @@
 #include "consume/messages.h"
 #include "consume/principal_buffers.h"
 #include "driver/d_library.h"
+#include "driver/program_listing.h"
 #include "driver/symbols.h"
 #include "driver/variable_table.h"
 #include "parse/parser.h"
 #include "proc/target.h"
+#include "providers/glob.h"
 #include "providers/probe_args.h"
 #include "sym/process_maps.h"
 #include "types/kernel_btf.h"
@@ -73,6 +77,16 @@ std::string fullName(const providers::Probe& p) {
 }
 
 bool isErrorProbe(const providers::Probe& p) { return p.provider == "dtrace" && p.name == "ERROR"; }
+
+// Whether a description (macros expanded) names the probe; an empty field
+// matches any.
+bool specMatches(const ast::ProbeSpec& s, const providers::Probe& p) {
+  auto field = [](const std::string& pattern, const std::string& value) {
+    return pattern.empty() || providers::gmatch(value, pattern);
+  };
+  return field(s.provider, p.provider) && field(s.module, p.module) &&
+         field(s.function, p.function) && field(s.name, p.name);
+}
 
 std::atomic_ref<uint64_t> stateRef(uint64_t* globals) {
   return std::atomic_ref<uint64_t>(globals[ir::kStateOffset / 8]);
@@ -161,7 +175,9 @@ uint32_t Session::kernelMaxFrames() {
 
 // Options a program's pragmas may have changed that the session keeps.
 void Session::applyOptions() {
-  if (options_.flag("quiet")) config_.quiet = true;
+  // dtrace(1M) reads quiet back after compiling: a pragma may turn it off.
+  config_.quiet = options_.flag("quiet");
+  if (options_.flag("verbose")) config_.showProgram = true;
   if (options_.flag("errtags")) config_.errtags = true;
   if (options_.flag("defaultargs")) config_.macros.defaultArgs = true;
   if (options_.flag("zdefs")) config_.allowZeroMatches = true;
@@ -285,8 +301,9 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
     auto set = spec && spec->commandLineOnly
                    ? Result<void>(Error{OptionTable::kBadContextMessage})
                    : cli::setOption(options_, name,
-                                    eq == std::string::npos ? std::string_view()
-                                                            : std::string_view(w).substr(eq + 1));
+                                    eq == std::string::npos
+                                        ? std::nullopt
+                                        : std::optional(std::string_view(w).substr(eq + 1)));
     if (!set) {
       std::string what = eq == std::string::npos ? "'" + name + "'"
                                                  : "'" + name + "' to '" + w.substr(eq + 1) + "'";
@@ -442,6 +459,7 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
     return makeError(compileError(unit, d, "", unit.isScript ? nullptr : d.region));
   }
 
+  compiled_.clear();
   size_t count = 0;
   std::map<uint32_t, size_t> enablingIndex;
   for (size_t i = 0; i < enablings_.size(); i++) enablingIndex[enablings_[i].probe->id] = i;
@@ -450,7 +468,9 @@ Result<void> Session::compile(const SourceUnit& unit, size_t* matched) {
     if (!clause) continue;
     size_t clauseIndex = clauses_.size();
     clauses_.push_back(clause);
+    if (config_.verbose) compiled_.push_back({clause, {}});
     for (const Matched& m : matches[clause]) {
+      if (config_.verbose) compiled_.back().descriptions.push_back({m.spec, m.probes});
       const bool glob = m.spec.provider.find_first_of("*?[") != std::string::npos;
       const bool inProcesses =
           glob || m.probes.empty() || std::any_of(m.probes.begin(), m.probes.end(), [](auto* p) {
@@ -483,8 +503,7 @@ Result<bpf::CpuRings> createPrincipalBuffers(OptionTable& options) {
   constexpr uint64_t kPageSize = 4096;
   constexpr uint64_t kLargestRing = uint64_t{1} << 31;  // a power of two in a u32
   const int cpus = bpf::Map::possibleCpus();
-  uint64_t bufsize = options.size("bufsize");
-  if (bufsize == 0) bufsize = 4 << 20;
+  const uint64_t bufsize = options.size("bufsize");
   uint64_t ringSize = nextPowerOfTwo(std::max<uint64_t>(bufsize, kPageSize));
   const bool autoResize = options.text("bufresize") != "manual";
   if (!autoResize && ringSize > kLargestRing) {
@@ -576,8 +595,7 @@ Result<void> Session::createMaps() {
   // Entries are allocated as they are first used; `aggsize` (per CPU, as
   // in DTrace) bounds how many there may be, and a full map counts drops.
   const bool autoResize = options_.text("bufresize") != "manual";
-  uint64_t aggsize = options_.size("aggsize");
-  if (aggsize == 0) aggsize = 4 << 20;
+  const uint64_t aggsize = options_.size("aggsize");
   layout_.aggregationBytesPerCpu = aggsize;
   uint32_t largestValue = 8;
   for (ir::Aggregation& agg : layout_.aggregations) {
@@ -614,8 +632,8 @@ Result<void> Session::createMaps() {
   }
   // Each dynamic variable gets a map of up to `dynvarsize` bytes of
   // elements, allocated as elements are stored.
-  uint64_t dynvarsize = options_.size("dynvarsize");
-  if (dynvarsize == 0) dynvarsize = 1 << 20;
+  // 0 is a size too: as few elements as a map may have.
+  const uint64_t dynvarsize = options_.size("dynvarsize");
   for (const codegen::DynamicLayout& d : layout_.dynamics) {
     const uint64_t perEntry = d.keySize + d.valueSize + kHashEntryOverhead;
     uint64_t size = dynvarsize;
@@ -691,7 +709,11 @@ codegen::ProgramClauses Session::programClauses() const {
 constexpr uint32_t kMaxScratchSize = 32 * 1024;
 
 Result<void> Session::layOut() {
-  const codegen::SpeculationLimits speculations{static_cast<uint32_t>(options_.value("nspec")),
+  // dtrace_state_go() allocates nspec speculations first: none (a zero
+  // allocation) or more than INT_MAX fails with ENOMEM.
+  const uint64_t nspec = options_.value("nspec");
+  if (nspec == 0 || nspec > INT_MAX) return makeError("Not enough space");
+  const codegen::SpeculationLimits speculations{static_cast<uint32_t>(nspec),
                                                 options_.size("specsize")};
   // Every program has room for two strings in its scratch space: a larger
   // strsize cannot fit (nor be laid out in 32-bit offsets).
@@ -737,10 +759,26 @@ Result<void> Session::layOut() {
     if (endRecords >= bufsize) return makeError("Enabling exceeds size of buffer");
     layout_.fillLimit = bufsize - endRecords;
   }
+  // dtrace_state_go(): a buffer the enabling needs, sized under 8 bytes,
+  // fails with ENOSPC; bufsize is raised when aggregations need it as
+  // scratch.
+  {
+    constexpr uint64_t kSmallest = sizeof(uint64_t);
+    const bool aggregates = !layout_.aggregations.empty();
+    const uint64_t aggsize = options_.size("aggsize");
+    const bool bufferRaised = aggregates && aggsize != 0;
+    if ((!enablings_.empty() && !bufferRaised && options_.size("bufsize") < kSmallest) ||
+        (layout_.speculations > 0 && options_.size("specsize") < kSmallest) ||
+        (aggregates && aggsize < kSmallest)) {
+      return makeError("Enabling exceeds size of buffer");
+    }
+  }
   // Records ordered across CPUs by time carry it (consume::TemporalOrder).
   layout_.recordTimestamps = options_.flag("temporal") || options_.text("bufpolicy") == "ring";
   if (options_.isSet("cpu")) layout_.tracingCpu = static_cast<uint32_t>(options_.value("cpu"));
-  layout_.stackDepthLimit = kernelMaxFrames();
+  // stackdepth and ustackdepth count at most maxframes (Oracle's option),
+  // and never more than the kernel unwinds.
+  layout_.stackDepthLimit = std::min(stackOptions().maxFrames, kernelMaxFrames());
   for (ir::Ecb& ecb : ir_.ecbs) completeEcb(ecb);
   ir_.aggregations = layout_.aggregations;
   ir_.formats = layout_.formats;
@@ -757,6 +795,18 @@ Result<void> Session::layOut() {
 
 Result<void> Session::load() {
   if (auto r = layOut(); !r) return r;
+  // dtrace_state_go(): the status rate is at most dtrace_statusrate_max
+  // (10 s), the cleaning rate within 200 us and 60 s (0 meaning 60 s);
+  // dtrace(1M) reports a rate changed so.
+  constexpr uint64_t kSecond = 1000000000;
+  if (options_.isSet("statusrate") && options_.timeNs("statusrate") > 10 * kSecond) {
+    (void)options_.set("statusrate", "10s");
+  }
+  if (const uint64_t clean = options_.timeNs("cleanrate"); clean == 0 || clean > 60 * kSecond) {
+    (void)options_.set("cleanrate", "60s");
+  } else if (clean < 200000) {
+    (void)options_.set("cleanrate", "200us");
+  }
   if (layout_.tracingCpu) {
     const std::vector<int> online = onlineCpus();
     if (std::find(online.begin(), online.end(), static_cast<int>(*layout_.tracingCpu)) ==
@@ -786,7 +836,8 @@ void Session::showVariableTables() {
   }
 }
 
-Result<size_t> Session::generateUnloaded(size_t maxPrograms) {
+Result<size_t> Session::generateUnloaded(size_t maxPrograms, bool listPrograms) {
+  const bool showProgram = std::exchange(config_.showProgram, listPrograms);
   if (auto r = layOut(); !r) return r.error();
   // Descriptors no map has: nothing generated here reaches the kernel.
   int next = 1000;
@@ -818,9 +869,13 @@ Result<size_t> Session::generateUnloaded(size_t maxPrograms) {
     codegen::MapFds programFds = fds;
     if (e.probe->owner && e.probe->owner->sharesPrograms()) programFds.probeTable = next;
     auto insns = emitProgram(e, programFds);
-    if (!insns) return insns.error();
+    if (!insns) {
+      config_.showProgram = showProgram;
+      return insns.error();
+    }
     instructions += insns->size();
   }
+  config_.showProgram = showProgram;
   return instructions;
 }
 
@@ -936,6 +991,23 @@ Result<std::vector<bpf::Insn>> Session::emitProgram(const ProbeEnabling& enablin
     return makeError("failed to compile program for " + fullName(probe) + ": " +
                      insns.error().message);
   }
+  if (config_.showProgram) {
+    // Each clause under the description it matched this probe by.
+    std::vector<ListedClause> listed;
+    for (const auto& [clauseIndex, epid] : enabling.clauses) {
+      ListedClause c{"", clauseIndex};
+      for (const RetainedSpec& r : retainedSpecs_) {
+        if (r.clauseIndex == clauseIndex && specMatches(r.spec, probe)) {
+          c.description = fullDescription(r.spec);
+          break;
+        }
+      }
+      listed.push_back(std::move(c));
+    }
+    const std::string heading = fullName(probe) + " (probe ID " + std::to_string(probe.id) + ")";
+    std::fputs(formatProgramListing(heading, *insns, emitter.clauseStarts(), listed).c_str(),
+               stderr);
+  }
   return insns;
 }
 
@@ -968,18 +1040,24 @@ Result<void> Session::loadProgram(std::span<ProbeEnabling* const> group) {
   const std::string description = fullName(probe);
   auto insns = emitProgram(enabling, fds);
   if (!insns) return insns.error();
-  if (config_.showProgram) {
-    std::fprintf(stderr, "\n%s (probe ID %u): %zu instructions\n%s", description.c_str(), probe.id,
-                 insns->size(), bpf::disassemble(*insns).c_str());
-  }
   std::string log;
-  auto program =
-      bpf::Program::load(shared ? probe.owner->programKind(probe) : probeView.progType,
-                         "dt_" + std::to_string(probe.id), *insns, &log, config_.showProgram);
+  // -x bpflog (Oracle's): every program's verifier log, each line marked "BPF: ".
+  const bool bpflog = options_.flag("bpflog");
+  auto program = bpf::Program::load(shared ? probe.owner->programKind(probe) : probeView.progType,
+                                    "dt_" + std::to_string(probe.id), *insns, &log,
+                                    config_.showProgram || bpflog);
   if (!program) {
     return makeError("failed to enable " + description + ": " + program.error().message);
   }
-  if (config_.showProgram && !log.empty()) std::fprintf(stderr, "%s\n", log.c_str());
+  if (bpflog) {
+    for (size_t at = 0; at < log.size();) {
+      const size_t end = std::min(log.find('\n', at), log.size());
+      std::fprintf(stderr, "BPF: %.*s\n", static_cast<int>(end - at), log.data() + at);
+      at = end + 1;
+    }
+  } else if (config_.showProgram && !log.empty()) {
+    std::fprintf(stderr, "%s\n", log.c_str());
+  }
   loaded_.push_back(std::move(*program));
   const bpf::Program& loadedProgram = loaded_.back();
   if (firedByConsumer) {

@@ -18,6 +18,7 @@
 #include "bpf/map.h"
 #include "bpf/program.h"
 #include "codegen/layout.h"
+#include "driver/stability_report.h"
 #include "ir/program.h"
 #include "parse/lexer.h"
 #include "parse/parser.h"
@@ -55,6 +56,7 @@ struct SourceUnit {
 struct SessionConfig {
   bool quiet = false;
   bool showProgram = false;       // -S
+  bool verbose = false;           // -v: keep what compiled() reports
   bool allowZeroMatches = false;  // -Z
   bool errtags = false;           // -x errtags
   FILE* out = stdout;
@@ -81,8 +83,9 @@ class Session {
   // -e's compile carried on to eBPF without the kernel: lays out storage
   // and generates the programs of up to `maxPrograms` enabled probes
   // against placeholder map descriptors, creating no map and loading
-  // nothing (the fuzz targets of tests/fuzz). Returns the instruction count.
-  Result<size_t> generateUnloaded(size_t maxPrograms);
+  // nothing (the fuzz targets of tests/fuzz, and -e -S, which lists them).
+  // Returns the instruction count.
+  Result<size_t> generateUnloaded(size_t maxPrograms, bool listPrograms = false);
 
   // -S: lays out storage and prints, for each clause, the variables it
   // uses (nothing when the layout fails: load() reports why).
@@ -95,6 +98,11 @@ class Session {
   providers::ProbeCatalog& catalog() { return catalog_; }
   // -q, or `#pragma D option quiet` in a compiled script.
   bool quiet() const { return config_.quiet; }
+  // -S, -x verbose or `#pragma D option verbose`.
+  bool showsProgram() const { return config_.showProgram; }
+  // With -v, the clauses the last compile() added and what their
+  // descriptions matched (for the stability report).
+  const std::vector<ReportedClause>& compiled() const { return compiled_; }
 
  private:
   struct ProbeEnabling {
@@ -111,6 +119,7 @@ class Session {
   void referToMaps(codegen::MapFds& fds) const;
   Result<void> createMaps();
   // The program of one enabling, its maps' descriptors in `fds`.
+  // With -S, the program is listed on stderr.
   Result<std::vector<bpf::Insn>> emitProgram(const ProbeEnabling& enabling,
                                              const codegen::MapFds& fds);
   // Loads one program for the probes of `group` (one probe, or several of
@@ -170,6 +179,7 @@ class Session {
     bool inProcesses = true;
   };
   std::vector<RetainedSpec> retainedSpecs_;
+  std::vector<ReportedClause> compiled_;  // -v
   codegen::Layout layout_;
   ir::Program ir_;
 

@@ -182,7 +182,8 @@ bool waitForTrap(pid_t pid, int& status) {
 }
 
 // Runs in the forked child: only async-signal-safe calls.
-[[noreturn]] void childWaitThenExec(int goRead, int execErrWrite, char* const* argv) {
+[[noreturn]] void childWaitThenExec(int goRead, int execErrWrite, char* const* argv,
+                                    char* const* envp) {
   // The command dies with dtrace, however dtrace ends (SIGKILL included),
   // as dtrace kills the processes it created when it exits: never an orphan
   // left running untraced, nor one stopped at its entry point. The setting
@@ -204,7 +205,11 @@ bool waitForTrap(pid_t pid, int& status) {
   // kTraceExec: stop after the exec, for dtrace to hold at the entry point.
   if (go == kTraceExec && ::ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) != 0) ::_exit(127);
 
-  ::execvp(argv[0], argv);
+  if (envp != nullptr) {
+    ::execvpe(argv[0], argv, envp);
+  } else {
+    ::execvp(argv[0], argv);
+  }
   int error = errno;
   ssize_t ignored = ::write(execErrWrite, &error, sizeof error);
   (void)ignored;
@@ -221,9 +226,13 @@ std::optional<HoldPoint> holdPointNamed(std::string_view name) {
   return std::nullopt;
 }
 
-Result<Target> Target::spawn(const std::string& command) { return spawn(splitCommand(command)); }
+Result<Target> Target::spawn(const std::string& command,
+                             const std::vector<std::string>* environment) {
+  return spawn(splitCommand(command), environment);
+}
 
-Result<Target> Target::spawn(const std::vector<std::string>& argv) {
+Result<Target> Target::spawn(const std::vector<std::string>& argv,
+                             const std::vector<std::string>* environment) {
   if (argv.empty()) return Error{std::string("failed to execute : ") + kNoExecutable};
   if (const char* problem = executableProblem(argv[0])) {
     return Error{"failed to execute " + argv[0] + ": " + problem};
@@ -246,6 +255,10 @@ Result<Target> Target::spawn(const std::vector<std::string>& argv) {
   std::vector<char*> args;
   for (std::string& word : target.argv_) args.push_back(word.data());
   args.push_back(nullptr);
+  std::vector<std::string> envCopy = environment ? *environment : std::vector<std::string>();
+  std::vector<char*> envp;
+  for (std::string& entry : envCopy) envp.push_back(entry.data());
+  envp.push_back(nullptr);
 
   pid_t pid = ::fork();
   if (pid < 0) {
@@ -256,7 +269,7 @@ Result<Target> Target::spawn(const std::vector<std::string>& argv) {
   if (pid == 0) {
     ::close(go[1]);  // so the read sees EOF if dtrace dies
     ::close(execErr[0]);
-    childWaitThenExec(go[0], execErr[1], args.data());
+    childWaitThenExec(go[0], execErr[1], args.data(), environment ? envp.data() : nullptr);
   }
   ::close(go[0]);
   ::close(execErr[1]);

@@ -31,8 +31,12 @@ class Target {
   // child shares dtrace's stdin, stdout and stderr. If dtrace goes away
   // before start(), the child exits without running the command; if it
   // dies afterwards (even by SIGKILL), the kernel kills the command.
-  static Result<Target> spawn(const std::string& command);
-  static Result<Target> spawn(const std::vector<std::string>& argv);
+  // With `environment` ("NAME=value" entries), the command runs with it
+  // instead of dtrace's own (-x setenv / unsetenv).
+  static Result<Target> spawn(const std::string& command,
+                              const std::vector<std::string>* environment = nullptr);
+  static Result<Target> spawn(const std::vector<std::string>& argv,
+                              const std::vector<std::string>* environment = nullptr);
   // -p: the process must exist. We never signal it.
   static Result<Target> grab(int pid);
 

@@ -50,22 +50,26 @@ std::string formatProbeListLine(const Probe& probe) {
 }
 
 std::string formatProbeInfo(const Probe& probe) {
-  if (!probe.argsDescribed && probe.owner != nullptr) {
-    // The catalog owns its probes as mutable objects; filling in the
-    // argument description lazily does not change the probe's identity.
-    Probe& owned = const_cast<Probe&>(probe);
-    if (owned.owner->describeArgs(owned)) owned.argsDescribed = true;
-  }
   ProviderAttributes pa;
   if (probe.owner != nullptr) pa = probe.owner->attributes();
   Attribute desc = pa.provider;
   if (counts(probe.module)) desc = minAttribute(desc, pa.module);
   if (counts(probe.function)) desc = minAttribute(desc, pa.function);
   if (counts(probe.name)) desc = minAttribute(desc, pa.name);
+  return formatProbeInfo(probe, desc, pa.args);
+}
 
+std::string formatProbeInfo(const Probe& probe, const Attribute& description,
+                            const Attribute& arguments) {
+  if (!probe.argsDescribed && probe.owner != nullptr) {
+    // The catalog owns its probes as mutable objects; filling in the
+    // argument description lazily does not change the probe's identity.
+    Probe& owned = const_cast<Probe&>(probe);
+    if (owned.owner->describeArgs(owned)) owned.argsDescribed = true;
+  }
   std::string out;
-  appendAttribute(out, "Probe Description Attributes", desc);
-  appendAttribute(out, "Argument Attributes", pa.args);
+  appendAttribute(out, "Probe Description Attributes", description);
+  appendAttribute(out, "Argument Attributes", arguments);
   out += "\n\tArgument Types\n";
   size_t typed = 0;
   while (typed < probe.args.size() && !probe.args[typed].typeName.empty()) {

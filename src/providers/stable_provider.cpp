@@ -3,6 +3,7 @@
 #include "bpf/attach.h"
 #include "providers/catalog.h"
 #include "providers/glob.h"
+#include "providers/unavailable_provider.h"
 #include "types/tracepoint_prototype.h"
 
 namespace dtrace::providers {
@@ -52,7 +53,8 @@ class StableProvider final : public Provider {
   // A probe of the provider's that Linux cannot carry, named exactly.
   Result<const Probe*> create(ProbeCatalog&, const ast::ProbeSpec& spec) override {
     if (const UnavailableProbe* u = unavailable(spec)) {
-      return Error{"probe " + name_ + ":::" + u->name + " is not available: " + u->reason};
+      return Error{"probe " + name_ + ":::" + u->name + " is not available: " + u->reason,
+                   kMatchesNothingTag};
     }
     return static_cast<const Probe*>(nullptr);
   }

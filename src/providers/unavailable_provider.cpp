@@ -29,7 +29,7 @@ class UnavailableProvider final : public Provider {
   void enumerate(ProbeCatalog&) override {}
 
   Result<const Probe*> create(ProbeCatalog&, const ast::ProbeSpec&) override {
-    return Error{reason_};
+    return Error{reason_, kMatchesNothingTag};
   }
 
   Result<void> describeArgs(Probe&) override { return Error{reason_}; }

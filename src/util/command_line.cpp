@@ -70,9 +70,9 @@ std::string modeConflictText(const std::string& pname) {
   return pname + ": only one of the [-AGhlV] options can be specified at a time\n";
 }
 
-// The parse proper. Errors are reported in the order illumos dtrace finds
-// them: getopt complaints first, then mode conflicts, then bad option values,
-// then bad process ids.
+// The parse proper: getopt complaints first, then mode conflicts, as
+// illumos dtrace finds them; bad option values and process ids come later,
+// from applyOptions().
 class Parser {
  public:
   explicit Parser(std::vector<std::string> args) : args_(std::move(args)) {
@@ -97,8 +97,6 @@ class Parser {
     if (anonymousRequested_) {
       return UsageError{pname_ + ": anonymous tracing (-A) is not supported on Linux\n", 2};
     }
-    if (valueError_) return *valueError_;
-    if (pidError_) return *pidError_;
     return std::move(cl_);
   }
 
@@ -146,11 +144,9 @@ class Parser {
 
   void addSource(ProgramSource::Kind kind) { cl_.sources.push_back({kind, optarg_}); }
 
-  void valueFailure(const std::string& what) {
-    if (!valueError_) {
-      valueError_ = UsageError{
-          pname_ + ": failed to set " + what + ": " + OptionTable::kBadValueMessage + "\n", 1};
-    }
+  // An option letter's setting; `what` names it in errors ("-b 4m", "-q").
+  void setting(std::string name, std::optional<std::string> value, std::string what) {
+    cl_.settings.push_back({std::move(name), std::move(value), std::move(what)});
   }
 
   void handle(char c) {
@@ -168,17 +164,15 @@ class Parser {
         break;
       case 'a':
         cl_.claimAnonymous = true;
+        setting("grabanon", std::nullopt, "-a");
         break;
       case 'A':
         anonymousRequested_ = true;
         modes_++;
         break;
-      case 'b': {
-        OptionTable probe;
-        if (!probe.set("bufsize", optarg_).ok()) valueFailure("-b " + optarg_);
-        cl_.xOptions.emplace_back("bufsize", optarg_);
+      case 'b':
+        setting("bufsize", optarg_, "-b " + optarg_);
         break;
-      }
       case 'B':
         break;  // illumos: suppress output through the buffered handler; no effect here
       case 'c':
@@ -186,9 +180,10 @@ class Parser {
         break;
       case 'C':
         cl_.runCpp = true;
+        setting("cpp", std::nullopt, "-C");
         break;
       case 'D':
-        cl_.cppArgs.push_back("-D" + optarg_);
+        setting("define", optarg_, "-D " + optarg_);
         break;
       case 'e':
         cl_.compileOnly = true;
@@ -198,6 +193,7 @@ class Parser {
         break;
       case 'F':
         cl_.flowIndent = true;
+        setting("flowindent", std::nullopt, "-F");
         break;
       case 'G':
         cl_.generateObject = true;
@@ -209,19 +205,20 @@ class Parser {
         break;
       case 'H':
         cl_.showIncludes = true;
+        setting("cpphdrs", std::nullopt, "-H");
         break;
       case 'i':
         addSource(Kind::ProbeId);
         break;
       case 'I':
-        cl_.cppArgs.push_back("-I" + optarg_);
+        setting("incdir", optarg_, "-I " + optarg_);
         break;
       case 'l':
         cl_.list = true;
         modes_++;
         break;
       case 'L':
-        cl_.libDirs.push_back(optarg_);
+        setting("libdir", optarg_, "-L " + optarg_);
         break;
       case 'm':
         addSource(Kind::ModuleName);
@@ -237,7 +234,7 @@ class Parser {
         char* end = nullptr;
         long pid = std::strtol(optarg_.c_str(), &end, 10);
         if (errno != 0 || optarg_.empty() || *end != '\0' || pid <= 0 || pid > INT32_MAX) {
-          if (!pidError_) pidError_ = UsageError{pname_ + ": invalid pid: " + optarg_ + "\n", 1};
+          if (!cl_.invalidPid) cl_.invalidPid = optarg_;
         } else {
           cl_.pids.push_back(static_cast<int>(pid));
         }
@@ -248,6 +245,7 @@ class Parser {
         break;
       case 'q':
         cl_.quiet = true;
+        setting("quiet", std::nullopt, "-q");
         break;
       case 's':
         addSource(Kind::ScriptFile);
@@ -256,7 +254,7 @@ class Parser {
         cl_.showProgram = true;
         break;
       case 'U':
-        cl_.cppArgs.push_back("-U" + optarg_);
+        setting("undef", optarg_, "-U " + optarg_);
         break;
       case 'v':
         cl_.verbose = true;
@@ -267,24 +265,23 @@ class Parser {
         break;
       case 'w':
         cl_.destructive = true;
+        setting("destructive", std::nullopt, "-w");
         break;
       case 'x': {
-        size_t eq = optarg_.find('=');
-        if (eq == std::string::npos) {
-          cl_.xOptions.emplace_back(optarg_, "");
-        } else {
-          cl_.xOptions.emplace_back(optarg_.substr(0, eq), optarg_.substr(eq + 1));
-        }
+        // "-x name" has no value, "-x name=" an empty one (dtrace.c splits at '=').
+        const size_t eq = optarg_.find('=');
+        std::string name = optarg_.substr(0, eq);
+        std::optional<std::string> value;
+        if (eq != std::string::npos) value = optarg_.substr(eq + 1);
+        setting(name, std::move(value), "-x " + name);
         break;
       }
       case 'X':
-        if (optarg_ != "a" && optarg_ != "c" && optarg_ != "s" && optarg_ != "t") {
-          valueFailure("-X " + optarg_);
-        }
-        cl_.stdcMode = optarg_;
+        setting("stdc", optarg_, "-X " + optarg_);
         break;
       case 'Z':
         cl_.allowZeroMatches = true;
+        setting("zdefs", std::nullopt, "-Z");
         break;
       default:
         break;
@@ -300,8 +297,6 @@ class Parser {
   int modes_ = 0;
   bool anonymousRequested_ = false;
   std::optional<UsageError> getoptError_;
-  std::optional<UsageError> valueError_;
-  std::optional<UsageError> pidError_;
 };
 
 }  // namespace
@@ -415,54 +410,21 @@ std::vector<std::string> shebangOptions(std::string_view scriptText) {
   return options;
 }
 
-Result<void> setOption(OptionTable& options, std::string_view name, std::string_view value) {
-  if (name == "strsize" && value.empty() && OptionTable::find(name) != nullptr) {
+Result<void> setOption(OptionTable& options, std::string_view name,
+                       std::optional<std::string_view> value) {
+  if (name == "strsize" && !value && OptionTable::find(name) != nullptr) {
     return Error{OptionTable::kBadValueMessage};
   }
-  return options.set(name, value);
+  return options.setArgument(name, value);
 }
 
 Result<void> applyOptions(const CommandLine& commandLine, OptionTable& options) {
-  struct Flag {
-    bool on;
-    const char* option;
-    const char* letter;
-  };
-  const Flag flags[] = {
-      {commandLine.quiet, "quiet", "-q"},
-      {commandLine.flowIndent, "flowindent", "-F"},
-      {commandLine.destructive, "destructive", "-w"},
-      {commandLine.allowZeroMatches, "zdefs", "-Z"},
-      {commandLine.showIncludes, "cpphdrs", "-H"},
-      {commandLine.runCpp, "cpp", "-C"},
-      {commandLine.claimAnonymous, "grabanon", "-a"},
-  };
-  for (const Flag& flag : flags) {
-    if (!flag.on) continue;
-    Result<void> r = options.set(flag.option, "");
-    if (!r.ok())
-      return Error{std::string("failed to set ") + flag.letter + ": " + r.error().message};
+  for (const OptionSetting& s : commandLine.settings) {
+    Result<void> r = setOption(options, s.name,
+                               s.value ? std::optional<std::string_view>(*s.value) : std::nullopt);
+    if (!r.ok()) return Error{"failed to set " + s.given + ": " + r.error().message};
   }
-  if (!commandLine.stdcMode.empty()) {
-    Result<void> r = options.set("stdc", commandLine.stdcMode);
-    if (!r.ok())
-      return Error{"failed to set -X " + commandLine.stdcMode + ": " + r.error().message};
-  }
-  for (const std::string& dir : commandLine.libDirs) {
-    Result<void> r = options.set("libdir", dir);
-    if (!r.ok()) return Error{"failed to set -L " + dir + ": " + r.error().message};
-  }
-  for (const std::string& arg : commandLine.cppArgs) {
-    const char* option = arg[1] == 'D' ? "define" : arg[1] == 'U' ? "undef" : "incdir";
-    Result<void> r = options.set(option, std::string_view(arg).substr(2));
-    if (!r.ok())
-      return Error{"failed to set " + arg.substr(0, 2) + " " + arg.substr(2) + ": " +
-                   r.error().message};
-  }
-  for (const auto& [name, value] : commandLine.xOptions) {
-    Result<void> r = setOption(options, name, value);
-    if (!r.ok()) return Error{"failed to set -x " + name + ": " + r.error().message};
-  }
+  if (commandLine.invalidPid) return Error{"invalid pid: " + *commandLine.invalidPid};
   return {};
 }
 

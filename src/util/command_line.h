@@ -4,6 +4,7 @@
 // carries.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -30,6 +31,16 @@ struct ProgramSource {
   std::string text;  // the -n text, the script path, ...
 };
 
+// One option the command line sets, in argv order: -x name[=value] and
+// the letters that are options (-b bufsize, -q quiet, -D define, ...), as
+// dtrace(1M)'s second pass hands them to dtrace_setopt().
+struct OptionSetting {
+  std::string name;                  // the option: "bufsize", "quiet", "define"
+  std::optional<std::string> value;  // absent for "-x name" and for -q, -w, -F ...
+  std::string given;                 // as errors name it: "-b 4m", "-x name", "-q"
+  bool operator==(const OptionSetting&) const = default;
+};
+
 struct CommandLine {
   std::vector<ProgramSource> sources;  // in command-line order
   bool quiet = false, list = false, verbose = false, compileOnly = false, showProgram = false,
@@ -39,14 +50,12 @@ struct CommandLine {
   bool generateObject = false;  // -G: an ELF object with USDT providers (dtrace refuses it)
   bool claimAnonymous = false;  // -a: there is no anonymous state on Linux; accepted, no effect
   int dataModel = 0;            // 32 or 64 from -32/-64 (the last wins); 0 when not given
-  std::vector<std::string> cppArgs;  // "-DX=1", "-UY", "-I/dir" in order
-  std::vector<std::string> libDirs;  // -L, in order
-  std::string stdcMode;              // -X a|c|s|t (GNU cpp has no equivalent; kept for -x stdc)
-  std::string outputFile;            // -o
-  std::vector<std::pair<std::string, std::string>> xOptions;  // -x name[=value]; -b is bufsize
-  std::vector<std::string> commands;                          // -c (repeatable)
-  std::vector<int> pids;                                      // -p (repeatable)
-  std::vector<std::string> macroArgs;  // operands after the options: $1, $2, ...
+  std::vector<OptionSetting> settings;    // -x, -b, -q, -D, -I, -U, -L, -X, ... in order
+  std::string outputFile;                 // -o
+  std::vector<std::string> commands;      // -c (repeatable)
+  std::vector<int> pids;                  // -p (repeatable)
+  std::optional<std::string> invalidPid;  // the first -p argument that is no pid
+  std::vector<std::string> macroArgs;     // operands after the options: $1, $2, ...
 };
 
 // What to print on stderr (complete, newline-terminated: the getopt complaint
@@ -69,14 +78,16 @@ std::string usageText(const char* argv0);
 // Empty when the first line is not such a line.
 std::vector<std::string> shebangOptions(std::string_view scriptText);
 
-// Applies the command line's option flags, -b, -D/-U/-I and -x settings to
-// `options` in the order dtrace does. On failure the message is dtrace's,
-// without the leading "dtrace: " (e.g. "failed to set -x nosuch: Invalid
-// option name"); dtrace exits with status 1 for it.
+// Applies the command line's settings to `options` in argv order, as
+// dtrace(1M)'s second pass does, then checks the -p arguments (its third
+// pass). On failure the message is dtrace's, without the leading
+// "dtrace: " (e.g. "failed to set -x nosuch: Invalid option name", "invalid
+// pid: 12x"); dtrace exits with status 1 for it.
 Result<void> applyOptions(const CommandLine& commandLine, OptionTable& options);
 
-// Sets one -x or `#pragma D option` setting. Like OptionTable::set, but
-// strsize needs a value (libdtrace's dt_opt_strsize refuses none).
-Result<void> setOption(OptionTable& options, std::string_view name, std::string_view value);
+// Sets one -x or `#pragma D option` setting (no value for "-x name"). Like
+// OptionTable::setArgument, but strsize needs a value.
+Result<void> setOption(OptionTable& options, std::string_view name,
+                       std::optional<std::string_view> value);
 
 }  // namespace dtrace::cli

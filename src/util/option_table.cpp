@@ -81,21 +81,22 @@ std::optional<bool> switchWord(std::string_view value) {
 }
 
 // Sorted by name. Defaults are illumos's (the kernel's for run-time options,
-// and dtrace(1M)'s 4m for bufsize and aggsize), but for ustackframes and
-// maxframes (Oracle's options for Linux, where user stacks run deep).
+// dtrace_ustackframes_default's 20 for ustackframes, and dtrace(1M)'s 4m
+// for bufsize and aggsize); maxframes is Oracle's option.
 const std::vector<OptionSpec> kSpecs = {
-    {"agghist", OptionKind::Runtime, true, "", ""},
-    {"aggpack", OptionKind::Runtime, true, "", ""},
+    {"agghist", OptionKind::Runtime, true, "", "", false, true},
+    {"aggpack", OptionKind::Runtime, true, "", "", false, true},
     {"aggpercpu", OptionKind::Flag, false, "", ""},
-    {"aggrate", OptionKind::Time, true, "1hz", ""},
+    {"aggrate", OptionKind::Time, true, "1hz", "", false, true},
     {"aggsize", OptionKind::Size, true, "4m", ""},
-    {"aggsortkey", OptionKind::Runtime, true, "", ""},
-    {"aggsortkeypos", OptionKind::Runtime, true, "", ""},
-    {"aggsortpos", OptionKind::Runtime, true, "", ""},
-    {"aggsortrev", OptionKind::Runtime, true, "", ""},
-    {"aggzoom", OptionKind::Runtime, true, "", ""},
+    {"aggsortkey", OptionKind::Runtime, true, "", "", false, true},
+    {"aggsortkeypos", OptionKind::Runtime, true, "", "", false, true},
+    {"aggsortpos", OptionKind::Runtime, true, "", "", false, true},
+    {"aggsortrev", OptionKind::Runtime, true, "", "", false, true},
+    {"aggzoom", OptionKind::Runtime, true, "", "", false, true},
     {"amin", OptionKind::Text, false, "", ""},
     {"argref", OptionKind::Flag, false, "", ""},
+    {"bpflog", OptionKind::Runtime, true, "", ""},  // Oracle's: print the verifier's log
     {"bufpolicy", OptionKind::Choice, true, "switch", "ring|fill|switch"},
     {"bufresize", OptionKind::Choice, true, "auto", "auto|manual"},
     {"bufsize", OptionKind::Size, true, "4m", ""},
@@ -110,7 +111,7 @@ const std::vector<OptionSpec> kSpecs = {
     {"debug", OptionKind::Flag, false, "", ""},
     {"defaultargs", OptionKind::Flag, false, "", ""},
     {"define", OptionKind::CppArg, false, "", "-D", true},
-    {"destructive", OptionKind::Flag, true, "", ""},
+    {"destructive", OptionKind::Runtime, true, "", ""},
     {"droptags", OptionKind::Flag, false, "", ""},
     {"dtypes", OptionKind::Text, false, "", ""},
     {"dynvarsize", OptionKind::Size, true, "1m", ""},
@@ -119,7 +120,7 @@ const std::vector<OptionSpec> kSpecs = {
     {"errtags", OptionKind::Flag, false, "", ""},
     {"evaltime", OptionKind::Choice, false, "", "exec|preinit|postinit|main"},
     {"flamegraph", OptionKind::Text, true, "", ""},
-    {"flowindent", OptionKind::Runtime, true, "", ""},
+    {"flowindent", OptionKind::Runtime, true, "", "", false, true},
     {"grabanon", OptionKind::Runtime, true, "", ""},
     {"incdir", OptionKind::CppArg, false, "", "-I", true},
     {"iregs", OptionKind::Count, false, "", ""},
@@ -138,20 +139,21 @@ const std::vector<OptionSpec> kSpecs = {
     {"nspec", OptionKind::Runtime, true, "1", ""},
     {"oformat", OptionKind::Choice, true, "text", "text|json|folded"},
     {"pgmax", OptionKind::Count, false, "", ""},
-    {"printsize", OptionKind::Size, true, "", ""},
+    {"printsize", OptionKind::Size, true, "", "", false, true},  // Oracle's, dynamic
     {"pspec", OptionKind::Flag, false, "", ""},
-    {"quiet", OptionKind::Runtime, true, "", ""},
-    {"rawbytes", OptionKind::Runtime, true, "", ""},
+    {"quiet", OptionKind::Runtime, true, "", "", false, true},
+    {"rawbytes", OptionKind::Runtime, true, "", "", false, true},
     {"scratchsize", OptionKind::Size, false, "2048", ""},  // Oracle's: alloca() space
+    {"setenv", OptionKind::EnvEdit, false, "", "", true},
     {"specsize", OptionKind::Size, true, "32k", ""},
     {"stackframes", OptionKind::Runtime, true, "20", ""},
-    {"stackindent", OptionKind::Runtime, true, "14", ""},
+    {"stackindent", OptionKind::Runtime, true, "14", "", false, true},
     // Unset by default: exit() is noticed at once (DTrace checks at 1hz).
     {"statusrate", OptionKind::Time, true, "", ""},
     {"stdc", OptionKind::Choice, false, "", "a|c|s|t", true},
     {"strip", OptionKind::Flag, false, "", ""},
     {"strsize", OptionKind::Size, true, "256", ""},
-    {"switchrate", OptionKind::Time, true, "10hz", ""},  // illumos: 1hz
+    {"switchrate", OptionKind::Time, true, "10hz", "", false, true},  // illumos: 1hz
     {"syslibdir", OptionKind::Text, false, "", ""},
     {"temporal", OptionKind::Runtime, true, "", ""},
     {"tree", OptionKind::Count, false, "", ""},
@@ -159,7 +161,8 @@ const std::vector<OptionSpec> kSpecs = {
     {"udefs", OptionKind::Flag, false, "", ""},
     {"undef", OptionKind::CppArg, false, "", "-U", true},
     {"unodefs", OptionKind::Flag, false, "", ""},
-    {"ustackframes", OptionKind::Runtime, true, "100", ""},  // as Linux's DTrace: deep user stacks
+    {"unsetenv", OptionKind::EnvEdit, false, "", "", true},
+    {"ustackframes", OptionKind::Runtime, true, "20", ""},
     {"verbose", OptionKind::Flag, false, "", ""},
     {"version", OptionKind::Text, false, "", ""},
     {"zdefs", OptionKind::Flag, false, "", ""},
@@ -250,20 +253,27 @@ const OptionTable::Value* OptionTable::lookup(std::string_view name) const {
   return spec == nullptr ? nullptr : &values_[spec - kSpecs.data()];
 }
 
-Result<void> OptionTable::set(std::string_view name, std::string_view value) {
+// dtrace_setopt()'s option functions: `argument` is libdtrace's `arg`,
+// absent for "-x name" and present, perhaps empty, for "-x name=value".
+Result<void> OptionTable::setArgument(std::string_view name,
+                                      std::optional<std::string_view> argument) {
   const OptionSpec* spec = find(name);
   if (spec == nullptr) return Error{kBadNameMessage};
   Value& slot = values_[spec - kSpecs.data()];
+  const std::string_view value = argument.value_or(std::string_view());
   Value next;
   next.set = true;
   switch (spec->kind) {
     case OptionKind::Flag:
-      if (!value.empty()) return badValue();
+      // dt_opt_cflags() and its kind take no argument at all, not even "".
+      if (argument) return badValue();
       break;
     case OptionKind::Runtime:
-      if (!value.empty()) {
-        // dt_opt_runtime's words: yes/no, enable(d)/disable(d), true/false,
-        // on/off, set/unset; a negative word unsets the option.
+      // dt_opt_runtime(): "" unsets; yes/no, enable(d)/disable(d),
+      // true/false, on/off, set/unset; else a non-negative number.
+      if (argument && value.empty()) {
+        next.set = false;
+      } else if (argument) {
         if (std::optional<bool> word = switchWord(value)) {
           next.set = *word;
           next.number = *word ? 1 : 0;
@@ -278,7 +288,8 @@ Result<void> OptionTable::set(std::string_view name, std::string_view value) {
       if (!value.empty()) {
         Result<uint64_t> number = parseOptionSize(value);
         if (!number.ok()) return number.error();
-        if (name == "strsize" && *number > UINT_MAX) return badValue();
+        // dt_opt_strsize(): D's string type has a 32-bit size (EOVERFLOW).
+        if (name == "strsize" && *number > UINT_MAX) return Error{kOverflowMessage};
         next.number = *number;
       }
       break;
@@ -305,9 +316,14 @@ Result<void> OptionTable::set(std::string_view name, std::string_view value) {
       break;
     }
     case OptionKind::Text:
-      if (value.empty()) return badValue();
       if (name == "version") {
+        // dt_opt_version(): "" reads as version 0.0 (dt_version_str2num),
+        // which D never had.
+        if (!argument) return badValue();
+        if (value.empty()) return Error{kUndefinedVersionMessage};
         if (Result<void> r = checkVersion(value); !r.ok()) return r.error();
+      } else if (value.empty()) {
+        return badValue();
       }
       next.text = std::string(value);
       if (name == "libdir") libDirs_.push_back(next.text);
@@ -327,9 +343,47 @@ Result<void> OptionTable::set(std::string_view name, std::string_view value) {
         cppArgs_.push_back(std::string(spec->choices) + next.text);
       }
       break;
+    case OptionKind::EnvEdit: {
+      // dt_opt_setenv(): setenv takes NAME[=value]; unsetenv a bare NAME.
+      const bool setting = name == "setenv";
+      if (!argument || (!setting && value.find('=') != std::string_view::npos)) return badValue();
+      next.text = std::string(value);
+      environmentEdits_.push_back({setting, next.text});
+      break;
+    }
   }
   slot = std::move(next);
   return {};
+}
+
+Result<void> OptionTable::setWhileTracing(std::string_view name, std::string_view value) {
+  // dtrace_setopt(): with dt_active, only compile-time and dynamic
+  // run-time options may be set (EDT_ACTIVE).
+  const OptionSpec* spec = find(name);
+  if (spec != nullptr && spec->runtime && !spec->dynamic) return Error{kActiveMessage};
+  return set(name, value);
+}
+
+void OptionTable::setFromEnvironment(const std::function<const char*(const char*)>& getenv) {
+  for (const OptionSpec& spec : kSpecs) {
+    std::string variable = "DTRACE_OPT_";
+    for (char c : spec.name) {
+      variable += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
+    if (const char* value = getenv(variable.c_str())) (void)set(spec.name, value);
+  }
+}
+
+std::vector<std::string> editedEnvironment(std::vector<std::string> base,
+                                           const std::vector<EnvironmentEdit>& edits) {
+  for (const EnvironmentEdit& edit : edits) {
+    const std::string_view name = std::string_view(edit.text).substr(0, edit.text.find('='));
+    std::erase_if(base, [&](const std::string& entry) {
+      return std::string_view(entry).substr(0, entry.find('=')) == name;
+    });
+    if (edit.set) base.push_back(edit.text);
+  }
+  return base;
 }
 
 bool OptionTable::isSet(std::string_view name) const {

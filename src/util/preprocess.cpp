@@ -48,6 +48,12 @@ const char* const kPredefined[] = {
     "-D__LP64",  "-D__LP64__", "-D__x86_64", "-D__x86_64__", "-D__amd64",
 };
 
+// The name cpp knows the script by, as Oracle's dt_preproc() names it (and
+// illumos's /dev/fd/N): cpp's diagnostics say "/dev/stdin:17: error: ...".
+// cpp reads it from a pipe ("-"), so quoted includes are found from the
+// current directory; a line marker gives it the name.
+constexpr std::string_view kInputName = "/dev/stdin";
+
 std::string quoteForLineMarker(const std::string& name) {
   std::string quoted;
   for (char c : name) {
@@ -57,10 +63,10 @@ std::string quoteForLineMarker(const std::string& name) {
   return quoted;
 }
 
-// The source as cpp reads it: a marker naming the file, then the text with a
-// leading "#!" line blanked (cpp would reject it as a directive).
-std::string prepareInput(const std::string& source, const std::string& fileName) {
-  std::string input = "# 1 \"" + quoteForLineMarker(fileName) + "\"\n";
+// The source as cpp reads it: a marker naming it kInputName, then the text
+// with a leading "#!" line blanked (cpp would reject it as a directive).
+std::string prepareInput(const std::string& source) {
+  std::string input = "# 1 \"" + std::string(kInputName) + "\"\n";
   if (source.compare(0, 2, "#!") == 0) {
     size_t newline = source.find('\n');
     if (newline != std::string::npos)
@@ -74,8 +80,12 @@ std::string prepareInput(const std::string& source, const std::string& fileName)
 }
 
 // Drops cpp's markers for its pseudo-files ("<stdin>", "<built-in>",
-// "<command-line>"), which name nothing the user wrote.
-std::string dropPseudoFileMarkers(const std::string& output) {
+// "<command-line>"), which name nothing the user wrote, and names the
+// script where a marker names the input (as illumos's dt_pragma_line()
+// takes /dev/fd/ markers for the main file).
+std::string withScriptMarkers(const std::string& output, const std::string& fileName) {
+  const std::string input = "\"" + std::string(kInputName) + "\"";
+  const std::string script = "\"" + quoteForLineMarker(fileName) + "\"";
   std::string kept;
   kept.reserve(output.size());
   size_t pos = 0;
@@ -84,11 +94,16 @@ std::string dropPseudoFileMarkers(const std::string& output) {
     size_t end = newline == std::string::npos ? output.size() : newline + 1;
     std::string_view line(output.data() + pos, end - pos);
     bool pseudo = false;
+    size_t quote = std::string_view::npos;
     if (line.size() > 2 && line[0] == '#' && line[1] == ' ') {
-      size_t quote = line.find('"');
+      quote = line.find('"');
       pseudo = quote != std::string_view::npos && quote + 1 < line.size() && line[quote + 1] == '<';
     }
-    if (!pseudo) kept.append(line);
+    if (quote != std::string_view::npos && line.substr(quote, input.size()) == input) {
+      kept.append(line.substr(0, quote)).append(script).append(line.substr(quote + input.size()));
+    } else if (!pseudo) {
+      kept.append(line);
+    }
     pos = end;
   }
   return kept;
@@ -106,6 +121,32 @@ std::string includeListing(const std::string& cppStderr) {
     pos = end;
   }
   return listing;
+}
+
+// GNU cpp's complaint that -D__STDC__=0 redefines its built-in, which
+// Sun's cpp (for which libdtrace passes it) never made.
+std::string withoutStdcRedefinition(const std::string& cppStderr) {
+  std::string kept;
+  bool skipNote = false;
+  size_t pos = 0;
+  while (pos < cppStderr.size()) {
+    size_t newline = cppStderr.find('\n', pos);
+    size_t end = newline == std::string::npos ? cppStderr.size() : newline + 1;
+    std::string_view line(cppStderr.data() + pos, end - pos);
+    pos = end;
+    if (line.find("warning: \"__STDC__\" redefined") != std::string_view::npos) {
+      skipNote = true;
+      continue;
+    }
+    if (skipNote && line.find("note: this is the location of the previous definition") !=
+                        std::string_view::npos) {
+      skipNote = false;
+      continue;
+    }
+    skipNote = false;
+    kept.append(line);
+  }
+  return kept;
 }
 
 std::string trim(std::string text) {
@@ -141,12 +182,12 @@ void drain(int outFd, int errFd, std::string& out, std::string& err) {
 
 Result<std::string> preprocess(const std::string& source, const std::string& fileName,
                                const std::vector<std::string>& cppArgs, bool showIncludes,
-                               const std::string& cppPath) {
+                               const std::string& cppPath, std::string_view stdcMode) {
   // The input goes through a memory file, so cpp never blocks us on a pipe
   // and an early cpp exit cannot raise SIGPIPE here.
   Fd input(::memfd_create("dtrace-cpp-input", MFD_CLOEXEC));
   if (input.get() < 0) return Error{std::string("failed to create cpp input: ") + strerror(errno)};
-  std::string text = prepareInput(source, fileName);
+  std::string text = prepareInput(source);
   for (size_t done = 0; done < text.size();) {
     ssize_t n = ::write(input.get(), text.data() + done, text.size() - done);
     if (n < 0 && errno == EINTR) continue;
@@ -169,7 +210,7 @@ Result<std::string> preprocess(const std::string& source, const std::string& fil
 
   std::vector<std::string> args = {cppPath};
   if (showIncludes) args.push_back("-H");
-  args.push_back("-undef");          // no GNU/system macros such as `linux` or `unix`
+  args.push_back("-undef");  // no GNU/system macros such as `linux` or `unix`
   // No __STDC_VERSION__: system headers then define __inline and
   // __restrict away, leaving declarations D can read (and C90 keeps //
   // comments as GNU's dialect).
@@ -179,6 +220,14 @@ Result<std::string> preprocess(const std::string& source, const std::string& fil
   // After the user's -D/-U, as libdtrace's dt_preproc() adds it: D 1.13
   // as DT_VERSION_NUMBER (major << 24 | minor << 12 | micro), 0x%08x.
   args.push_back("-D__SUNW_D_VERSION=0x0100d000");
+  // dt_preproc()'s -X modes: __STDC__ is 0 for a (the default) and t, 1
+  // for c, and undefined for s (a K&R preprocessor: -traditional-cpp, as
+  // Oracle's dtrace runs GNU cpp for it).
+  if (stdcMode == "s") {
+    args.push_back("-traditional-cpp");
+  } else if (stdcMode != "c") {
+    args.push_back("-D__STDC__=0");
+  }
   args.push_back("-");
   std::vector<char*> argv;
   for (std::string& arg : args) argv.push_back(arg.data());
@@ -209,6 +258,7 @@ Result<std::string> preprocess(const std::string& source, const std::string& fil
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   bool success = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  err = withoutStdcRedefinition(err);
   if (!success) {
     std::string message = trim(err);
     if (message.empty()) message = kPreprocessorFailedMessage;
@@ -219,7 +269,7 @@ Result<std::string> preprocess(const std::string& source, const std::string& fil
     ssize_t ignored = ::write(STDERR_FILENO, includes.data(), includes.size());
     (void)ignored;
   }
-  return dropPseudoFileMarkers(out);
+  return withScriptMarkers(out, fileName);
 }
 
 }  // namespace dtrace

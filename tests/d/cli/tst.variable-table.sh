@@ -3,6 +3,7 @@
 # takes a word (it holds a whole register, as DIF's variables do), arrays
 # and structs follow C's alignment (short[5] after a char at 8, a struct
 # after an int at 8); a thread-local's value is alone in its map element.
+# (The programs listed after the tables are left out.)
 $DTRACE -Se -n '
 char c;
 short a[5];
@@ -27,4 +28,4 @@ BEGIN
 END
 {
 	trace(n["BEGIN"] + this->li);
-}' 2>&1
+}' 2>&1 | sed '/^Disassembly of program/,$d'

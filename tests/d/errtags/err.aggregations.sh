@@ -68,6 +68,6 @@ check 'BEGIN { setopt(1); }'
 check 'BEGIN { setopt("quiet", "x", "y"); }'
 # At run time: an option setopt() cannot set, and an aggregation buffer
 # too small for one entry.
-$DTRACE -qn 'BEGIN { setopt("nosuch", "1"); setopt("bufsize", "lots"); exit(0); }' >/dev/null
+$DTRACE -qn 'BEGIN { setopt("nosuch", "1"); setopt("switchrate", "lots"); exit(0); }' >/dev/null
 $DTRACE -q -x aggsize=8 -n 'BEGIN { @ = count(); exit(0); }'
 exit 1

@@ -2,7 +2,8 @@
 # dynamic variable size the kernel cannot give is lowered (and dtrace says
 # to what: within a sixteenth of physical memory, so the figure depends on
 # the machine); with bufresize=manual it is refused in one line; a strsize
-# whose strings cannot fit the per-CPU scratch space is refused in one line.
+# whose strings cannot fit the per-CPU scratch space is refused in one line,
+# one beyond 32 bits as dt_opt_strsize() refuses it (EOVERFLOW).
 prog='BEGIN { self->s = execname; a[execname] = 1; @[execname] = count();
   printf("%s %d\n", self->s, a[execname]); exit(0); }'
 for x in bufsize=100t aggsize=100t dynvarsize=100t; do

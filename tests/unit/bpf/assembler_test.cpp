@@ -73,6 +73,22 @@ TEST(AssemblerTest, OwnIndexFollowsDroppedCode) {
   EXPECT_EQ((*insns)[1].imm, 1);
 }
 
+// Marks (where -S starts a clause's heading) follow dropped code too.
+TEST(AssemblerTest, MarksFollowDroppedCode) {
+  Assembler a;
+  Label skip = a.newLabel();
+  a.mark();              // 0
+  a.jump(skip);          // 0
+  a.emit(mov64(R2, 1));  // 1: unreachable
+  a.bind(skip);
+  a.mark();        // 2, then 1
+  a.emit(exit());  // 2, then 1
+  Result<std::vector<Insn>> insns = a.finish();
+  ASSERT_TRUE(insns.ok()) << insns.error().message;
+  ASSERT_EQ(insns->size(), 2u);
+  EXPECT_EQ(a.marks(), (std::vector<size_t>{0, 1}));
+}
+
 TEST(AssemblerTest, JumpToNextInstructionHasZeroOffset) {
   Assembler a;
   Label next = a.newLabel();

@@ -91,17 +91,30 @@ TEST(CommandLine, ValuedOptions) {
                             "-U",     "Y",     "-I/inc", "-L",
                             "/lib/d", "-X",    "s",      "-64",
                             "-n",     "BEGIN"});
-  ASSERT_EQ(cl.xOptions.size(), 3u);
-  EXPECT_EQ(cl.xOptions[0], (std::pair<std::string, std::string>{"bufsize", "16m"}));
-  EXPECT_EQ(cl.xOptions[1], (std::pair<std::string, std::string>{"bufpolicy", "ring"}));
-  EXPECT_EQ(cl.xOptions[2], (std::pair<std::string, std::string>{"quiet", ""}));
+  // Every option setting, in argv order, as dtrace(1M)'s second pass sees them.
+  const std::vector<OptionSetting> expected = {
+      {"bufsize", "16m", "-b 16m"},
+      {"bufpolicy", "ring", "-x bufpolicy"},
+      {"quiet", std::nullopt, "-x quiet"},
+      {"define", "X=1", "-D X=1"},
+      {"undef", "Y", "-U Y"},
+      {"incdir", "/inc", "-I /inc"},
+      {"libdir", "/lib/d", "-L /lib/d"},
+      {"stdc", "s", "-X s"},
+  };
+  EXPECT_EQ(cl.settings, expected);
   EXPECT_EQ(cl.outputFile, "out.txt");
   EXPECT_EQ(cl.commands, (std::vector<std::string>{"ls -l", "date"}));
   EXPECT_EQ(cl.pids, (std::vector<int>{1, 123}));
-  EXPECT_EQ(cl.cppArgs, (std::vector<std::string>{"-DX=1", "-UY", "-I/inc"}));
-  EXPECT_EQ(cl.libDirs, (std::vector<std::string>{"/lib/d"}));
-  EXPECT_EQ(cl.stdcMode, "s");
   EXPECT_EQ(cl.dataModel, 64);
+}
+
+TEST(CommandLine, EmptyXValueIsAValue) {
+  // "-x quiet=" gives quiet the value "" (which unsets it); "-x quiet" none.
+  CommandLine cl = parseOk({"dtrace", "-x", "quiet=", "-x", "quiet", "-n", "BEGIN"});
+  ASSERT_EQ(cl.settings.size(), 2u);
+  EXPECT_EQ(cl.settings[0].value, std::optional<std::string>(""));
+  EXPECT_EQ(cl.settings[1].value, std::nullopt);
 }
 
 TEST(CommandLine, ModeFlags) {
@@ -147,15 +160,30 @@ TEST(CommandLine, AnonymousTracingRefused) {
   EXPECT_NE(error.message.find("-A"), std::string::npos);
 }
 
-TEST(CommandLine, BadValuesAreFatal) {
-  UsageError error = parseFails({"dtrace", "-p", "12x", "-n", "BEGIN"});
-  EXPECT_EQ(error.message, "dtrace: invalid pid: 12x\n");
-  EXPECT_EQ(error.exitStatus, 1);
-  error = parseFails({"dtrace", "-b", "lots", "-n", "BEGIN"});
-  EXPECT_EQ(error.message, "dtrace: failed to set -b lots: Invalid value for specified option\n");
-  EXPECT_EQ(error.exitStatus, 1);
-  error = parseFails({"dtrace", "-X", "q", "-n", "BEGIN"});
-  EXPECT_EQ(error.message, "dtrace: failed to set -X q: Invalid value for specified option\n");
+TEST(ApplyOptions, BadValuesInArgvOrderThenPids) {
+  // dtrace(1M): option values in its second pass, in argv order; -p in its third.
+  auto applied = [](std::vector<std::string> args) {
+    OptionTable options;
+    Result<void> r = applyOptions(parseOk(std::move(args)), options);
+    return r.ok() ? std::string() : r.error().message;
+  };
+  EXPECT_EQ(applied({"dtrace", "-p", "12x", "-n", "BEGIN"}), "invalid pid: 12x");
+  EXPECT_EQ(applied({"dtrace", "-b", "lots", "-n", "BEGIN"}),
+            "failed to set -b lots: Invalid value for specified option");
+  EXPECT_EQ(applied({"dtrace", "-X", "q", "-n", "BEGIN"}),
+            "failed to set -X q: Invalid value for specified option");
+  EXPECT_EQ(applied({"dtrace", "-p", "x", "-x", "bogus", "-b", "abc", "-n", "BEGIN"}),
+            "failed to set -x bogus: Invalid option name");
+}
+
+TEST(ApplyOptions, LaterSettingsWin) {
+  // -q then -x quiet=no: quiet ends up off, as in argv order.
+  OptionTable options;
+  ASSERT_TRUE(applyOptions(parseOk({"dtrace", "-q", "-x", "quiet=no", "-n", "B"}), options).ok());
+  EXPECT_FALSE(options.flag("quiet"));
+  OptionTable empty;
+  ASSERT_TRUE(applyOptions(parseOk({"dtrace", "-q", "-x", "quiet=", "-n", "B"}), empty).ok());
+  EXPECT_FALSE(empty.flag("quiet"));
 }
 
 TEST(CommandLine, InterpreterArgumentIsSplit) {
@@ -168,8 +196,8 @@ TEST(CommandLine, InterpreterArgumentIsSplit) {
 
   cl = parseOk({"dtrace", "-x bufsize=1m -Cs", "./x.d"});
   EXPECT_TRUE(cl.runCpp);
-  ASSERT_EQ(cl.xOptions.size(), 1u);
-  EXPECT_EQ(cl.xOptions[0].second, "1m");
+  ASSERT_EQ(cl.settings.size(), 2u);
+  EXPECT_EQ(cl.settings[0].value, std::optional<std::string>("1m"));
 }
 
 TEST(CommandLine, AttachedProgramTextIsNotSplit) {

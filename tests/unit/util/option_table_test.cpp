@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 namespace dtrace {
 namespace {
 
@@ -13,7 +15,7 @@ TEST(OptionTable, Defaults) {
   EXPECT_EQ(o.size("dynvarsize"), 1u << 20);
   EXPECT_EQ(o.value("nspec"), 1u);
   EXPECT_EQ(o.value("stackframes"), 20u);
-  EXPECT_EQ(o.value("ustackframes"), 100u);
+  EXPECT_EQ(o.value("ustackframes"), 20u);  // dtrace_ustackframes_default
   EXPECT_EQ(o.value("stackindent"), 14u);
   EXPECT_EQ(o.timeNs("switchrate"), 100000000u);  // 10hz here, 1hz in illumos
   EXPECT_EQ(o.timeNs("aggrate"), 1000000000u);
@@ -76,13 +78,17 @@ TEST(OptionTable, Times) {
 
 TEST(OptionTable, RuntimeFlagsTakeNoValueOrANumber) {
   OptionTable o;
-  ASSERT_TRUE(o.set("quiet", "").ok());
+  ASSERT_TRUE(o.set("quiet").ok());
   EXPECT_TRUE(o.flag("quiet"));
+  // dt_opt_runtime(): an empty value unsets, as a negative word does.
+  ASSERT_TRUE(o.set("quiet", "").ok());
+  EXPECT_FALSE(o.flag("quiet"));
   ASSERT_TRUE(o.set("flowindent", "1").ok());
   EXPECT_TRUE(o.flag("flowindent"));
-  Result<void> r = o.set("destructive", "yes");
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().message, "Invalid value for specified option");
+  ASSERT_TRUE(o.set("destructive", "yes").ok());
+  EXPECT_TRUE(o.flag("destructive"));
+  ASSERT_TRUE(o.set("destructive", "no").ok());
+  EXPECT_FALSE(o.flag("destructive"));
   ASSERT_TRUE(o.set("nspec", "4").ok());
   EXPECT_EQ(o.value("nspec"), 4u);
   ASSERT_TRUE(o.set("cpu", "1").ok());
@@ -92,11 +98,70 @@ TEST(OptionTable, RuntimeFlagsTakeNoValueOrANumber) {
 
 TEST(OptionTable, CompileTimeFlagsRefuseValues) {
   OptionTable o;
-  ASSERT_TRUE(o.set("errtags", "").ok());
+  ASSERT_TRUE(o.set("errtags").ok());
   EXPECT_TRUE(o.flag("errtags"));
   EXPECT_FALSE(o.set("zdefs", "1").ok());
-  ASSERT_TRUE(o.set("defaultargs", "").ok());
+  EXPECT_FALSE(o.set("zdefs", "").ok());  // "-x zdefs=" is a value too
+  EXPECT_FALSE(o.flag("zdefs"));
+  ASSERT_TRUE(o.set("defaultargs").ok());
   EXPECT_TRUE(o.flag("defaultargs"));
+}
+
+TEST(OptionTable, OnlyDynamicOptionsChangeWhileTracing) {
+  OptionTable o;
+  Result<void> r = o.setWhileTracing("bufsize", "1m");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "Operation illegal when tracing is active");
+  EXPECT_EQ(o.size("bufsize"), 4u << 20);
+  EXPECT_FALSE(o.setWhileTracing("destructive", "1").ok());
+  ASSERT_TRUE(o.setWhileTracing("quiet", "1").ok());
+  EXPECT_TRUE(o.flag("quiet"));
+  ASSERT_TRUE(o.setWhileTracing("switchrate", "5hz").ok());
+  EXPECT_EQ(o.timeNs("switchrate"), 200000000u);
+  // Compile-time options keep their own answer.
+  r = o.setWhileTracing("zdefs", "1");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "Invalid value for specified option");
+}
+
+TEST(OptionTable, EnvironmentVariablesSetOptions) {
+  OptionTable o;
+  std::map<std::string, std::string> env = {{"DTRACE_OPT_BUFSIZE", "8k"},
+                                            {"DTRACE_OPT_QUIET", "yes"},
+                                            {"DTRACE_OPT_ZDEFS", "1"},  // refused: ignored
+                                            {"DTRACE_OPT_STRSIZE", "huge"},
+                                            {"DTRACE_OPT_CPPARGS", "-Dx -Dy"}};
+  o.setFromEnvironment([&](const char* name) -> const char* {
+    auto it = env.find(name);
+    return it == env.end() ? nullptr : it->second.c_str();
+  });
+  EXPECT_EQ(o.size("bufsize"), 8u << 10);
+  EXPECT_TRUE(o.flag("quiet"));
+  EXPECT_FALSE(o.flag("zdefs"));
+  EXPECT_EQ(o.size("strsize"), 256u);
+  EXPECT_EQ(o.cppArgs(), (std::vector<std::string>{"-Dx", "-Dy"}));
+}
+
+TEST(OptionTable, SetenvAndUnsetenv) {
+  OptionTable o;
+  ASSERT_TRUE(o.set("setenv", "A=1").ok());
+  ASSERT_TRUE(o.set("setenv", "B=2").ok());
+  ASSERT_TRUE(o.set("unsetenv", "HOME").ok());
+  EXPECT_FALSE(o.set("unsetenv", "A=1").ok());  // unsetenv names a variable only
+  EXPECT_FALSE(o.set("setenv").ok());
+  const std::vector<std::string> env =
+      editedEnvironment({"HOME=/root", "A=0", "PATH=/bin"}, o.environmentEdits());
+  EXPECT_EQ(env, (std::vector<std::string>{"PATH=/bin", "A=1", "B=2"}));
+}
+
+TEST(OptionTable, StrsizeOverflowAndEmptyVersion) {
+  OptionTable o;
+  Result<void> r = o.set("strsize", "4g");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "Value too large for defined data type");
+  r = o.set("version", "");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "Requested version is not supported by compiler");
 }
 
 TEST(OptionTable, Choices) {

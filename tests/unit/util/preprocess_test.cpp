@@ -89,6 +89,32 @@ TEST_F(PreprocessTest, FailureReturnsCppDiagnostics) {
   EXPECT_NE(out.error().message.find("stop here"), std::string::npos) << out.error().message;
 }
 
+TEST_F(PreprocessTest, DiagnosticsNameTheInputDevStdin) {
+  // As Oracle's dtrace names cpp's input; the output's markers name the script.
+  auto out = preprocess("BEGIN {}\n#define\n", "named.d", {}, false);
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.error().message.find("/dev/stdin:2:"), std::string::npos) << out.error().message;
+  EXPECT_EQ(out.error().message.find("named.d"), std::string::npos) << out.error().message;
+  out = preprocess("BEGIN {}\n", "named.d", {}, false);
+  ASSERT_TRUE(out.ok()) << out.error().message;
+  EXPECT_EQ(out->find("/dev/stdin"), std::string::npos) << *out;
+  EXPECT_NE(out->find("\"named.d\""), std::string::npos) << *out;
+}
+
+TEST_F(PreprocessTest, StdcModes) {
+  const std::string source = "#ifdef __STDC__\nstdc=__STDC__\n#else\nnone\n#endif\n";
+  for (const auto& [mode, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"", "stdc=0"}, {"a", "stdc=0"}, {"t", "stdc=0"}, {"c", "stdc=1"}, {"s", "none"}}) {
+    auto out = preprocess(source, "s.d", {}, false, "cpp", mode);
+    ASSERT_TRUE(out.ok()) << out.error().message;
+    EXPECT_NE(out->find(expected), std::string::npos) << mode << ": " << *out;
+  }
+  // GNU cpp's warning about redefining __STDC__ is not passed on.
+  auto out = preprocess("#error stop\n", "e.d", {}, false);
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.error().message.find("__STDC__"), std::string::npos) << out.error().message;
+}
+
 TEST_F(PreprocessTest, MissingPreprocessor) {
   auto out = preprocess("BEGIN {}\n", "x.d", {}, false, "/nonexistent/cpp");
   ASSERT_FALSE(out.ok());
