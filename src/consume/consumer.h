@@ -86,6 +86,13 @@ class Consumer {
   uint64_t faultCount() const { return faults_; }
   const std::string& lastError() const { return lastError_; }
 
+  // dtrace_aggregate_snap: the aggregations printa() prints, as they are
+  // now. printa() prints the last snapshot, not the kernel's maps of the
+  // moment: the driver takes one at each aggrate tick, before it reads that
+  // pass's records (dtrace_work). Aggregations that clear() or trunc()
+  // change are read when printed instead (see docs/DIFFERENCES.md).
+  Result<void> snapAggregations();
+
   // What dtrace(1M) prints once tracing has stopped: an empty line (even
   // when quiet), then every aggregation no printa() has printed, in the
   // order of their ids (dtrace_aggregate_print).
@@ -168,6 +175,10 @@ class Consumer {
   // Snapshots read for the current action: they own what the merged views
   // and the rows point at (a deque, so that reading one more moves none).
   std::deque<AggregationData> snapshots_;
+  // By aggregation id: the last snapshot, for those snapAggregations()
+  // takes (held_ is empty until the first).
+  std::vector<bool> snapped_;
+  std::vector<std::optional<AggregationData>> held_;
   OutputFormat format_ = OutputFormat::Text;
   print::JsonWriter* json_ = nullptr;  // the record being written, in JSON mode
   // By EPID - 1: the speculate() field of a speculating clause's records,
