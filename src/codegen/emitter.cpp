@@ -177,8 +177,9 @@ int32_t ProgramEmitter::stampRecord(int32_t header, uint32_t dataSize) {
 // reads the rings every switch interval, so a record wakes it only when its
 // ring fills up (or tracing is to end: exit() in the clause).
 void ProgramEmitter::wakeFlags(Reg flags) {
-  const bool exits = std::any_of(clause_->orderedActions.begin(), clause_->orderedActions.end(),
-                                 [](const ir::Action& a) { return a.kind == ir::ActionKind::Exit; });
+  const bool exits =
+      std::any_of(clause_->orderedActions.begin(), clause_->orderedActions.end(),
+                  [](const ir::Action& a) { return a.kind == ir::ActionKind::Exit; });
   if (exits) {  // unread records before it would keep a plain wake-up quiet
     as_.emit(mov64(flags, BPF_RB_FORCE_WAKEUP));
     return;
@@ -301,6 +302,15 @@ void ProgramEmitter::fault(ir::Fault kind) {
   as_.emit(st(Size::W, R10, kFaultKindSlot, static_cast<int32_t>(kind)));
   as_.emit(st(Size::W, R10, kFaultActionSlot, actionIndex_));
   as_.emitOwnIndex(st(Size::W, R10, kFaultPcSlot, 0));
+  as_.jump(fault_);
+}
+
+void ProgramEmitter::faultOutsideDif(ir::Fault kind) {
+  faultUsed_ = true;
+  as_.emit(st(Size::DW, R10, kFaultAddrSlot, 0));
+  as_.emit(st(Size::W, R10, kFaultKindSlot, static_cast<int32_t>(kind)));
+  as_.emit(st(Size::W, R10, kFaultActionSlot, actionIndex_));
+  as_.emit(st(Size::W, R10, kFaultPcSlot, -1));  // UINT32_MAX: no offset
   as_.jump(fault_);
 }
 

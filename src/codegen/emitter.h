@@ -141,7 +141,8 @@ class ProgramEmitter {
   // its speculation is active and within specsize.
   void speculationValue();
   void speculationAction(const ast::Expr& call, const ir::Action& action, int32_t data);
-  void speculationSlot(bpf::Label inactive);  // r1: the state word of the ID in r6
+  // r1: the state word of the ID in r6
+  void speculationSlot(bpf::Label inactive, bool isSpeculate);
   void speculativeRecordAllowed(bpf::Label skip);
   void busyWait();  // until ktime reaches loopState(0) + loopState(1)
   // tracemem() and printm(): the bytes at `address`, of which `dynamicSize`
@@ -261,6 +262,8 @@ class ProgramEmitter {
                   uint32_t size);
   void divideByZeroCheck(bpf::Reg divisor);
   void fault(ir::Fault kind);  // jump to the clause's fault handler
+  // A fault DTrace raises outside DIF emulation: reported at no DIF offset.
+  void faultOutsideDif(ir::Fault kind);
   void fault(ir::Fault kind, bpf::Reg address);
   // dst = the address `pointer` holds, as a number (see emitter.cpp).
   void pointerValue(bpf::Reg dst, bpf::Reg pointer);

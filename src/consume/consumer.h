@@ -82,6 +82,8 @@ class Consumer {
   bool exitRequested() const;
   // The number of speculation IDs (nspec), 0 when the program uses none.
   void setSpeculations(uint32_t count) { speculations_.setCount(count); }
+  // Speculative drops: records beyond specsize of the uses committed so far.
+  uint64_t speculativeDrops() const { return speculations_.committedDrops(); }
   int exitStatus() const;
   uint64_t faultCount() const { return faults_; }
   const std::string& lastError() const { return lastError_; }
@@ -165,7 +167,7 @@ class Consumer {
   uint64_t faults_ = 0;
   int writeError_ = 0;
   std::string lastError_;
-  std::string buffer_;                                      // reused for every record
+  std::string buffer_;                                    // reused for every record
   std::vector<std::optional<ir::PrintfFormat>> formats_;  // by Program::formats index
   AggregationSource* aggregations_ = nullptr;
   OptionTable* options_ = nullptr;

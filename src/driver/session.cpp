@@ -928,17 +928,21 @@ void Session::reportCounters(consume::Consumer& consumer) {
   uint32_t key = 0;
   if (!maps_->counters->lookup(&key, values.data())) return;
   reportedDrops_.resize(2 * ncpu, 0);
-  // Losses DTrace reports in total, not per CPU.
-  const std::pair<uint64_t ir::Counters::*, const char*> kTotals[] = {
-      {&ir::Counters::dynamicDrops, "dynamic"},
-      {&ir::Counters::speculativeDrops, "speculation"},
-      {&ir::Counters::speculationsUnavailable, "speculation-unavailable"},
-  };
-  reportedTotals_.resize(std::size(kTotals), 0);
-  for (size_t i = 0; i < std::size(kTotals); i++) {
-    const auto [counter, kind] = kTotals[i];
+  // Losses DTrace reports in total, not per CPU. Speculative drops are
+  // counted by the consumer, once their speculation is committed.
+  auto sum = [&](uint64_t ir::Counters::*counter) {
     uint64_t total = 0;
     for (int cpu = 0; cpu < ncpu; cpu++) total += values[cpu].*counter;
+    return total;
+  };
+  const std::pair<uint64_t, const char*> totals[] = {
+      {sum(&ir::Counters::dynamicDrops), "dynamic"},
+      {consumer.speculativeDrops(), "speculation"},
+      {sum(&ir::Counters::speculationsUnavailable), "speculation-unavailable"},
+  };
+  reportedTotals_.resize(std::size(totals), 0);
+  for (size_t i = 0; i < std::size(totals); i++) {
+    const auto [total, kind] = totals[i];
     if (total > reportedTotals_[i]) {
       consumer.reportDrops(kind, -1, total - reportedTotals_[i], total);
       reportedTotals_[i] = total;
