@@ -32,25 +32,30 @@ void ProgramEmitter::aggregation(const Expr& assign) {
   Label current = as_.newLabel(), fresh = as_.newLabel(), dropped = as_.newLabel(),
         done = as_.newLabel();
 
-  // The value, then the increment (the optional last argument), on the stack.
-  int16_t valueSlot = 0, incrementSlot = 0;
-  if (info.takesValue) {
-    value(*fn.operands[0]);
-    valueSlot = pushSlot();
-    as_.emit(stx(Size::DW, R10, valueSlot, R6));
-  }
-  if (info.hasIncrement && fn.operands.size() == info.maxArgs) {
-    value(*fn.operands.back());
-    incrementSlot = pushSlot();
-    as_.emit(stx(Size::DW, R10, incrementSlot, R6));
-  }
-
+  // In dt_compile_agg's order, each a DTrace action of its own (after the
+  // aggregation's ID): the keys, the increment (the optional last
+  // argument), then the value, the aggregating action's argument. The
+  // increment and the value wait on the stack.
   const int32_t key = static_cast<int32_t>(layout_.keyOffset);
   for (uint32_t off = 0; off < agg.keySize; off += 8) {
     as_.emit(st(Size::DW, R9, static_cast<int16_t>(key + off), 0));
   }
   for (size_t i = 0; i < agg.keys.size(); i++) {
+    actionIndex_ = firstAction_ + 1 + static_cast<int>(i);
     storeField(*target.operands[i + 1], agg.keys[i], R9, key);
+  }
+  actionIndex_ = firstAction_ + 1 + static_cast<int>(agg.keys.size());
+  int16_t valueSlot = 0, incrementSlot = 0;
+  if (info.hasIncrement && fn.operands.size() == info.maxArgs) {
+    value(*fn.operands.back());
+    incrementSlot = pushSlot();
+    as_.emit(stx(Size::DW, R10, incrementSlot, R6));
+    actionIndex_++;
+  }
+  if (info.takesValue) {
+    value(*fn.operands[0]);
+    valueSlot = pushSlot();
+    as_.emit(stx(Size::DW, R10, valueSlot, R6));
   }
   // The entry belongs to this CPU: only this CPU ever updates it.
   as_.emit(call(BPF_FUNC_get_smp_processor_id));
@@ -94,8 +99,8 @@ void ProgramEmitter::aggregation(const Expr& assign) {
   as_.bind(dropped);
   bumpCounter(offsetof(ir::Counters, aggregationDrops));
   as_.bind(done);
-  if (incrementSlot) popSlot();
   if (valueSlot) popSlot();
+  if (incrementSlot) popSlot();
 }
 
 // A new entry spends its charge from this CPU's aggsize for the interval,

@@ -142,6 +142,7 @@ class ProgramEmitter {
   void speculationValue();
   void speculationAction(const ast::Expr& call, const ir::Action& action, int32_t data);
   // r1: the state word of the ID in r6
+  int dtraceActions(const ast::Expr& statement) const;
   void speculationSlot(bpf::Label inactive, bool isSpeculate);
   void speculativeRecordAllowed(bpf::Label skip);
   void busyWait();  // until ktime reaches loopState(0) + loopState(1)
@@ -419,7 +420,13 @@ class ProgramEmitter {
   uint32_t epid_ = 0;
   uint32_t clausePosition_ = 0;  // of the clause being emitted, in this program
   uint32_t clauseCount_ = 0;     // clauses in this program
-  int actionIndex_ = 0;  // 1-based number of the statement being generated, 0 in the predicate
+  // DTrace's number of the action being generated, which faults name and
+  // ERROR's arg2 is (0 in the predicate): dt_cc.c makes several actions of
+  // some statements (see dtraceActions). firstAction_ is the statement's
+  // first, nextAction_ the next statement's.
+  int actionIndex_ = 0;
+  int firstAction_ = 0;
+  int nextAction_ = 1;
   bpf::Label nextClause_{}, fault_{};
   bool faultUsed_ = false;
   const providers::Probe* errorProbe_ = nullptr;
