@@ -214,30 +214,43 @@ bool Checker::checkAggregationAssign(Expr& assign) {
       keyTypes.push_back(t);
     }
   }
+  // The prototype's count (dt_idcook_sign, while cooking): the fixed
+  // arguments of the varargs ones (quantize, lquantize, llquantize), all of
+  // the others'. Beyond the increment, dt_compile_agg's own words.
   const size_t n = value.operands.size();
-  if (n < info->minArgs || n > info->maxArgs) {
-    std::string expected = std::to_string(info->minArgs);
-    if (n < info->minArgs && info->maxArgs > info->minArgs) expected = "at least " + expected;
-    if (n > info->maxArgs) {
-      expected = (info->maxArgs > info->minArgs ? "at most " : "") + std::to_string(info->maxArgs);
-    }
-    return error(
-        "D_PROTO_LEN", value.loc,
-        value.text + "( ) prototype mismatch: " + args(n) + " passed, " + expected + " expected");
+  const bool varargs = info->maxArgs > info->minArgs;
+  if (n < info->minArgs || (n > info->maxArgs && !varargs)) {
+    return error("D_PROTO_LEN", value.loc,
+                 value.text + "( ) prototype mismatch: " + args(n) + " passed, " +
+                     std::to_string(info->minArgs) + " expected");
   }
   for (auto& a : value.operands) {
     if (!expr(*a) || !refuseTranslatedPointer(*a)) return false;
   }
+  // lquantize's and llquantize's parameters are int32_t in the prototype.
+  if (info->func == ir::AggFunc::Lquantize || info->func == ir::AggFunc::Llquantize) {
+    const size_t parameters = info->func == ir::AggFunc::Lquantize ? 2 : 4;
+    for (size_t i = 1; i <= parameters && i < n; i++) {
+      if (!prototypeArg(value, i, value.operands[i]->type->isInteger(), "int32_t")) return false;
+    }
+  }
+  if (n > info->maxArgs) {
+    return errorOutsideRegion("D_PROTO_LEN", value.loc,
+                              value.text + "( ) prototype mismatch: " + std::to_string(n) +
+                                  " args passed, at most " + std::to_string(info->maxArgs) +
+                                  " expected");
+  }
   if (info->takesValue && !value.operands[0]->type->isScalar()) {
-    return error("D_AGG_SCALAR", value.loc, value.text + "( ) argument #1 must be of scalar type");
+    return errorOutsideRegion("D_AGG_SCALAR", value.loc,
+                              value.text + "( ) argument #1 must be of scalar type");
   }
   ir::AggParams params;
   if (info->func == ir::AggFunc::Lquantize && !lquantizeParams(value, params)) return false;
   if (info->func == ir::AggFunc::Llquantize && !llquantizeParams(value, params)) return false;
   if (info->hasIncrement && n == info->maxArgs && !value.operands.back()->type->isScalar()) {
-    return error("D_PROTO_ARG", value.loc,
-                 value.text + "( ) increment value (argument #" + std::to_string(n) +
-                     ") must be of scalar type");
+    return errorOutsideRegion("D_PROTO_ARG", value.loc,
+                              value.text + "( ) increment value (argument #" + std::to_string(n) +
+                                  ") must be of scalar type");
   }
 
   std::string name = ref.text.size() > 1 ? ref.text.substr(1) : "";
@@ -316,7 +329,9 @@ bool Checker::sameKeys(const Expr& first, const Expr& other) {
                                               : ka->name == kb->name;
     if (compatible) continue;
     const std::string n = std::to_string(i + 1);
-    auto pad = [](const std::string& s) {
+    // dt_printa_validate pads the bare names ("%9s key #%d").
+    auto pad = [](const std::string& at) {
+      const std::string s = at.size() > 1 ? at.substr(1) : "";
       return std::string(s.size() < 9 ? 9 - s.size() : 0, ' ') + s;
     };
     return error("D_PRINTA_AGGPROTO", other.loc,
@@ -384,7 +399,7 @@ bool Checker::checkAggregationAction(Expr& call, ir::ActionKind kind) {
   };
   switch (kind) {
     case ir::ActionKind::Printa: {
-      if (n == 0) return mismatch("D_PROTO_LEN", "at least 1");
+      if (n == 0) return mismatch("D_PROTO_LEN", "1");  // void(@, ...)
       const bool hasFormat = args[0]->kind == ExprKind::StringLiteral;
       const size_t first = hasFormat ? 1 : 0;
       if (n < first + 1) return mismatch("D_PRINTA_PROTO", std::to_string(first + 1));
@@ -410,11 +425,11 @@ bool Checker::checkAggregationAction(Expr& call, ir::ActionKind kind) {
       if (n < 1 || n > 2) return mismatch("D_PROTO_LEN", n < 1 ? "at least 1" : "at most 2");
       return aggregationArg(0, "D_TRUNC_AGGARG", "D_TRUNC_AGGBAD") &&
              (n < 2 || scalarArg(1, "D_PROTO_ARG"));
-    case ir::ActionKind::Setopt:
+    case ir::ActionKind::Setopt:  // void(const char *, [const char *])
       if (n < 1 || n > 2) return mismatch("D_PROTO_LEN", n < 1 ? "at least 1" : "at most 2");
       for (size_t i = 0; i < n; i++) {
         if (!args[i]->type->isString() && !args[i]->type->isCharArray()) {
-          return prototypeArg(call, i, false, "char *");
+          return prototypeArg(call, i, false, "const char *");
         }
       }
       return true;

@@ -264,6 +264,9 @@ class Checker {
   void fold(ast::Expr& e);
 
   bool error(const char* tag, SourceLoc loc, std::string message);
+  // An error DTrace reports after cooking the clause (dt_compile_agg,
+  // dt_action_*): with no "in action list:" region, whatever its tag.
+  bool errorOutsideRegion(const char* tag, SourceLoc loc, std::string message);
 
   Definitions ownDefinitions_;
   Definitions& defs_;
@@ -282,7 +285,7 @@ class Checker {
     std::string message;
   };
   std::optional<Refusal> unavailableAction_;  // the first destructive action Linux lacks
-  std::set<std::string> externs_;            // names declared extern
+  std::set<std::string> externs_;             // names declared extern
   StackOptions stackOptions_;
   uint64_t scratchSize_ = UINT64_MAX;
 };
