@@ -409,22 +409,22 @@ bool Checker::checkAggregationAction(Expr& call, ir::ActionKind kind) {
       }
       return !hasFormat || checkPrintaFormat(call, *args[first]->variable);
     }
+    // clear, normalize, denormalize and trunc are void(...): the counts
+    // and types are dt_action_clear's, _normalize's and _trunc's.
     case ir::ActionKind::Clear:
+      if (n != 1) return mismatch("D_CLEAR_PROTO", "1");
+      return aggregationArg(0, "D_CLEAR_AGGARG", "D_CLEAR_AGGBAD");
     case ir::ActionKind::Denormalize:
-      if (n != 1) {
-        return mismatch(kind == ir::ActionKind::Clear ? "D_PROTO_LEN" : "D_NORMALIZE_PROTO", "1");
-      }
-      return kind == ir::ActionKind::Clear
-                 ? aggregationArg(0, "D_CLEAR_AGGARG", "D_CLEAR_AGGBAD")
-                 : aggregationArg(0, "D_NORMALIZE_AGGARG", "D_NORMALIZE_AGGBAD");
+      if (n != 1) return mismatch("D_NORMALIZE_PROTO", "1");
+      return aggregationArg(0, "D_NORMALIZE_AGGARG", "D_NORMALIZE_AGGBAD");
     case ir::ActionKind::Normalize:
-      if (n != 2) return mismatch("D_PROTO_LEN", "2");
+      if (n != 2) return mismatch("D_NORMALIZE_PROTO", "2");
       return aggregationArg(0, "D_NORMALIZE_AGGARG", "D_NORMALIZE_AGGBAD") &&
-             scalarArg(1, "D_PROTO_ARG");
+             scalarArg(1, "D_NORMALIZE_SCALAR");
     case ir::ActionKind::Trunc:
-      if (n < 1 || n > 2) return mismatch("D_PROTO_LEN", n < 1 ? "at least 1" : "at most 2");
+      if (n < 1 || n > 2) return mismatch("D_TRUNC_PROTO", n < 1 ? "at least 1" : "no more than 2");
       return aggregationArg(0, "D_TRUNC_AGGARG", "D_TRUNC_AGGBAD") &&
-             (n < 2 || scalarArg(1, "D_PROTO_ARG"));
+             (n < 2 || scalarArg(1, "D_TRUNC_SCALAR"));
     case ir::ActionKind::Setopt:  // void(const char *, [const char *])
       if (n < 1 || n > 2) return mismatch("D_PROTO_LEN", n < 1 ? "at least 1" : "at most 2");
       for (size_t i = 0; i < n; i++) {
