@@ -109,9 +109,10 @@ void ProgramEmitter::tracememAction(const Expr& address, const Expr* dynamicSize
   const ir::Field& bytes = action.fields.at(0);
   const auto size = static_cast<int32_t>(bytes.size);
   const bool dynamic = dynamicSize != nullptr;
-  if (dynamic) {  // evaluated first, as DTrace records it first
+  if (dynamic) {  // evaluated first, as DTrace records it first: an action of its own
     value(*dynamicSize);
     as_.emit(stx(Size::DW, R9, static_cast<int16_t>(data + action.fields[1].offset), R6));
+    actionIndex_ = firstAction_ + 1;
   }
   value(address);  // an array stands for its address
   if (dynamic) {

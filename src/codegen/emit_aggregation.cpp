@@ -20,12 +20,6 @@ constexpr int16_t kDataOffset = 8 * ir::kAggregationGenerationWords;
 
 int16_t dataWord(uint32_t i) { return static_cast<int16_t>(kDataOffset + 8 * i); }
 
-uint64_t power(uint64_t base, uint32_t exponent) {
-  uint64_t r = 1;
-  for (uint32_t i = 0; i < exponent; i++) r *= base;
-  return r;
-}
-
 }  // namespace
 
 void ProgramEmitter::aggregation(const Expr& assign) {
@@ -38,25 +32,30 @@ void ProgramEmitter::aggregation(const Expr& assign) {
   Label current = as_.newLabel(), fresh = as_.newLabel(), dropped = as_.newLabel(),
         done = as_.newLabel();
 
-  // The value, then the increment (the optional last argument), on the stack.
-  int16_t valueSlot = 0, incrementSlot = 0;
-  if (info.takesValue) {
-    value(*fn.operands[0]);
-    valueSlot = pushSlot();
-    as_.emit(stx(Size::DW, R10, valueSlot, R6));
-  }
-  if (info.hasIncrement && fn.operands.size() == info.maxArgs) {
-    value(*fn.operands.back());
-    incrementSlot = pushSlot();
-    as_.emit(stx(Size::DW, R10, incrementSlot, R6));
-  }
-
+  // In dt_compile_agg's order, each a DTrace action of its own (after the
+  // aggregation's ID): the keys, the increment (the optional last
+  // argument), then the value, the aggregating action's argument. The
+  // increment and the value wait on the stack.
   const int32_t key = static_cast<int32_t>(layout_.keyOffset);
   for (uint32_t off = 0; off < agg.keySize; off += 8) {
     as_.emit(st(Size::DW, R9, static_cast<int16_t>(key + off), 0));
   }
   for (size_t i = 0; i < agg.keys.size(); i++) {
+    actionIndex_ = firstAction_ + 1 + static_cast<int>(i);
     storeField(*target.operands[i + 1], agg.keys[i], R9, key);
+  }
+  actionIndex_ = firstAction_ + 1 + static_cast<int>(agg.keys.size());
+  int16_t valueSlot = 0, incrementSlot = 0;
+  if (info.hasIncrement && fn.operands.size() == info.maxArgs) {
+    value(*fn.operands.back());
+    incrementSlot = pushSlot();
+    as_.emit(stx(Size::DW, R10, incrementSlot, R6));
+    actionIndex_++;
+  }
+  if (info.takesValue) {
+    value(*fn.operands[0]);
+    valueSlot = pushSlot();
+    as_.emit(stx(Size::DW, R10, valueSlot, R6));
   }
   // The entry belongs to this CPU: only this CPU ever updates it.
   as_.emit(call(BPF_FUNC_get_smp_processor_id));
@@ -100,8 +99,8 @@ void ProgramEmitter::aggregation(const Expr& assign) {
   as_.bind(dropped);
   bumpCounter(offsetof(ir::Counters, aggregationDrops));
   as_.bind(done);
-  if (incrementSlot) popSlot();
   if (valueSlot) popSlot();
+  if (incrementSlot) popSlot();
 }
 
 // A new entry spends its charge from this CPU's aggsize for the interval,
@@ -286,8 +285,6 @@ void ProgramEmitter::lquantizeBucket(const ir::AggParams& p) {
 // the magnitudes unrolled, their bounds as constants.
 void ProgramEmitter::llquantizeBucket(const ir::AggParams& p) {
   const int32_t zero = static_cast<int32_t>(ir::llquantizeZeroBucket(p));
-  const uint32_t perMagnitude = p.steps - p.steps / p.factor;
-  const uint32_t stepsPerFactor = p.steps / p.factor;
   Label positive = as_.newLabel(), found = as_.newLabel(), mirrored = as_.newLabel();
   // r7 = 1 when the value is negative; r6 = its magnitude (unsigned).
   as_.emit(mov64(R7, 0));
@@ -295,34 +292,34 @@ void ProgramEmitter::llquantizeBucket(const ir::AggParams& p) {
   as_.emit(mov64(R7, 1));
   as_.emit(neg64(R6));
   as_.bind(positive);
-  uint64_t low = power(p.factor, p.lowMagnitude);
   Label notBelow = as_.newLabel();
-  as_.emit(ldImm64(R8, low));
+  as_.emit(ldImm64(R8, ir::llquantizeMagnitude(p, p.lowMagnitude).low));
   as_.jumpIf(BPF_JGE, R6, R8, notBelow);
   as_.emit(mov64(R6, zero));
   as_.jump(found);
   as_.bind(notBelow);
   int32_t first = zero + 1;
   for (uint32_t mag = p.lowMagnitude; mag <= p.highMagnitude; mag++) {
-    const uint64_t next = low * p.factor;
+    const ir::LlquantizeMagnitude m = ir::llquantizeMagnitude(p, mag);
     Label higher = as_.newLabel();
-    as_.emit(ldImm64(R8, next));
-    as_.jumpIf(BPF_JGE, R6, R8, higher);
-    if (mag == 0 && p.steps > p.factor) {
-      as_.emit(alu64(BPF_SUB, R6, 1));
-      as_.emit(alu64(BPF_MUL, R6, static_cast<int32_t>(stepsPerFactor)));
-      as_.emit(alu64(BPF_ADD, R6, first));
-    } else {
-      as_.emit(ldImm64(R8, next / p.steps));
-      as_.emit(alu64(BPF_DIV, R6, R8));
-      as_.emit(alu64(BPF_ADD, R6, first - static_cast<int32_t>(stepsPerFactor)));
+    if (m.bounded) {
+      as_.emit(ldImm64(R8, m.next));
+      as_.jumpIf(BPF_JGE, R6, R8, higher);
     }
+    // bucket = first + value / width - skipped
+    if (m.width != 1) {
+      as_.emit(ldImm64(R8, m.width));
+      as_.emit(alu64(BPF_DIV, R6, R8));
+    }
+    as_.emit(alu64(BPF_ADD, R6, first - static_cast<int32_t>(m.skipped)));
+    // Without a bound (factor^(high+1) past 64 bits) no value is above the
+    // highest magnitude: the code ends here, with nothing unreachable.
+    if (!m.bounded) break;
     as_.jump(found);
     as_.bind(higher);
-    first += static_cast<int32_t>(perMagnitude);
-    low = next;
+    first += static_cast<int32_t>(m.buckets);
   }
-  as_.emit(mov64(R6, 2 * zero));
+  if (ir::llquantizeMagnitude(p, p.highMagnitude).bounded) as_.emit(mov64(R6, 2 * zero));
   as_.bind(found);
   as_.jumpIf(BPF_JEQ, R7, 0, mirrored);
   as_.emit(mov64(R8, 2 * zero));

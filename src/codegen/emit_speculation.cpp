@@ -55,12 +55,22 @@ void ProgramEmitter::speculationValue() {
   as_.bind(done);
 }
 
-// For the ID in r6 (not 0): r1 = its state word. An ID beyond nspec is an
-// illegal operation, as in DTrace (a negative one too).
-void ProgramEmitter::speculationSlot(Label inactive) {
+// For the ID in r6 (not 0): r1 = its state word. The ID is a
+// dtrace_specid_t (32 bits). One beyond nspec (a negative one too) is an
+// illegal operation, which DTrace raises outside the DIF program (so at no
+// DIF offset) for commit() and discard(); speculate() of one drops the
+// clause, the drop hiding the fault (dtrace_probe checks CPU_DTRACE_DROP
+// first), as for an inactive ID.
+void ProgramEmitter::speculationSlot(Label inactive, bool isSpeculate) {
   Label inRange = as_.newLabel();
+  as_.emit(mov32(R6, R6));
+  as_.jumpIf(BPF_JEQ, R6, 0, inactive);
   as_.jumpIf(BPF_JLE, R6, static_cast<int32_t>(layout_.speculations), inRange);
-  fault(ir::Fault::IllOp);
+  if (isSpeculate) {
+    as_.jump(inactive);
+  } else {
+    faultOutsideDif(ir::Fault::IllOp);
+  }
   as_.bind(inRange);
   as_.emit(mov64(R2, R6));
   as_.emit(alu64(BPF_SUB, R2, 1));
@@ -78,8 +88,7 @@ void ProgramEmitter::speculationAction(const Expr& call, const ir::Action& actio
   const auto field = static_cast<int16_t>(data + action.fields.at(0).offset);
   Label none = as_.newLabel(), done = as_.newLabel();
   value(*call.operands[0]);
-  as_.jumpIf(BPF_JEQ, R6, 0, none);
-  speculationSlot(none);
+  speculationSlot(none, action.kind == ir::ActionKind::Speculate);
   as_.emit(ldx(Size::DW, R0, R1, 0));
   as_.emit(mov64(R2, R0));
   as_.emit(alu64(BPF_AND, R2, static_cast<int32_t>(ir::kSpeculationStateMask)));
@@ -110,8 +119,9 @@ void ProgramEmitter::speculationAction(const Expr& call, const ir::Action& actio
 }
 
 // A speculative record is sent only with a tag, and only while this CPU's
-// records of that use of the ID fit in specsize; beyond it they are
-// speculative drops.
+// records of that use of the ID fit in specsize; beyond it a record of
+// kSpeculativeDropEpid with the tag goes instead, a speculative drop if
+// the use is committed.
 void ProgramEmitter::speculativeRecordAllowed(Label skip) {
   if (layout_.speculations == 0) {
     as_.jump(skip);
@@ -134,7 +144,14 @@ void ProgramEmitter::speculativeRecordAllowed(Label skip) {
             static_cast<uint32_t>(size), layout_.speculationBytes, over);
   as_.jump(fits);
   as_.bind(over);
-  bumpCounter(offsetof(ir::Counters, speculativeDrops));
+  const auto marker = static_cast<int32_t>(layout_.faultOffset);  // free until a fault
+  as_.emit(st(Size::W, R9, static_cast<int16_t>(marker), -1));
+  static_assert(ir::kSpeculativeDropEpid == UINT32_MAX);
+  as_.emit(call(BPF_FUNC_get_smp_processor_id));
+  as_.emit(stx(Size::W, R9, static_cast<int16_t>(marker + 4), R0));
+  as_.emit(ldx(Size::DW, R1, R9, tag));
+  as_.emit(stx(Size::DW, R9, static_cast<int16_t>(marker + sizeof(ir::RecordHeader)), R1));
+  sendRecord(marker, sizeof(uint64_t), false, as_.newLabel());
   as_.jump(skip);
   as_.bind(fits);
 }

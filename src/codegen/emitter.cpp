@@ -1,5 +1,6 @@
 #include "codegen/emitter.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstddef>
 #include <tuple>
@@ -14,6 +15,14 @@ using ast::ExprKind;
 
 namespace {
 constexpr int kMaxSlots = (512 + kFirstSpillSlot) / 8;
+
+// @a = f(...) or @a[keys] = f(...).
+bool isAggregationAssign(const Expr& e) {
+  if (e.kind != ExprKind::Assign) return false;
+  const Expr& target = *e.operands[0];
+  const Expr& ref = target.kind == ExprKind::Index ? *target.operands[0] : target;
+  return ref.variable && ref.variable->kind == sema::Variable::Kind::Aggregation;
+}
 
 }  // namespace
 
@@ -96,6 +105,7 @@ void ProgramEmitter::clause(const EnabledClause& ec) {
   clause_ = ec.layout;
   epid_ = ec.epid;
   actionIndex_ = 0;
+  nextAction_ = 1;
   nextClause_ = as_.newLabel();
   fault_ = as_.newLabel();
   faultUsed_ = false;
@@ -338,6 +348,15 @@ void ProgramEmitter::fault(ir::Fault kind) {
   as_.jump(fault_);
 }
 
+void ProgramEmitter::faultOutsideDif(ir::Fault kind) {
+  faultUsed_ = true;
+  as_.emit(st(Size::DW, R10, kFaultAddrSlot, 0));
+  as_.emit(st(Size::W, R10, kFaultKindSlot, static_cast<int32_t>(kind)));
+  as_.emit(st(Size::W, R10, kFaultActionSlot, actionIndex_));
+  as_.emit(st(Size::W, R10, kFaultPcSlot, -1));  // UINT32_MAX: no offset
+  as_.jump(fault_);
+}
+
 void ProgramEmitter::fault(ir::Fault kind, Reg address) {
   as_.emit(stx(Size::DW, R10, kFaultAddrSlot, address));
   faultUsed_ = true;
@@ -385,15 +404,15 @@ void ProgramEmitter::faultHandler() {
 // scratch; the faulting clause's labels and state come back afterwards.
 void ProgramEmitter::runErrorClauses() {
   if (errorClauses_.empty()) return;
-  const auto saved = std::make_tuple(probe_, expected_, clause_, epid_, actionIndex_, nextClause_,
-                                     fault_, faultUsed_);
+  const auto saved = std::make_tuple(probe_, expected_, clause_, epid_, actionIndex_, firstAction_,
+                                     nextAction_, nextClause_, fault_, faultUsed_);
   probe_ = errorProbe_;
   expected_ = Activity::Any;
   inErrorClause_ = true;
   for (const EnabledClause& ec : errorClauses_) clause(ec);
   inErrorClause_ = false;
-  std::tie(probe_, expected_, clause_, epid_, actionIndex_, nextClause_, fault_, faultUsed_) =
-      saved;
+  std::tie(probe_, expected_, clause_, epid_, actionIndex_, firstAction_, nextAction_, nextClause_,
+           fault_, faultUsed_) = saved;
 }
 
 void ProgramEmitter::statements(const std::vector<ast::StmtPtr>& stmts) {
@@ -421,23 +440,55 @@ void ProgramEmitter::statement(const ast::Stmt& stmt) {
     case ast::StmtKind::Expr:
       break;
   }
-  // DTrace numbers every statement of a clause as an action (faults name it).
-  actionIndex_++;
   const Expr& e = *stmt.expr;
+  firstAction_ = actionIndex_ = nextAction_;
+  nextAction_ += dtraceActions(e);
   if (e.kind == ExprKind::Call && sema::isActionName(e.text)) {
     action(e);
-  } else if (e.kind == ExprKind::Assign && e.operands[0]->variable &&
-             e.operands[0]->variable->kind == sema::Variable::Kind::Aggregation) {
-    aggregation(e);
-  } else if (e.kind == ExprKind::Assign && e.operands[0]->kind == ExprKind::Index &&
-             e.operands[0]->operands[0]->variable &&
-             e.operands[0]->operands[0]->variable->kind == sema::Variable::Kind::Aggregation) {
+  } else if (isAggregationAssign(e)) {
     aggregation(e);
   } else if (e.type && e.type->isString() && e.kind != ExprKind::Assign) {
     // A string computed for its effect (strtok(s, ",");): into a temporary.
     stringInto(e, R9, static_cast<int32_t>(layout_.stringTempOffset), layout_.stringTempSize);
   } else {
     value(e);
+  }
+}
+
+// How many actions dt_cc.c makes of a statement (dtrace_probe numbers
+// them): one per printf()-like argument (one with none); two for
+// normalize(), trunc() and setopt() (the aggregation or option, then the
+// value) and for tracemem() with a dynamic size; one per aggregation of
+// printa(); for an aggregation its ID, each key, the increment and the
+// aggregating action (dt_compile_agg); one for anything else.
+int ProgramEmitter::dtraceActions(const Expr& e) const {
+  if (isAggregationAssign(e)) {
+    const Expr& target = *e.operands[0];
+    const Expr& fn = *e.operands[1];
+    const Expr& ref = target.kind == ExprKind::Index ? *target.operands[0] : target;
+    const ir::AggFuncInfo& info = layout_.aggregations.at(ref.variable->aggregationId).info();
+    const size_t keys = target.kind == ExprKind::Index ? target.operands.size() - 1 : 0;
+    const bool increment = info.hasIncrement && fn.operands.size() == info.maxArgs;
+    return static_cast<int>(2 + keys + (increment ? 1 : 0));
+  }
+  if (e.kind != ExprKind::Call || !sema::isActionName(e.text)) return 1;
+  const ir::ActionKind kind = clause_->actions.at(&e).action.kind;
+  const int args = static_cast<int>(e.operands.size());
+  switch (kind) {
+    case ir::ActionKind::Printf:
+    case ir::ActionKind::System:
+    case ir::ActionKind::Freopen:
+      return std::max(1, args - 1);
+    case ir::ActionKind::Printa:
+      return e.operands[0]->kind == ExprKind::StringLiteral ? args - 1 : args;
+    case ir::ActionKind::Normalize:
+    case ir::ActionKind::Trunc:
+    case ir::ActionKind::Setopt:
+      return 2;
+    case ir::ActionKind::Tracemem:
+      return args > 2 ? 2 : 1;
+    default:
+      return 1;
   }
 }
 
@@ -474,7 +525,12 @@ void ProgramEmitter::action(const Expr& call) {
       break;
     default: {
       const size_t first = ir::firstRecordedArgument(al.action.kind);
+      // Each recorded argument is an action of its own; normalize()'s and
+      // trunc()'s follow their aggregation's.
+      const bool afterAggregation =
+          al.action.kind == ir::ActionKind::Normalize || al.action.kind == ir::ActionKind::Trunc;
       for (size_t i = 0; i < al.action.fields.size(); i++) {
+        actionIndex_ = firstAction_ + static_cast<int>(i) + (afterAggregation ? 1 : 0);
         storeField(*call.operands[first + i], al.action.fields[i], R9, data);
       }
       break;

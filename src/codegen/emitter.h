@@ -157,7 +157,9 @@ class ProgramEmitter {
   // its speculation is active and within specsize.
   void speculationValue();
   void speculationAction(const ast::Expr& call, const ir::Action& action, int32_t data);
-  void speculationSlot(bpf::Label inactive);  // r1: the state word of the ID in r6
+  // r1: the state word of the ID in r6
+  int dtraceActions(const ast::Expr& statement) const;
+  void speculationSlot(bpf::Label inactive, bool isSpeculate);
   void speculativeRecordAllowed(bpf::Label skip);
   void busyWait();  // until ktime reaches loopState(0) + loopState(1)
   // tracemem() and printm(): the bytes at `address`, of which `dynamicSize`
@@ -282,6 +284,8 @@ class ProgramEmitter {
                   uint32_t size);
   void divideByZeroCheck(bpf::Reg divisor);
   void fault(ir::Fault kind);  // jump to the clause's fault handler
+  // A fault DTrace raises outside DIF emulation: reported at no DIF offset.
+  void faultOutsideDif(ir::Fault kind);
   void fault(ir::Fault kind, bpf::Reg address);
   // dst = the address `pointer` holds, as a number (see emitter.cpp).
   void pointerValue(bpf::Reg dst, bpf::Reg pointer);
@@ -440,7 +444,13 @@ class ProgramEmitter {
   uint32_t epid_ = 0;
   uint32_t clausePosition_ = 0;  // of the clause being emitted, in this program
   uint32_t clauseCount_ = 0;     // clauses in this program
-  int actionIndex_ = 0;  // 1-based number of the statement being generated, 0 in the predicate
+  // DTrace's number of the action being generated, which faults name and
+  // ERROR's arg2 is (0 in the predicate): dt_cc.c makes several actions of
+  // some statements (see dtraceActions). firstAction_ is the statement's
+  // first, nextAction_ the next statement's.
+  int actionIndex_ = 0;
+  int firstAction_ = 0;
+  int nextAction_ = 1;
   bpf::Label nextClause_{}, fault_{};
   bool faultUsed_ = false;
   const providers::Probe* errorProbe_ = nullptr;

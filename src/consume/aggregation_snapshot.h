@@ -108,6 +108,7 @@ class MergedAggregation {
   const ir::Aggregation& aggregation() const { return *data_->aggregation; }
   size_t size() const { return data_->size(); }
   MergedEntry entry(size_t i) const { return {data_->key(i), data_->merged(i)}; }
+  const AggregationData& data() const { return *data_; }
 
  private:
   const AggregationData* data_;

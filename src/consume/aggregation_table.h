@@ -56,6 +56,8 @@ class AggregationTable {
   const ir::Aggregation& aggregation(size_t column) const {
     return columns_[column]->aggregation();
   }
+  // The snapshot a column's rows come from.
+  const AggregationData& data(size_t column) const { return columns_[column]->data(); }
   // In sorted order after sort().
   const uint8_t* key(size_t row) const { return rows_[row].key; }
   const int64_t* value(size_t row, size_t column) const {

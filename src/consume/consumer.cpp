@@ -147,6 +147,13 @@ int Consumer::processRecord(const void* data, size_t size, std::optional<FlowInd
     return 0;
   }
 
+  if (header.epid == ir::kSpeculativeDropEpid) {
+    uint64_t tag = 0;
+    if (available < sizeof tag) return malformed("speculative drop record is truncated");
+    std::memcpy(&tag, payload, sizeof tag);
+    speculations_.drop(tag);
+    return 0;
+  }
   if (header.epid > program_.ecbs.size()) {
     return malformed("record has unknown EPID " + std::to_string(header.epid));
   }
@@ -334,7 +341,7 @@ int Consumer::processRecord(const void* data, size_t size, std::optional<FlowInd
       case ir::ActionKind::Stop:
       case ir::ActionKind::Chill:
       case ir::ActionKind::Speculate:  // a replayed record's tag
-        break;  // done in probe context
+        break;                         // done in probe context
       case ir::ActionKind::Commit:
       case ir::ActionKind::Discard: {
         if (action.fields.empty() || !fieldFits(action.fields[0], available)) {

@@ -82,9 +82,18 @@ class Consumer {
   bool exitRequested() const;
   // The number of speculation IDs (nspec), 0 when the program uses none.
   void setSpeculations(uint32_t count) { speculations_.setCount(count); }
+  // Speculative drops: records beyond specsize of the uses committed so far.
+  uint64_t speculativeDrops() const { return speculations_.committedDrops(); }
   int exitStatus() const;
   uint64_t faultCount() const { return faults_; }
   const std::string& lastError() const { return lastError_; }
+
+  // dtrace_aggregate_snap: the aggregations printa() prints, as they are
+  // now. printa() prints the last snapshot, not the kernel's maps of the
+  // moment: the driver takes one at each aggrate tick, before it reads that
+  // pass's records (dtrace_work). Aggregations that clear() or trunc()
+  // change are read when printed instead (see docs/DIFFERENCES.md).
+  Result<void> snapAggregations();
 
   // What dtrace(1M) prints once tracing has stopped: an empty line (even
   // when quiet), then every aggregation no printa() has printed, in the
@@ -158,7 +167,7 @@ class Consumer {
   uint64_t faults_ = 0;
   int writeError_ = 0;
   std::string lastError_;
-  std::string buffer_;                                      // reused for every record
+  std::string buffer_;                                    // reused for every record
   std::vector<std::optional<ir::PrintfFormat>> formats_;  // by Program::formats index
   AggregationSource* aggregations_ = nullptr;
   OptionTable* options_ = nullptr;
@@ -168,6 +177,10 @@ class Consumer {
   // Snapshots read for the current action: they own what the merged views
   // and the rows point at (a deque, so that reading one more moves none).
   std::deque<AggregationData> snapshots_;
+  // By aggregation id: the last snapshot, for those snapAggregations()
+  // takes (held_ is empty until the first).
+  std::vector<bool> snapped_;
+  std::vector<std::optional<AggregationData>> held_;
   OutputFormat format_ = OutputFormat::Text;
   print::JsonWriter* json_ = nullptr;  // the record being written, in JSON mode
   // By EPID - 1: the speculate() field of a speculating clause's records,

@@ -107,20 +107,66 @@ Result<void> Consumer::aggregationAction(const ir::Ecb& ecb, const ir::Action& a
   }
 }
 
+// The aggregations the snapshots hold: those printa() names, but not
+// those clear() or trunc() change. The kernel's maps keep counting from
+// the start (DTrace's per-CPU buffers hold what came since the last
+// snapshot), so clearing the maps between two snapshots would lose what
+// came since the last one; those are read when printed.
+Result<void> Consumer::snapAggregations() {
+  if (!aggregations_) return {};
+  if (held_.empty()) {
+    held_.resize(program_.aggregations.size());
+    snapped_.assign(program_.aggregations.size(), false);
+    std::vector<bool> changed(program_.aggregations.size(), false);
+    for (const ir::Ecb& ecb : program_.ecbs) {
+      for (const ir::Action& action : ecb.actions) {
+        for (uint32_t id : action.aggregations) {
+          if (id >= snapped_.size()) continue;
+          if (action.kind == ir::ActionKind::Printa) snapped_[id] = true;
+          if (action.kind == ir::ActionKind::Clear || action.kind == ir::ActionKind::Trunc) {
+            changed[id] = true;
+          }
+        }
+      }
+    }
+    for (size_t id = 0; id < snapped_.size(); id++) snapped_[id] = snapped_[id] && !changed[id];
+  }
+  const bool perCpu = options_ && options_->isSet("aggpercpu");
+  for (const ir::Aggregation& agg : program_.aggregations) {
+    if (!snapped_[agg.id]) continue;
+    auto data = aggregations_->snapshot(agg, perCpu);
+    if (!data) return data.error();
+    held_[agg.id] = std::move(*data);
+  }
+  return {};
+}
+
 Result<void> Consumer::printa(const ir::Action& action) {
   if (!aggregations_) return {};
   snapshots_.clear();
   std::vector<std::unique_ptr<MergedAggregation>> columns;
   std::vector<const MergedAggregation*> views;
   for (uint32_t id : action.aggregations) {
+    // The last snapshot (dt_print_aggs walks dtrace_aggregate_snap's).
+    if (id < held_.size() && held_[id]) {
+      columns.push_back(std::make_unique<MergedAggregation>(*held_[id]));
+      views.push_back(columns.back().get());
+      continue;
+    }
     auto m = merged(program_.aggregations.at(id));
     if (!m) return m.error();
     views.push_back(m->get());
     columns.push_back(std::move(*m));
   }
+  // An aggregation is printed (and left out at the end) only if this
+  // printa() printed an entry of its own: illumos flags the description of
+  // each entry it prints (dt_print_aggs, dt_fprinta), so an empty printa()
+  // flags nothing.
   printed_.resize(program_.aggregations.size(), false);
-  for (uint32_t id : action.aggregations) printed_[id] = true;
   AggregationTable table(views);
+  for (size_t column = 0; column < views.size(); column++) {
+    if (table.rows() > 0 && views[column]->size() > 0) printed_[action.aggregations[column]] = true;
+  }
   table.sort(sortOptions());
   const ir::PrintfFormat* format = nullptr;
   if (action.hasFormat) {
@@ -232,7 +278,7 @@ Result<void> Consumer::printTable(const AggregationTable& table, const ir::Print
         const ir::Aggregation& agg = table.aggregation(column);
         print::appendAggregationValue(text, agg, table.value(row, column), normal(agg.id), style);
       }
-      if (perCpu) appendPerCpu(text, snapshots_.back(), table.snapshotIndex(row), style);
+      if (perCpu) appendPerCpu(text, table.data(0), table.snapshotIndex(row), style);
       text += '\n';
     }
     if (text.size() >= kWriteChunk) {

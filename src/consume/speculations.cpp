@@ -21,6 +21,16 @@ std::optional<bool> SpeculationBuffers::outcome(uint32_t id, uint32_t generation
   return ((o.committed >> age) & 1) != 0;
 }
 
+void SpeculationBuffers::drop(uint64_t tag) {
+  const uint32_t id = idOf(tag);
+  if (id == 0 || id > count_) return;
+  if (const std::optional<bool> ended = outcome(id, generationOf(tag))) {
+    if (*ended) committedDrops_++;
+    return;
+  }
+  drops_[tag]++;
+}
+
 std::vector<std::string> SpeculationBuffers::end(uint64_t tag, bool committed) {
   const uint32_t id = idOf(tag), generation = generationOf(tag);
   std::vector<std::string> records;
@@ -28,6 +38,10 @@ std::vector<std::string> SpeculationBuffers::end(uint64_t tag, bool committed) {
   if (auto it = held_.find(tag); it != held_.end()) {
     records = std::move(it->second);
     held_.erase(it);
+  }
+  if (auto it = drops_.find(tag); it != drops_.end()) {
+    if (committed) committedDrops_ += it->second;
+    drops_.erase(it);
   }
   // Uses end in order, but a CPU read later may bring an older use's end.
   Outcomes& o = outcomes_[id - 1];

@@ -32,6 +32,11 @@ class SpeculationBuffers {
   // none. Either way the use ends.
   std::vector<std::string> commit(uint64_t tag) { return end(tag, true); }
   void discard(uint64_t tag) { end(tag, false); }
+  // A record of the use `tag` that did not fit in specsize. It counts as a
+  // speculative drop once the use is committed; a discard forgets it.
+  void drop(uint64_t tag);
+  // The drops of committed uses so far.
+  uint64_t committedDrops() const { return committedDrops_; }
 
  private:
   std::vector<std::string> end(uint64_t tag, bool committed);
@@ -50,6 +55,8 @@ class SpeculationBuffers {
   uint32_t count_ = 0;
   std::vector<Outcomes> outcomes_;
   std::map<uint64_t, std::vector<std::string>> held_;
+  std::map<uint64_t, uint64_t> drops_;  // by tag, until its use ends
+  uint64_t committedDrops_ = 0;
 };
 
 }  // namespace dtrace::consume

@@ -1085,17 +1085,21 @@ void Session::reportCounters(consume::Consumer& consumer) {
   uint32_t key = 0;
   if (!maps_->counters->lookup(&key, values.data())) return;
   reportedDrops_.resize(2 * ncpu, 0);
-  // Losses DTrace reports in total, not per CPU.
-  const std::pair<uint64_t ir::Counters::*, const char*> kTotals[] = {
-      {&ir::Counters::dynamicDrops, "dynamic"},
-      {&ir::Counters::speculativeDrops, "speculation"},
-      {&ir::Counters::speculationsUnavailable, "speculation-unavailable"},
-  };
-  reportedTotals_.resize(std::size(kTotals), 0);
-  for (size_t i = 0; i < std::size(kTotals); i++) {
-    const auto [counter, kind] = kTotals[i];
+  // Losses DTrace reports in total, not per CPU. Speculative drops are
+  // counted by the consumer, once their speculation is committed.
+  auto sum = [&](uint64_t ir::Counters::*counter) {
     uint64_t total = 0;
     for (int cpu = 0; cpu < ncpu; cpu++) total += values[cpu].*counter;
+    return total;
+  };
+  const std::pair<uint64_t, const char*> totals[] = {
+      {sum(&ir::Counters::dynamicDrops), "dynamic"},
+      {consumer.speculativeDrops(), "speculation"},
+      {sum(&ir::Counters::speculationsUnavailable), "speculation-unavailable"},
+  };
+  reportedTotals_.resize(std::size(totals), 0);
+  for (size_t i = 0; i < std::size(totals); i++) {
+    const auto [total, kind] = totals[i];
     if (total > reportedTotals_[i]) {
       consumer.reportDrops(kind, -1, total - reportedTotals_[i], total);
       reportedTotals_[i] = total;
@@ -1215,6 +1219,13 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   }
   uint64_t expected = static_cast<uint64_t>(Activity::Warmup);
   state.compare_exchange_strong(expected, static_cast<uint64_t>(Activity::Active));
+  const bool aggregates = !layout_.aggregations.empty();
+  // printa() prints the consumer's last snapshot of an aggregation
+  // (dtrace_aggregate_snap, before each pass reads the buffers): BEGIN's
+  // records see BEGIN's data.
+  if (aggregates) {
+    if (auto r = consumer.snapAggregations(); !r) return r.error();
+  }
   principal->interval();
   consumer.flush();
 
@@ -1250,8 +1261,12 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   uint64_t nextSwitch = after("switchrate", util::monotonicNs());
   // Each aggrate starts a new aggregation interval: every CPU's aggsize is
   // whole again (codegen::Layout::aggregationBytesPerCpu).
-  const bool aggregates = !layout_.aggregations.empty();
   uint64_t nextAggregation = aggregates ? after("aggrate", util::monotonicNs()) : UINT64_MAX;
+  // The consumer's snapshots of the aggregations printa() prints: before
+  // the first pass that reads the buffers, then before a pass that reads
+  // them once aggrate has gone by (dtrace_work: dtrace_aggregate_snap,
+  // rate-limited by aggrate, then dtrace_consume).
+  uint64_t nextSnapshot = 0;
   // With statusrate set, exit() and a filled buffer end tracing at the next
   // status check, as dtrace(1M) learns of them (dtrace_status()); without
   // it, at once. The probes record nothing meanwhile (Activity::Draining).
@@ -1277,6 +1292,12 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
     const bool ringsWoke = std::any_of(events, events + std::max(n, 0),
                                        [](const epoll_event& e) { return e.data.u64 == 0; });
     if (ringsWoke || util::monotonicNs() >= nextSwitch) {
+      // A pass the rings brought forward (exit(), a ring filling up) stands
+      // for the switchrate pass it replaces.
+      if (aggregates && std::max(util::monotonicNs(), nextSwitch) >= nextSnapshot) {
+        if (auto r = consumer.snapAggregations(); !r) return r.error();
+        nextSnapshot = after("aggrate", util::monotonicNs());
+      }
       principal->interval();
       consumer.flush();
       nextSwitch = after("switchrate", util::monotonicNs());
@@ -1310,8 +1331,12 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
 
   state.store(static_cast<uint64_t>(Activity::Cooldown));
   symbols.refresh();
+  // The final snapshots: the records still unread see what the probes
+  // left, END's records what END left too.
+  if (aggregates) (void)consumer.snapAggregations();
   principal->interval();
   if (endProgram_) (void)fire(*endProgram_);
+  if (aggregates) (void)consumer.snapAggregations();
   principal->finish();
   state.store(static_cast<uint64_t>(Activity::Stopped));
   bpf::detachAll(links_);  // before the (possibly long) aggregation printing

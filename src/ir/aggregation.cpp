@@ -1,6 +1,8 @@
 #include "ir/aggregation.h"
 
+#include <algorithm>
 #include <bit>
+#include <cstdint>
 
 namespace dtrace::ir {
 namespace {
@@ -14,8 +16,7 @@ constexpr AggFuncInfo kAggFuncs[] = {
     {AggFunc::Avg, "avg", 1, 1, true, false, AggMerge::Add, AggDisplay::Average},
     {AggFunc::Min, "min", 1, 1, true, false, AggMerge::Min, AggDisplay::Scalar},
     {AggFunc::Max, "max", 1, 1, true, false, AggMerge::Max, AggDisplay::Scalar},
-    {AggFunc::Stddev, "stddev", 1, 1, true, false, AggMerge::Stddev,
-     AggDisplay::StandardDeviation},
+    {AggFunc::Stddev, "stddev", 1, 1, true, false, AggMerge::Stddev, AggDisplay::StandardDeviation},
     {AggFunc::Quantize, "quantize", 1, 2, true, true, AggMerge::Add, AggDisplay::Quantize},
     {AggFunc::Lquantize, "lquantize", 3, 5, true, true, AggMerge::Add, AggDisplay::Lquantize},
     {AggFunc::Llquantize, "llquantize", 5, 6, true, true, AggMerge::Add, AggDisplay::Llquantize},
@@ -27,31 +28,16 @@ uint64_t power(uint64_t base, uint32_t exponent) {
   return r;
 }
 
-// Buckets of one magnitude of llquantize (steps/factor of them lie below
-// the magnitude's first value and are not kept).
-uint32_t llquantizeBucketsPerMagnitude(const AggParams& p) { return p.steps - p.steps / p.factor; }
-
-// llquantize's bucket for a value >= 0, on the positive side of the zero bucket.
+// llquantize's bucket for a value >= 0, on the positive side of the zero
+// bucket (dtrace_aggregate_llquantize_bucket).
 uint32_t llquantizePositive(const AggParams& p, uint64_t v) {
   const uint32_t zero = llquantizeZeroBucket(p);
-  const uint32_t perMagnitude = llquantizeBucketsPerMagnitude(p);
-  const uint32_t stepsPerFactor = p.steps / p.factor;
-  uint64_t low = power(p.factor, p.lowMagnitude);
-  if (v < low) return zero;
+  if (v < power(p.factor, p.lowMagnitude)) return zero;
   uint32_t first = zero + 1;  // the bucket holding factor^magnitude
   for (uint32_t mag = p.lowMagnitude; mag <= p.highMagnitude; mag++) {
-    const uint64_t next = low * p.factor;
-    if (v < next) {
-      if (mag == 0 && p.steps > p.factor) {
-        // Values 1 .. factor-1: each integer has its bucket, with the
-        // fractional ones between them never filled.
-        return first + static_cast<uint32_t>((v - 1) * stepsPerFactor);
-      }
-      const uint64_t width = next / p.steps;
-      return first + static_cast<uint32_t>(v / width - stepsPerFactor);
-    }
-    first += perMagnitude;
-    low = next;
+    const LlquantizeMagnitude m = llquantizeMagnitude(p, mag);
+    if (!m.bounded || v < m.next) return first + static_cast<uint32_t>(v / m.width - m.skipped);
+    first += m.buckets;
   }
   return 2 * zero;  // >= factor^(high+1)
 }
@@ -76,7 +62,8 @@ int64_t quantizeBucketValue(uint32_t i) {
 uint32_t quantizeBucket(int64_t value) {
   if (value == 0) return kQuantizeZeroBucket;
   if (value > 0) {
-    const uint32_t log2 = 63 - static_cast<uint32_t>(std::countl_zero(static_cast<uint64_t>(value)));
+    const uint32_t log2 =
+        63 - static_cast<uint32_t>(std::countl_zero(static_cast<uint64_t>(value)));
     return std::min<uint32_t>(kQuantizeZeroBucket + 1 + log2, kQuantizeBuckets - 1);
   }
   if (value <= -(int64_t{1} << 62)) return 0;
@@ -93,8 +80,31 @@ uint32_t lquantizeBucket(const AggParams& p, int64_t value) {
   return level < p.levels ? static_cast<uint32_t>(level) + 1 : p.levels + 1;
 }
 
+LlquantizeMagnitude llquantizeMagnitude(const AggParams& p, uint32_t mag) {
+  LlquantizeMagnitude m;
+  m.low = power(p.factor, mag);  // the compiler saw factor^high fit
+  m.bounded = m.low <= UINT64_MAX / p.factor;
+  if (m.bounded) m.next = m.low * p.factor;
+  uint64_t parts;
+  if (m.bounded && m.next <= p.steps) {
+    parts = m.next;  // each integer its own bucket
+  } else {
+    // steps divides a power of the factor not below it, so the parts are
+    // whole: factor^(m+1) / steps, written so as not to overflow.
+    parts = p.steps;
+    m.width = m.low / (p.steps / p.factor);
+  }
+  m.skipped = static_cast<uint32_t>(parts / p.factor);
+  m.buckets = static_cast<uint32_t>(parts - m.skipped);
+  return m;
+}
+
 uint32_t llquantizeZeroBucket(const AggParams& p) {
-  return 1 + (p.highMagnitude - p.lowMagnitude + 1) * llquantizeBucketsPerMagnitude(p);
+  uint32_t buckets = 0;
+  for (uint32_t mag = p.lowMagnitude; mag <= p.highMagnitude; mag++) {
+    buckets += llquantizeMagnitude(p, mag).buckets;
+  }
+  return 1 + buckets;
 }
 
 uint32_t llquantizeBucket(const AggParams& p, int64_t value) {
@@ -110,20 +120,24 @@ int64_t lquantizeBucketValue(const AggParams& p, uint32_t bucket) {
   return p.base + static_cast<int64_t>(bucket - 1) * p.step;
 }
 
-int64_t llquantizeBucketValue(const AggParams& p, uint32_t bucket) {
+uint64_t llquantizeBucketMagnitude(const AggParams& p, uint32_t bucket) {
   const uint32_t zero = llquantizeZeroBucket(p);
   if (bucket == zero) return 0;
-  if (bucket < zero) return -llquantizeBucketValue(p, 2 * zero - bucket);
-  if (bucket >= 2 * zero) return static_cast<int64_t>(power(p.factor, p.highMagnitude + 1));
-  const uint32_t perMagnitude = llquantizeBucketsPerMagnitude(p);
-  const uint32_t stepsPerFactor = p.steps / p.factor;
-  const uint32_t index = bucket - zero - 1;
-  const uint32_t mag = p.lowMagnitude + index / perMagnitude;
-  const uint32_t within = index % perMagnitude;
-  if (mag == 0 && p.steps > p.factor) return 1 + within / stepsPerFactor;
-  if (within == 0) return static_cast<int64_t>(power(p.factor, mag));
-  const uint64_t width = power(p.factor, mag + 1) / p.steps;
-  return static_cast<int64_t>((stepsPerFactor + within) * width);
+  uint32_t index = bucket > zero ? bucket - zero - 1 : zero - bucket - 1;
+  for (uint32_t mag = p.lowMagnitude; mag <= p.highMagnitude; mag++) {
+    const LlquantizeMagnitude m = llquantizeMagnitude(p, mag);
+    if (index < m.buckets) return (index + m.skipped) * m.width;
+    index -= m.buckets;
+  }
+  const LlquantizeMagnitude top = llquantizeMagnitude(p, p.highMagnitude);
+  return top.bounded ? top.next : UINT64_MAX;
+}
+
+int64_t llquantizeBucketValue(const AggParams& p, uint32_t bucket) {
+  const uint32_t zero = llquantizeZeroBucket(p);
+  const uint64_t magnitude =
+      std::min<uint64_t>(llquantizeBucketMagnitude(p, bucket), static_cast<uint64_t>(INT64_MAX));
+  return bucket < zero ? -static_cast<int64_t>(magnitude) : static_cast<int64_t>(magnitude);
 }
 
 uint32_t Aggregation::dataWords() const {
@@ -159,14 +173,15 @@ void mergeAggregationData(const Aggregation& agg, const int64_t* cpu, int64_t* m
   switch (agg.info().merge) {
     case AggMerge::Add:
       for (uint32_t i = 0; i < n; i++) {
-        merged[i] = static_cast<int64_t>(static_cast<uint64_t>(merged[i]) +
-                                         static_cast<uint64_t>(cpu[i]));
+        merged[i] =
+            static_cast<int64_t>(static_cast<uint64_t>(merged[i]) + static_cast<uint64_t>(cpu[i]));
       }
       break;
     case AggMerge::Min:
     case AggMerge::Max: {
-      const bool less = isUnsigned ? static_cast<uint64_t>(cpu[0]) < static_cast<uint64_t>(merged[0])
-                                   : cpu[0] < merged[0];
+      const bool less = isUnsigned
+                            ? static_cast<uint64_t>(cpu[0]) < static_cast<uint64_t>(merged[0])
+                            : cpu[0] < merged[0];
       const bool greater = isUnsigned
                                ? static_cast<uint64_t>(cpu[0]) > static_cast<uint64_t>(merged[0])
                                : cpu[0] > merged[0];
@@ -175,8 +190,8 @@ void mergeAggregationData(const Aggregation& agg, const int64_t* cpu, int64_t* m
     }
     case AggMerge::Stddev: {
       merged[0] += cpu[0];
-      merged[1] = static_cast<int64_t>(static_cast<uint64_t>(merged[1]) +
-                                       static_cast<uint64_t>(cpu[1]));
+      merged[1] =
+          static_cast<int64_t>(static_cast<uint64_t>(merged[1]) + static_cast<uint64_t>(cpu[1]));
       const uint64_t low = static_cast<uint64_t>(merged[2]) + static_cast<uint64_t>(cpu[2]);
       const uint64_t carry = low < static_cast<uint64_t>(cpu[2]) ? 1 : 0;
       merged[2] = static_cast<int64_t>(low);
@@ -202,14 +217,16 @@ uint64_t standardDeviation(const int64_t* words, uint64_t normal) {
   using u128 = unsigned __int128;
   const int64_t count = words[0];
   if (count <= 0) return 0;
-  const u128 sumOfSquares = (u128{static_cast<uint64_t>(words[3])} << 64) |
-                            static_cast<uint64_t>(words[2]);
+  const u128 sumOfSquares =
+      (u128{static_cast<uint64_t>(words[3])} << 64) | static_cast<uint64_t>(words[2]);
   // DTrace truncates each step: the average of the squares, the average.
+  // Normalized, the squares are divided by normal twice (dt_stddev).
   if (normal == 0) normal = 1;
-  const u128 averageOfSquares = sumOfSquares / normal / static_cast<uint64_t>(count);
+  const u128 averageOfSquares = sumOfSquares / normal / normal / static_cast<uint64_t>(count);
   int64_t average = words[1] / static_cast<int64_t>(normal) / count;
   if (average < 0) average = -average;
-  const u128 squareOfAverage = u128{static_cast<uint64_t>(average)} * static_cast<uint64_t>(average);
+  const u128 squareOfAverage =
+      u128{static_cast<uint64_t>(average)} * static_cast<uint64_t>(average);
   const u128 variance = averageOfSquares - squareOfAverage;  // wraps as DTrace's does
   // Integer square root, rounding down.
   u128 root = 0;

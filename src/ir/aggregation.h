@@ -50,8 +50,8 @@ struct AggFuncInfo {
   const char* name;
   uint8_t minArgs;  // arguments as DTrace's prototype counts them
   uint8_t maxArgs;
-  bool takesValue;     // the first argument is the value aggregated
-  bool hasIncrement;   // the last optional argument is an increment (weight)
+  bool takesValue;    // the first argument is the value aggregated
+  bool hasIncrement;  // the last optional argument is an increment (weight)
   AggMerge merge;
   AggDisplay display;
 };
@@ -63,8 +63,8 @@ const AggFuncInfo& aggFuncInfo(AggFunc func);
 // The constant parameters of lquantize and llquantize, checked by the
 // compiler (DTrace's D_LQUANT_* and D_LLQUANT_* rules).
 struct AggParams {
-  int64_t base = 0;   // lquantize: the lowest bucket's value
-  int64_t step = 1;   // lquantize: the width of a bucket
+  int64_t base = 0;     // lquantize: the lowest bucket's value
+  int64_t step = 1;     // lquantize: the width of a bucket
   uint32_t levels = 0;  // lquantize: buckets between base and the limit
   uint32_t factor = 0;  // llquantize
   uint32_t lowMagnitude = 0;
@@ -85,6 +85,22 @@ uint32_t lquantizeBucket(const AggParams& p, int64_t value);
 uint32_t llquantizeBucket(const AggParams& p, int64_t value);
 // llquantize's middle bucket: |value| below factor^lowMagnitude.
 uint32_t llquantizeZeroBucket(const AggParams& p);
+// One magnitude m of llquantize, as illumos's
+// dtrace_aggregate_llquantize_bucket cuts it: [factor^m, factor^(m+1)) in
+// min(steps, factor^(m+1)) parts of `width` counted from 0, of which the
+// `skipped` ones below factor^m are not kept.
+struct LlquantizeMagnitude {
+  uint64_t low = 0;     // factor^m
+  uint64_t next = 0;    // factor^(m+1), when `bounded`
+  bool bounded = true;  // factor^(m+1) fits in 64 bits (else all above low is here)
+  uint64_t width = 1;
+  uint32_t skipped = 0;
+  uint32_t buckets = 0;  // the parts kept: buckets of their own
+};
+LlquantizeMagnitude llquantizeMagnitude(const AggParams& p, uint32_t m);
+// The smallest |value| of llquantize bucket `bucket` (above the zero bucket,
+// or its mirror below it); factor^(high+1), saturated, for the outermost.
+uint64_t llquantizeBucketMagnitude(const AggParams& p, uint32_t bucket);
 // The smallest value a bucket holds (the value a distribution's row shows),
 // for lquantize (below the base: base - 1; at or above the limit: limit +
 // 1, as DTrace weighs them) and llquantize.

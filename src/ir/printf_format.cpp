@@ -326,10 +326,11 @@ size_t PrintfFormat::fieldCount() const {
   return n;
 }
 
-std::optional<PrintfError> PrintfFormat::check(std::span<const PrintfArg> args,
-                                               std::string_view funcName) const {
+std::optional<PrintfError> PrintfFormat::check(
+    std::span<const PrintfArg> args, std::string_view funcName,
+    const std::optional<PrintfArg>& aggregationValue) const {
   const std::string func(funcName);
-  const bool forAggregation = funcName == "printa";
+  const bool forAggregation = aggregationValue.has_value();
   // Argument numbers in messages count the format string as argument #1.
   constexpr size_t kFirstValueArg = 1;
 
@@ -364,29 +365,35 @@ std::optional<PrintfError> PrintfFormat::check(std::span<const PrintfArg> args,
       ++next;
     }
 
+    // A %@ conversion takes the aggregating action's result, checked as an
+    // argument would be (dt_printf_validate's aggnode).
+    const PrintfArg* arg = nullptr;
+    std::string argName;
     if (conv.aggregation) {
       if (!forAggregation) {
         return PrintfError{
             "D_PRINTF_AGG_CONV",
             "%@ conversion requires an aggregation and is not for use with " + func + "( )"};
       }
-      continue;  // the aggregation's value is always an integer
-    }
-    if (next >= args.size()) {
-      return PrintfError{"D_PRINTF_ARG_PROTO", func + "( ) prototype mismatch: conversion #" +
-                                                   number + " (%" + conv.name +
-                                                   ") is missing a corresponding value argument"};
+      arg = &*aggregationValue;
+      argName = "aggregating action";
+    } else {
+      if (next >= args.size()) {
+        return PrintfError{"D_PRINTF_ARG_PROTO", func + "( ) prototype mismatch: conversion #" +
+                                                     number + " (%" + conv.name +
+                                                     ") is missing a corresponding value argument"};
+      }
+      arg = &args[next];
+      argName = "argument #" + std::to_string(next + kFirstValueArg + 1);
+      ++next;
     }
     const ConversionSpec* spec = findConversion(conv.name);
-    const PrintfArg& arg = args[next];
-    if (spec == nullptr || !accepts(spec->check, arg)) {
+    if (spec == nullptr || !accepts(spec->check, *arg)) {
       return PrintfError{"D_PRINTF_ARG_TYPE",
-                         func + "( ) argument #" + std::to_string(next + kFirstValueArg + 1) +
-                             " is incompatible with conversion #" + number +
+                         func + "( ) " + argName + " is incompatible with conversion #" + number +
                              " prototype:\n\tconversion: %" + conv.name + "\n\t prototype: " +
-                             (spec ? spec->prototype : "") + "\n\t  argument: " + arg.typeName};
+                             (spec ? spec->prototype : "") + "\n\t  argument: " + arg->typeName};
     }
-    ++next;
   }
 
   if (!forAggregation && next < args.size()) {

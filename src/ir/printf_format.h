@@ -75,8 +75,12 @@ class PrintfFormat {
 
   // Checks the value arguments (those after the format string) against the
   // conversions. funcName names the action in messages ("printf").
-  std::optional<PrintfError> check(std::span<const PrintfArg> args,
-                                   std::string_view funcName) const;
+  // `aggregationValue` is what a %@ conversion takes, for printa() only: the
+  // aggregating action's result (dt_printf_validate's fake int64_t node,
+  // uint64_t for count()); without it %@ is refused.
+  std::optional<PrintfError> check(
+      std::span<const PrintfArg> args, std::string_view funcName,
+      const std::optional<PrintfArg>& aggregationValue = std::nullopt) const;
 
   const std::vector<PrintfPiece>& pieces() const { return pieces_; }
   const std::string& text() const { return text_; }

@@ -40,7 +40,6 @@ struct Counters {
   uint64_t aggregationDrops;
   uint64_t dynamicDrops;
   uint64_t errors;
-  uint64_t speculativeDrops;         // a speculation's records beyond specsize on this CPU
   uint64_t speculationsUnavailable;  // speculation() found every ID in use
   // Aggregation entries made on this CPU in the current aggregation
   // interval (codegen::Layout::aggregationEpochOffset): the interval, and
@@ -48,6 +47,13 @@ struct Counters {
   uint64_t aggregationEpoch;
   uint64_t aggregationBytes;
 };
+
+// A record of this EPID stands for a speculative record that did not fit
+// in specsize; its data is the speculation's tag. The consumer counts it as
+// a speculative drop only if that use is committed, as DTrace counts a
+// speculative buffer's drops at commit and forgets them at discard
+// (dtrace_speculation_commit, dtrace_speculation_discard).
+constexpr uint32_t kSpeculativeDropEpid = UINT32_MAX;
 
 // Every record in the principal buffer starts with this header.
 struct RecordHeader {

@@ -80,60 +80,48 @@ std::vector<DistributionRow> lquantizeRows(const ir::AggParams& p, BucketCursor 
   return rows;
 }
 
-// llquantize: the rows are labelled with each bucket's lowest value; the
-// buckets between whole numbers (steps > factor at magnitude 0) have no
-// label of their own and are not shown.
+// factor^(high+1), the bound of llquantize's outermost buckets, in
+// decimal even when it does not fit in 64 bits.
+std::string llquantizeOuterBound(const ir::AggParams& p) {
+  unsigned __int128 bound = 1;
+  for (uint32_t i = 0; i <= p.highMagnitude; i++) bound *= p.factor;
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(bound % 10)));
+    bound /= 10;
+  } while (bound != 0);
+  return digits;
+}
+
+// llquantize: the rows are labelled with each bucket's lowest value.
 std::vector<DistributionRow> llquantizeRows(const ir::AggParams& p, BucketCursor b) {
   const uint32_t zero = ir::llquantizeZeroBucket(p);
   const uint32_t n = 2 * zero + 1;
-  uint32_t first, last;
+  const Range r = shownRange(b, n, {zero + 1, zero + 1});
+  uint32_t first = r.first, last = r.last;
   if (b.empty()) {
-    first = last = zero + 1;
-  } else {
-    first = b.first();
-    last = b.last();
+    first = zero;
+    last = std::min(zero + 2, n - 1);
   }
-  if (first > 0) first--;
-  if (last < n - 1) last++;
   const uint64_t low = power(p.factor, p.lowMagnitude);
-  const uint64_t high = power(p.factor, p.highMagnitude + 1);
-  const bool fractional = p.lowMagnitude == 0 && p.steps > p.factor;
-  const uint32_t stepsPerFactor = p.steps / p.factor;
-  // A row's label, or "" for a bucket that has none.
   auto label = [&](uint32_t i) -> std::string {
     if (i == zero) {
       if (low == 1) return "0";
       return (first >= zero ? "< " : "abs() < ") + std::to_string(low);
     }
-    if (i == 0) return "<= -" + std::to_string(high);
-    if (i == n - 1) return ">= " + std::to_string(high);
-    const uint32_t distance = i > zero ? i - zero : zero - i;
-    if (fractional && distance > 1 && distance <= 1 + (p.factor - 1) * stepsPerFactor &&
-        (distance - 1) % stepsPerFactor != 0) {
-      return "";
-    }
-    return std::to_string(ir::llquantizeBucketValue(p, i));
-  };
-  // A first or last row on an unlabelled bucket takes the nearest label
-  // beyond it, so the range shown still starts and ends with a row.
-  auto edgeLabel = [&](uint32_t i, int direction) {
-    std::string l = label(i);
-    for (uint32_t j = i; l.empty() && j > 0 && j < n - 1;) {
-      j = static_cast<uint32_t>(static_cast<int>(j) + direction);
-      l = label(j);
-    }
-    return l;
+    if (i == 0) return "<= -" + llquantizeOuterBound(p);
+    if (i == n - 1) return ">= " + llquantizeOuterBound(p);
+    const std::string magnitude = std::to_string(ir::llquantizeBucketMagnitude(p, i));
+    return i > zero ? magnitude : "-" + magnitude;
   };
   std::vector<DistributionRow> rows;
+  rows.reserve(last - first + 1);
   for (uint32_t i = first; i <= last; i++) {
-    std::string l = i == first ? edgeLabel(i, -1) : i == last ? edgeLabel(i, 1) : label(i);
-    if (l.empty()) continue;
     const int64_t value = i == 0 ? INT64_MIN : i == zero ? 0 : ir::llquantizeBucketValue(p, i);
-    rows.push_back({std::move(l), value, b.at(i)});
+    rows.push_back({label(i), value, b.at(i)});
   }
   return rows;
 }
-
 
 // " count\n", the count left-justified in 9 columns.
 void appendCount(std::string& out, long long count) {

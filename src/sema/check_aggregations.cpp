@@ -1,8 +1,6 @@
 // @name[keys] = func(args): the aggregating function's prototype, its
 // constant parameters (DTrace's D_LQUANT_* and D_LLQUANT_* rules), the
 // keys, and agreement with earlier assignments to the same aggregation.
-#include <cmath>
-#include <limits>
 
 #include "sema/checker.h"
 
@@ -26,8 +24,8 @@ bool isAggregatingFunction(std::string_view name, ir::AggFunc* func) {
 
 // An integer constant parameter of lquantize/llquantize: its value, or an
 // error with `typeTag` when it is not a constant.
-bool Checker::aggregationParameter(const Expr& fn, size_t i, const char* typeTag,
-                                   const char* what, int64_t* value) {
+bool Checker::aggregationParameter(const Expr& fn, size_t i, const char* typeTag, const char* what,
+                                   int64_t* value) {
   const Expr& a = *fn.operands[i];
   if (!a.constValue || !a.type || !a.type->isInteger()) {
     return error(typeTag, a.loc,
@@ -68,13 +66,13 @@ bool Checker::lquantizeParams(Expr& fn, ir::AggParams& p) {
   const int64_t levels = (limit - base) / step;
   if (levels == 0) {
     return error("D_LQUANT_STEPLARGE", fn.loc,
-                 name +
-                     "step (argument #3) too large: must have at least one quantization level");
+                 name + "step (argument #3) too large: must have at least one quantization level");
   }
   if (levels > UINT16_MAX) {
     return error("D_LQUANT_STEPSMALL", fn.loc,
-                 name + "step (argument #3) too small: number of quantization levels must be a "
-                        "16-bit quantity");
+                 name +
+                     "step (argument #3) too small: number of quantization levels must be a "
+                     "16-bit quantity");
   }
   p.base = base;
   p.step = step;
@@ -82,71 +80,70 @@ bool Checker::lquantizeParams(Expr& fn, ir::AggParams& p) {
   return true;
 }
 
+// illumos's dt_compile_agg rules for llquantize(value, factor, low, high,
+// steps): each parameter an unsigned 16-bit constant, then the relations
+// between them, each with its own tag.
 bool Checker::llquantizeParams(Expr& fn, ir::AggParams& p) {
   const std::string name = fn.text + "( ) ";
-  const char* constant = "an integer constant";
-  int64_t factor, low, high, steps;
-  if (!aggregationParameter(fn, 1, "D_LLQUANT_FACTORTYPE", constant, &factor)) return false;
-  if (factor > UINT16_MAX || factor < 2) {
-    return error("D_LLQUANT_FACTORVAL", fn.operands[1]->loc,
-                 name + "argument #1 must be an unsigned 16-bit quantity greater than or equal "
-                        "to 2");
-  }
-  if (!aggregationParameter(fn, 2, "D_LLQUANT_LMAGTYPE", constant, &low)) return false;
-  if (low < 0 || low > UINT16_MAX) {
-    return error("D_LLQUANT_LMAGVAL", fn.operands[2]->loc,
-                 name + "argument #2 must be an unsigned 16-bit quantity");
-  }
-  if (!aggregationParameter(fn, 3, "D_LLQUANT_HMAGTYPE", constant, &high)) return false;
-  const SourceLoc highLoc = fn.operands[3]->loc;
-  if (high < 0 || high > UINT16_MAX) {
-    return error("D_LLQUANT_HMAGVAL", highLoc,
-                 name + "argument #3 must be an unsigned 16-bit quantity");
-  }
-  if (high < low) {
-    return error("D_LLQUANT_HMAGVAL", highLoc,
-                 name + "argument #3 (high magnitude) must be at least argument #2 (low "
-                        "magnitude)");
-  }
-  if (std::pow(static_cast<long double>(factor), static_cast<long double>(high + 1)) >
-      static_cast<long double>(std::numeric_limits<uint64_t>::max())) {
-    return error("D_LLQUANT_HMAGVAL", highLoc,
-                 name + "argument #3 (high magnitude) will cause overflow of 64 bits");
-  }
-  if (!aggregationParameter(fn, 4, "D_LLQUANT_STEPTYPE", constant, &steps)) return false;
-  const SourceLoc stepsLoc = fn.operands[4]->loc;
-  if (steps <= 0) {
-    return error("D_LLQUANT_STEPTYPE", stepsLoc,
-                 name + "argument #4 must be a non-zero positive integer constant");
-  }
-  if (steps > UINT16_MAX) {
-    return error("D_LLQUANT_STEPVAL", stepsLoc,
-                 name + "argument #4 must be an unsigned 16-bit quantity");
-  }
-  const std::string stepsRule = fn.text + "() argument #4 (steps) must ";
-  if (steps < factor && factor % steps != 0) {
-    return error("D_LLQUANT_STEPVAL", stepsLoc,
-                 stepsRule + "evenly divide argument #1 (factor) when steps<factor");
-  }
-  if (steps > factor) {
-    if (steps % factor != 0) {
-      return error("D_LLQUANT_STEPVAL", stepsLoc,
-                   stepsRule + "be a multiple of argument #1 (factor) when steps>factor");
+  static constexpr struct {
+    const char* what;
+    const char* typeTag;
+    const char* valueTag;
+  } kParams[] = {
+      {"factor", "D_LLQUANT_FACTORTYPE", "D_LLQUANT_FACTORVAL"},
+      {"low magnitude", "D_LLQUANT_LOWTYPE", "D_LLQUANT_LOWVAL"},
+      {"high magnitude", "D_LLQUANT_HIGHTYPE", "D_LLQUANT_HIGHVAL"},
+      {"linear steps per magnitude", "D_LLQUANT_NSTEPTYPE", "D_LLQUANT_NSTEPVAL"},
+  };
+  uint64_t v[4];
+  for (size_t i = 0; i < 4; i++) {
+    const Expr& a = *fn.operands[i + 1];
+    const std::string arg = "argument #" + std::to_string(i + 1) + " (" + kParams[i].what + ")";
+    if (!a.constValue || !a.type || !a.type->isInteger()) {
+      return error(kParams[i].typeTag, a.loc, name + arg + " must be an integer constant");
     }
-    if (low == 0 && (factor * factor) % steps != 0) {
-      return error("D_LLQUANT_STEPVAL", stepsLoc,
-                   stepsRule + "evenly divide the square of argument #1 (factor) when "
-                               "steps>factor and lmag==0");
+    v[i] = static_cast<uint64_t>(*a.constValue);
+    if (v[i] > UINT16_MAX) {
+      return error(kParams[i].valueTag, a.loc, name + arg + " must be an unsigned 16-bit quantity");
     }
-    if (low > 0) {
-      const long double next = std::pow(static_cast<long double>(factor),
-                                        static_cast<long double>(low + 1));
-      if (std::fmod(next, static_cast<long double>(steps)) != 0) {
-        return error("D_LLQUANT_STEPVAL", stepsLoc,
-                     stepsRule + "evenly divide pow(argument #1 (factor), lmag (argument #2) + "
-                                 "1) when steps>factor and lmag>0");
-      }
+  }
+  const uint64_t factor = v[0], low = v[1], high = v[2], steps = v[3];
+  if (factor < 2) {
+    return error("D_LLQUANT_FACTORSMALL", fn.loc,
+                 name + "factor (argument #1) must be two or more");
+  }
+  if (low >= high) {
+    return error("D_LLQUANT_MAGRANGE", fn.loc,
+                 name +
+                     "high magnitude (argument #3) must be greater than low magnitude "
+                     "(argument #2)");
+  }
+  if (steps < factor) {
+    return error("D_LLQUANT_FACTORNSTEPS", fn.loc,
+                 name +
+                     "factor (argument #1) must be less than or equal to the number of linear "
+                     "steps per magnitude (argument #4)");
+  }
+  // The steps divide the first power of the factor that is not below them.
+  uint64_t power = factor;
+  while (power < steps) power *= factor;
+  if (steps % factor != 0 || power % steps != 0) {
+    return error("D_LLQUANT_FACTOREVEN", fn.loc,
+                 name +
+                     "factor (argument #1) must evenly divide the number of steps per "
+                     "magnitude (argument #4), and the number of steps per magnitude must "
+                     "evenly divide a power of the factor");
+  }
+  // factor^high must fit in 64 bits (the buckets above it are bounded by
+  // overflow instead).
+  for (uint64_t i = 0, order = 1; i < high; i++) {
+    if (order > UINT64_MAX / factor) {
+      return error("D_LLQUANT_MAGTOOBIG", fn.loc,
+                   name + "factor (" + std::to_string(factor) +
+                       ") raised to power of high magnitude (" + std::to_string(high) +
+                       ") overflows 64-bits");
     }
+    order *= factor;
   }
   p.factor = static_cast<uint32_t>(factor);
   p.lowMagnitude = static_cast<uint32_t>(low);
@@ -160,32 +157,34 @@ bool Checker::llquantizeParams(Expr& fn, ir::AggParams& p) {
 bool Checker::sameParams(const Expr& fn, const Variable& agg, const ir::AggParams& p) {
   const ir::AggParams& o = agg.aggParams;
   if (o == p) return true;
-  auto mismatch = [&](const char* tag, const std::string& what, int64_t expected,
-                      int64_t found) {
+  auto mismatch = [&](const char* tag, const std::string& what, int64_t expected, int64_t found) {
     return error(tag, fn.loc,
                  fn.text + what + " doesn't match previous declaration: expected " +
                      std::to_string(expected) + ", found " + std::to_string(found));
   };
   if (agg.aggFunc == ir::AggFunc::Lquantize) {
-    if (o.base != p.base) return mismatch("D_LQUANT_MATCHBASE", "( ) base (argument #1)", o.base, p.base);
+    if (o.base != p.base)
+      return mismatch("D_LQUANT_MATCHBASE", "( ) base (argument #1)", o.base, p.base);
     if (o.levels * o.step != p.levels * p.step) {
-      return mismatch("D_LQUANT_MATCHLIM", "( ) limit (argument #2)",
-                      o.base + o.levels * o.step, p.base + p.levels * p.step);
+      return mismatch("D_LQUANT_MATCHLIM", "( ) limit (argument #2)", o.base + o.levels * o.step,
+                      p.base + p.levels * p.step);
     }
     return mismatch("D_LQUANT_MATCHSTEP", "( ) step (argument #3)", o.step, p.step);
   }
+  // The first parameter that differs, named as dt_compile_agg names it.
   if (o.factor != p.factor) {
-    return mismatch("D_LLQUANT_MATCHFACTOR", "() factor (argument #1)", o.factor, p.factor);
+    return mismatch("D_LLQUANT_FACTORMATCH", "( ) factor (argument #1)", o.factor, p.factor);
   }
   if (o.lowMagnitude != p.lowMagnitude) {
-    return mismatch("D_LLQUANT_MATCHLMAG", "() lmag (argument #2)", o.lowMagnitude,
+    return mismatch("D_LLQUANT_LOWMATCH", "( ) low magnitude (argument #2)", o.lowMagnitude,
                     p.lowMagnitude);
   }
   if (o.highMagnitude != p.highMagnitude) {
-    return mismatch("D_LLQUANT_MATCHHMAG", "() hmag (argument #3)", o.highMagnitude,
+    return mismatch("D_LLQUANT_HIGHMATCH", "( ) high magnitude (argument #3)", o.highMagnitude,
                     p.highMagnitude);
   }
-  return mismatch("D_LLQUANT_MATCHSTEPS", "() steps (argument #4)", o.steps, p.steps);
+  return mismatch("D_LLQUANT_NSTEPMATCH", "( ) linear steps per magnitude (argument #4)", o.steps,
+                  p.steps);
 }
 
 bool Checker::checkAggregationAssign(Expr& assign) {
@@ -215,32 +214,43 @@ bool Checker::checkAggregationAssign(Expr& assign) {
       keyTypes.push_back(t);
     }
   }
+  // The prototype's count (dt_idcook_sign, while cooking): the fixed
+  // arguments of the varargs ones (quantize, lquantize, llquantize), all of
+  // the others'. Beyond the increment, dt_compile_agg's own words.
   const size_t n = value.operands.size();
-  if (n < info->minArgs || n > info->maxArgs) {
-    std::string expected = std::to_string(info->minArgs);
-    if (n < info->minArgs && info->maxArgs > info->minArgs) expected = "at least " + expected;
-    if (n > info->maxArgs) {
-      expected = (info->maxArgs > info->minArgs ? "at most " : "") +
-                 std::to_string(info->maxArgs);
-    }
+  const bool varargs = info->maxArgs > info->minArgs;
+  if (n < info->minArgs || (n > info->maxArgs && !varargs)) {
     return error("D_PROTO_LEN", value.loc,
-                 value.text + "( ) prototype mismatch: " + args(n) + " passed, " + expected +
-                     " expected");
+                 value.text + "( ) prototype mismatch: " + args(n) + " passed, " +
+                     std::to_string(info->minArgs) + " expected");
   }
   for (auto& a : value.operands) {
     if (!expr(*a) || !refuseTranslatedPointer(*a)) return false;
   }
+  // lquantize's and llquantize's parameters are int32_t in the prototype.
+  if (info->func == ir::AggFunc::Lquantize || info->func == ir::AggFunc::Llquantize) {
+    const size_t parameters = info->func == ir::AggFunc::Lquantize ? 2 : 4;
+    for (size_t i = 1; i <= parameters && i < n; i++) {
+      if (!prototypeArg(value, i, value.operands[i]->type->isInteger(), "int32_t")) return false;
+    }
+  }
+  if (n > info->maxArgs) {
+    return errorOutsideRegion("D_PROTO_LEN", value.loc,
+                              value.text + "( ) prototype mismatch: " + std::to_string(n) +
+                                  " args passed, at most " + std::to_string(info->maxArgs) +
+                                  " expected");
+  }
   if (info->takesValue && !value.operands[0]->type->isScalar()) {
-    return error("D_AGG_SCALAR", value.loc,
-                 value.text + "( ) argument #1 must be of scalar type");
+    return errorOutsideRegion("D_AGG_SCALAR", value.loc,
+                              value.text + "( ) argument #1 must be of scalar type");
   }
   ir::AggParams params;
   if (info->func == ir::AggFunc::Lquantize && !lquantizeParams(value, params)) return false;
   if (info->func == ir::AggFunc::Llquantize && !llquantizeParams(value, params)) return false;
   if (info->hasIncrement && n == info->maxArgs && !value.operands.back()->type->isScalar()) {
-    return error("D_PROTO_ARG", value.loc,
-                 value.text + "( ) increment value (argument #" + std::to_string(n) +
-                     ") must be of scalar type");
+    return errorOutsideRegion("D_PROTO_ARG", value.loc,
+                              value.text + "( ) increment value (argument #" + std::to_string(n) +
+                                  ") must be of scalar type");
   }
 
   std::string name = ref.text.size() > 1 ? ref.text.substr(1) : "";
@@ -314,16 +324,20 @@ bool Checker::sameKeys(const Expr& first, const Expr& other) {
   for (size_t i = 0; i < a.keyTypes.size(); i++) {
     const Type* ka = a.keyTypes[i];
     const Type* kb = b.keyTypes[i];
-    const bool compatible = ka->isString() ? kb->isString()
+    const bool compatible = ka->isString()    ? kb->isString()
                             : ka->isInteger() ? kb->isInteger()
                                               : ka->name == kb->name;
     if (compatible) continue;
     const std::string n = std::to_string(i + 1);
-    auto pad = [](const std::string& s) { return std::string(s.size() < 9 ? 9 - s.size() : 0, ' ') + s; };
+    // dt_printa_validate pads the bare names ("%9s key #%d").
+    auto pad = [](const std::string& at) {
+      const std::string s = at.size() > 1 ? at.substr(1) : "";
+      return std::string(s.size() < 9 ? 9 - s.size() : 0, ' ') + s;
+    };
     return error("D_PRINTA_AGGPROTO", other.loc,
                  "printa( ): " + other.text + "[ ] key #" + n + " is incompatible with " +
-                     first.text + ":\n" + pad(first.text) + " key #" + n + ": " + ka->name +
-                     "\n" + pad(other.text) + " key #" + n + ": " + kb->name);
+                     first.text + ":\n" + pad(first.text) + " key #" + n + ": " + ka->name + "\n" +
+                     pad(other.text) + " key #" + n + ": " + kb->name);
   }
   return true;
 }
@@ -337,7 +351,13 @@ bool Checker::checkPrintaFormat(Expr& call, const Variable& first) {
   }
   std::vector<ir::PrintfArg> keys;
   for (const Type* t : first.keyTypes) keys.push_back(printfArgOf(t));
-  if (auto err = std::get<ir::PrintfFormat>(parsed).check(keys, "printa")) {
+  // %@ takes the value: signed for every aggregating function but count()
+  // (dt_printf_validate, given the first aggregation's function by
+  // dt_action_printa).
+  const bool counts = first.aggFunc == ir::AggFunc::Count;
+  const ir::PrintfArg value{ir::PrintfArg::Class::Integer, 8, !counts,
+                            counts ? "uint64_t" : "int64_t"};
+  if (auto err = std::get<ir::PrintfFormat>(parsed).check(keys, "printa", value)) {
     return error(err->tag.c_str(), call.loc, err->message);
   }
   return true;
@@ -374,12 +394,12 @@ bool Checker::checkAggregationAction(Expr& call, ir::ActionKind kind) {
   };
   auto scalarArg = [&](size_t i, const char* tag) {
     if (args[i]->type->isScalar()) return true;
-    return error(tag, call.loc, name + "( ) argument #" + std::to_string(i + 1) +
-                                    " must be of scalar type");
+    return error(tag, call.loc,
+                 name + "( ) argument #" + std::to_string(i + 1) + " must be of scalar type");
   };
   switch (kind) {
     case ir::ActionKind::Printa: {
-      if (n == 0) return mismatch("D_PROTO_LEN", "at least 1");
+      if (n == 0) return mismatch("D_PROTO_LEN", "1");  // void(@, ...)
       const bool hasFormat = args[0]->kind == ExprKind::StringLiteral;
       const size_t first = hasFormat ? 1 : 0;
       if (n < first + 1) return mismatch("D_PRINTA_PROTO", std::to_string(first + 1));
@@ -389,27 +409,27 @@ bool Checker::checkAggregationAction(Expr& call, ir::ActionKind kind) {
       }
       return !hasFormat || checkPrintaFormat(call, *args[first]->variable);
     }
+    // clear, normalize, denormalize and trunc are void(...): the counts
+    // and types are dt_action_clear's, _normalize's and _trunc's.
     case ir::ActionKind::Clear:
+      if (n != 1) return mismatch("D_CLEAR_PROTO", "1");
+      return aggregationArg(0, "D_CLEAR_AGGARG", "D_CLEAR_AGGBAD");
     case ir::ActionKind::Denormalize:
-      if (n != 1) {
-        return mismatch(kind == ir::ActionKind::Clear ? "D_PROTO_LEN" : "D_NORMALIZE_PROTO", "1");
-      }
-      return kind == ir::ActionKind::Clear
-                 ? aggregationArg(0, "D_CLEAR_AGGARG", "D_CLEAR_AGGBAD")
-                 : aggregationArg(0, "D_NORMALIZE_AGGARG", "D_NORMALIZE_AGGBAD");
+      if (n != 1) return mismatch("D_NORMALIZE_PROTO", "1");
+      return aggregationArg(0, "D_NORMALIZE_AGGARG", "D_NORMALIZE_AGGBAD");
     case ir::ActionKind::Normalize:
-      if (n != 2) return mismatch("D_PROTO_LEN", "2");
+      if (n != 2) return mismatch("D_NORMALIZE_PROTO", "2");
       return aggregationArg(0, "D_NORMALIZE_AGGARG", "D_NORMALIZE_AGGBAD") &&
-             scalarArg(1, "D_PROTO_ARG");
+             scalarArg(1, "D_NORMALIZE_SCALAR");
     case ir::ActionKind::Trunc:
-      if (n < 1 || n > 2) return mismatch("D_PROTO_LEN", n < 1 ? "at least 1" : "at most 2");
+      if (n < 1 || n > 2) return mismatch("D_TRUNC_PROTO", n < 1 ? "at least 1" : "no more than 2");
       return aggregationArg(0, "D_TRUNC_AGGARG", "D_TRUNC_AGGBAD") &&
-             (n < 2 || scalarArg(1, "D_PROTO_ARG"));
-    case ir::ActionKind::Setopt:
+             (n < 2 || scalarArg(1, "D_TRUNC_SCALAR"));
+    case ir::ActionKind::Setopt:  // void(const char *, [const char *])
       if (n < 1 || n > 2) return mismatch("D_PROTO_LEN", n < 1 ? "at least 1" : "at most 2");
       for (size_t i = 0; i < n; i++) {
         if (!args[i]->type->isString() && !args[i]->type->isCharArray()) {
-          return prototypeArg(call, i, false, "char *");
+          return prototypeArg(call, i, false, "const char *");
         }
       }
       return true;

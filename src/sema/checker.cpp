@@ -188,6 +188,11 @@ bool Checker::error(const char* tag, SourceLoc loc, std::string message) {
   return false;
 }
 
+bool Checker::errorOutsideRegion(const char* tag, SourceLoc loc, std::string message) {
+  diags_.error(tag, loc, std::move(message), nullptr);
+  return false;
+}
+
 bool Checker::check(ast::Program& program) {
   for (auto& item : program.items) {
     bool ok = true;

@@ -270,6 +270,9 @@ class Checker {
   void fold(ast::Expr& e);
 
   bool error(const char* tag, SourceLoc loc, std::string message);
+  // An error DTrace reports after cooking the clause (dt_compile_agg,
+  // dt_action_*): with no "in action list:" region, whatever its tag.
+  bool errorOutsideRegion(const char* tag, SourceLoc loc, std::string message);
 
   Definitions ownDefinitions_;
   Definitions& defs_;

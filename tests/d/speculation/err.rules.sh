@@ -10,6 +10,10 @@ check 'commit(1); commit(1);'
 check 'trace(1); commit(1);'
 check 'commit(1); @a = count();'
 check 'commit(1); trace(1);'
+# Each statement is checked as it is added (dt_stmt_append): what breaks
+# a rule first is refused, not an aggregation further on.
+check 'commit(1); commit(2); @a = count();'
+check 'commit(1); trace(1); @a = count();'
 $DTRACE -w -x errtags -e -n 'BEGIN { speculate(1); raise(9); }'
 # Destructive subroutines Linux lacks are still destructive actions: the
 # rule is broken before they are refused; a clause that keeps the rules

@@ -1046,7 +1046,8 @@ TEST_F(EmitterTest, LquantizeFillsTheBucketOfEachValue) {
 }
 
 TEST_F(EmitterTest, LlquantizeFillsTheBucketOfEachValue) {
-  for (const char* args : {"10, 0, 6, 20", "10, 2, 5, 10", "2, 0, 10, 2", "10, 1, 4, 5"}) {
+  for (const char* args : {"10, 0, 6, 20", "10, 2, 5, 10", "2, 0, 10, 2", "10, 0, 3, 1000",
+                           "6, 0, 3, 54", "10, 0, 19, 10", "2, 0, 63, 2"}) {
     Harness t;
     ASSERT_EQ(t.load(std::string("BEGIN { @l = llquantize(arg0, ") + args + "); }", beginProbe()),
               "")

@@ -33,6 +33,25 @@ TEST(SpeculationBuffers, DiscardDropsAndLateRecordsAreIgnored) {
   EXPECT_EQ(b.commit(tag(2, 1)), (std::vector<std::string>{"new"}));
 }
 
+// A record beyond specsize counts as a speculative drop only once its use
+// is committed (dtrace_speculation_commit); a discard forgets it.
+TEST(SpeculationBuffers, DropsCountOnlyForCommittedUses) {
+  SpeculationBuffers b;
+  b.setCount(2);
+  b.drop(tag(1, 1));
+  b.drop(tag(1, 1));
+  b.drop(tag(1, 2));
+  EXPECT_EQ(b.committedDrops(), 0u);
+  b.discard(tag(1, 1));
+  EXPECT_EQ(b.committedDrops(), 0u);
+  b.commit(tag(1, 2));
+  EXPECT_EQ(b.committedDrops(), 1u);
+  b.drop(tag(1, 2));  // read after the commit: counted at once
+  b.drop(tag(1, 1));  // read after the discard: never
+  b.drop(tag(1, 7));  // not an ID
+  EXPECT_EQ(b.committedDrops(), 2u);
+}
+
 TEST(SpeculationBuffers, ANewUseMayArriveBeforeTheLastOnesCommit) {
   SpeculationBuffers b;
   b.setCount(1);

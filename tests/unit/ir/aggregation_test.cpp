@@ -52,11 +52,14 @@ TEST(Lquantize, BelowBaseLevelsAndAboveLimit) {
 TEST(Llquantize, BucketsAndTheirValuesAgree) {
   for (AggParams p : {AggParams{.factor = 10, .lowMagnitude = 0, .highMagnitude = 2, .steps = 20},
                       AggParams{.factor = 10, .lowMagnitude = 1, .highMagnitude = 3, .steps = 10},
-                      AggParams{.factor = 10, .lowMagnitude = 2, .highMagnitude = 4, .steps = 5},
+                      AggParams{.factor = 10, .lowMagnitude = 0, .highMagnitude = 3, .steps = 1000},
+                      AggParams{.factor = 6, .lowMagnitude = 0, .highMagnitude = 3, .steps = 54},
+                      AggParams{.factor = 10, .lowMagnitude = 0, .highMagnitude = 19, .steps = 10},
+                      AggParams{.factor = 2, .lowMagnitude = 0, .highMagnitude = 63, .steps = 2},
                       AggParams{.factor = 2, .lowMagnitude = 0, .highMagnitude = 8, .steps = 2}}) {
     const uint32_t zero = llquantizeZeroBucket(p);
     uint32_t previous = 0;
-    for (int64_t v = 1; v < 200000; v += v / 7 + 1) {
+    for (int64_t v = 1; v > 0 && v < INT64_MAX / 2; v += v / 7 + 1) {
       const uint32_t b = llquantizeBucket(p, v);
       ASSERT_LE(b, 2 * zero);
       EXPECT_GE(b, previous) << v;
@@ -67,6 +70,26 @@ TEST(Llquantize, BucketsAndTheirValuesAgree) {
       EXPECT_EQ(llquantizeBucket(p, llquantizeBucketValue(p, b)), b) << v;
     }
   }
+}
+
+// illumos's layout (dtrace_aggregate_llquantize_bucket): a magnitude has
+// min(steps, factor^(m+1)) parts, those below factor^m not kept.
+TEST(Llquantize, MagnitudesCutAsIllumosCutsThem) {
+  const AggParams p{.factor = 10, .lowMagnitude = 0, .highMagnitude = 3, .steps = 1000};
+  EXPECT_EQ(llquantizeMagnitude(p, 0).buckets, 9u);    // 1 .. 9
+  EXPECT_EQ(llquantizeMagnitude(p, 1).buckets, 90u);   // 10 .. 99
+  EXPECT_EQ(llquantizeMagnitude(p, 2).buckets, 900u);  // 100 .. 999
+  EXPECT_EQ(llquantizeMagnitude(p, 3).width, 10u);     // 1000, 1010 .. 9990
+  EXPECT_EQ(llquantizeZeroBucket(p), 1u + 9 + 90 + 900 + 900);
+  const uint32_t zero = llquantizeZeroBucket(p);
+  EXPECT_EQ(llquantizeBucketValue(p, llquantizeBucket(p, 1234)), 1230);
+  EXPECT_EQ(llquantizeBucket(p, 10000), 2 * zero);
+  EXPECT_EQ(llquantizeBucketMagnitude(p, 2 * zero), 10000u);
+  // 10^20 does not fit in 64 bits: nothing is above the 19th magnitude.
+  const AggParams wide{.factor = 10, .lowMagnitude = 0, .highMagnitude = 19, .steps = 10};
+  EXPECT_FALSE(llquantizeMagnitude(wide, 19).bounded);
+  EXPECT_LT(llquantizeBucket(wide, INT64_MAX), 2 * llquantizeZeroBucket(wide));
+  EXPECT_EQ(llquantizeBucketValue(wide, llquantizeBucket(wide, INT64_MAX)), 9000000000000000000);
 }
 
 TEST(Merge, StddevCarriesIntoTheHighWordOfTheSumOfSquares) {
@@ -99,14 +122,17 @@ TEST(StandardDeviation, IntegerStepsAndWideSquares) {
   const int64_t small[4] = {3, 18, 134, 0};
   EXPECT_EQ(standardDeviation(small), 2u);
   // 4e12 and 6e12: squares beyond 64 bits; the deviation is 1e12.
-  const unsigned __int128 squares =
-      (unsigned __int128)4000000000000 * 4000000000000 + (unsigned __int128)6000000000000 * 6000000000000;
+  const unsigned __int128 squares = (unsigned __int128)4000000000000 * 4000000000000 +
+                                    (unsigned __int128)6000000000000 * 6000000000000;
   const int64_t wide[4] = {2, 10000000000000, static_cast<int64_t>(static_cast<uint64_t>(squares)),
                            static_cast<int64_t>(static_cast<uint64_t>(squares >> 64))};
   EXPECT_EQ(standardDeviation(wide), 1000000000000u);
-  // Normalized as DTrace's dt_stddev() does: the squares and the sum are
-  // each divided once, so the result is not the deviation divided.
-  EXPECT_EQ(standardDeviation(wide, 1000), 161167614612u);
+  // Normalized as illumos's dt_stddev() does: the squares divided by the
+  // normal twice, the sum once, so an exact deviation is divided by it.
+  EXPECT_EQ(standardDeviation(wide, 1000), 1000000000u);
+  // Truncated at each step: 5 by 2 gives 25/2/2/1 = 6 and (5/2/1)^2 = 4.
+  const int64_t one[4] = {1, 5, 25, 0};
+  EXPECT_EQ(standardDeviation(one, 2), 1u);
 }
 
 }  // namespace

@@ -84,11 +84,11 @@ TEST(PrintfFormatParse, DynamicWidthAndPrecision) {
 
 TEST(PrintfFormatParse, EveryConversionIsKnown) {
   for (const char* conv :
-       {"a",  "A",   "c",   "C",   "d",   "e",   "E",   "f",  "g",  "G",  "hd", "hi", "ho",
-        "hu", "hx",  "hX",  "i",   "I",   "k",   "lc",  "ld", "li", "lo", "lu", "ls", "lx",
-        "lX", "lld", "lli", "llo", "llu", "llx", "llX", "Le", "LE", "Lf", "Lg", "LG", "o",
-        "p",  "P",   "s",   "S",   "T",   "u",   "wc",  "ws", "x",  "X",  "Y",  "%",
-        "hhd", "hhi", "hho", "hhu", "hhx", "hhX"}) {
+       {"a",  "A",  "c",  "C",   "d",   "e",   "E",   "f",   "g",   "G",  "hd", "hi",
+        "ho", "hu", "hx", "hX",  "i",   "I",   "k",   "lc",  "ld",  "li", "lo", "lu",
+        "ls", "lx", "lX", "lld", "lli", "llo", "llu", "llx", "llX", "Le", "LE", "Lf",
+        "Lg", "LG", "o",  "p",   "P",   "s",   "S",   "T",   "u",   "wc", "ws", "x",
+        "X",  "Y",  "%",  "hhd", "hhi", "hho", "hhu", "hhx", "hhX"}) {
     parseOk(std::string("%") + conv);
   }
 }
@@ -211,7 +211,32 @@ TEST(PrintfFormatCheck, AggregationConversionOnlyInPrinta) {
   EXPECT_EQ(e->tag, "D_PRINTF_AGG_CONV");
   EXPECT_EQ(e->message, "%@ conversion requires an aggregation and is not for use with printf( )");
   std::vector<PrintfArg> keys = {stringArg()};
-  EXPECT_FALSE(parseOk("%s %@d\n").check(keys, "printa"));
+  const PrintfArg value{PrintfArg::Class::Integer, 8, true, "int64_t"};
+  EXPECT_FALSE(parseOk("%s %@d\n").check(keys, "printa", value));
+}
+
+// dt_printf_validate checks %@ against the aggregating action's result: an
+// int64_t, or a uint64_t for count().
+TEST(PrintfFormatCheck, AggregationConversionTakesAnInteger) {
+  const PrintfArg signedValue{PrintfArg::Class::Integer, 8, true, "int64_t"};
+  const PrintfArg countValue{PrintfArg::Class::Integer, 8, false, "uint64_t"};
+  for (const char* ok : {"%@d", "%@u", "%@x", "%@lld", "%@llx", "%@lx", "%@p", "%@10d", "%@a"}) {
+    EXPECT_FALSE(parseOk(ok).check({}, "printa", signedValue)) << ok;
+  }
+  EXPECT_FALSE(parseOk("%@llu").check({}, "printa", countValue));
+  EXPECT_TRUE(parseOk("%@llu").check({}, "printa", signedValue));
+  EXPECT_TRUE(parseOk("%@lld").check({}, "printa", countValue));
+  for (const char* bad : {"%@s", "%@S", "%@c", "%@C", "%@e", "%@f", "%@g", "%@k", "%@hd", "%@lc"}) {
+    EXPECT_TRUE(parseOk(bad).check({}, "printa", countValue)) << bad;
+  }
+  auto e = parseOk("[%@s]").check({}, "printa", countValue);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->tag, "D_PRINTF_ARG_TYPE");
+  EXPECT_EQ(e->message,
+            "printa( ) aggregating action is incompatible with conversion #1 prototype:\n"
+            "\tconversion: %s\n"
+            "\t prototype: char [] or string (or use stringof)\n"
+            "\t  argument: uint64_t");
 }
 
 TEST(PrintfFormatCheck, EmptyFormat) {
