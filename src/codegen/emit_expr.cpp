@@ -863,7 +863,7 @@ void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_
     as_.emit(ldx(Size::DW, base, R10, baseSlot));
     popSlot();
     popSlot();
-    stringInto(*e.operands[0], base, offset, size);
+    passOn(*e.operands[0]);  // read as the assignment's value would be
     return;
   }
   if (e.kind == ExprKind::Ternary) {
@@ -908,11 +908,6 @@ void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_
       return;
     }
   }
-  if (e.kind == ExprKind::Assign) {
-    assign(e);
-    stringInto(*e.operands[0], base, offset, size);
-    return;
-  }
   if (e.kind == ExprKind::Stringof) {
     const Expr& of = *e.operands[0];
     if (of.type->isString()) {
@@ -923,6 +918,9 @@ void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_
     }
     return;
   }
+  // A subroutine's NULL result (strchr() not finding) reads as an unset
+  // string does here.
+  nullResult_ = unset;
   if (e.kind == ExprKind::Call && subroutineString(e, base, offset, size)) return;
   if (e.kind == ExprKind::Call && e.text == "copyinstr") {
     copyInString(e, base, offset, size);

@@ -15,8 +15,8 @@ constexpr int32_t kMaxBase = 36;  // digits, then the letters
 }  // namespace
 
 // strtok(s, delims): the next token of s, or with s NULL of the string the
-// previous strtok() of this probe firing left; "" (DTrace's NULL) when no
-// token is left. strtokOffset holds a word whose first byte says whether a
+// previous strtok() of this probe firing left; DTrace's NULL when no token
+// is left (read as an unset string is). strtokOffset holds a word whose first byte says whether a
 // strtok() of this firing saved a string (the prologue clears it), then the
 // rest of that string, aligned.
 void ProgramEmitter::tokenize(const Expr& call, Reg base, int32_t offset, uint32_t size) {
@@ -25,6 +25,7 @@ void ProgramEmitter::tokenize(const Expr& call, Reg base, int32_t offset, uint32
   const int32_t delims = subrArea(1), temp = subrArea(0);
   const Expr& s = *call.operands[0];
   auto word = [&](int w) { return static_cast<int16_t>(loopState(w)); };
+  const UnsetStringRead ifNull = std::exchange(nullResult_, {});
   operandInto(*call.operands[1], 1);
   if (s.type->isString()) {
     subrDepth_++;
@@ -96,8 +97,8 @@ void ProgramEmitter::tokenize(const Expr& call, Reg base, int32_t offset, uint32
   Label found = as_.newLabel(), done = as_.newLabel(), ended = as_.newLabel();
   as_.emit(ldx(Size::DW, R6, R9, word(kStart)));
   as_.jumpIf(BPF_JSGE, R6, 0, found);
-  literalInto("", base, offset, size);
   as_.emit(st(Size::B, R9, static_cast<int16_t>(saved), 0));  // nothing left
+  unsetStringInto(ifNull, base, offset, size);
   as_.jump(done);
   as_.bind(found);
   as_.emit(ldx(Size::DW, R8, R9, word(kEnd)));

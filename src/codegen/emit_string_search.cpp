@@ -1,7 +1,8 @@
 // index(), rindex(), strstr(), strchr() and strrchr(): DTrace's naive
 // substring search with its edge cases (empty strings, clamped start
 // positions). A found string is the rest of s from the match; not found is
-// DTrace's NULL, which here is the empty string.
+// DTrace's NULL (dtrace_dif_subr leaves 0 in the register): printing it
+// faults at 0, comparing it reads "".
 #include "codegen/emitter.h"
 
 namespace dtrace::codegen {
@@ -18,10 +19,11 @@ bool isReverse(const std::string& name) { return name == "rindex" || name == "st
 bool ProgramEmitter::searchString(const Expr& call, Reg base, int32_t offset, uint32_t size) {
   const std::string& name = call.text;
   if (name != "strstr" && name != "strchr" && name != "strrchr") return false;
+  const UnsetStringRead ifNull = std::exchange(nullResult_, {});
   stringSearch(call);
   Label found = as_.newLabel(), done = as_.newLabel();
   as_.jumpIf(BPF_JSGE, R6, 0, found);
-  literalInto("", base, offset, size);
+  unsetStringInto(ifNull, base, offset, size);
   as_.jump(done);
   as_.bind(found);
   as_.emit(mov64(R8, static_cast<int32_t>(size)));

@@ -457,6 +457,7 @@ class ProgramEmitter {
   std::vector<EnabledClause> errorClauses_;
   bool inErrorClause_ = false;       // a fault in an ERROR clause does not fire ERROR again
   UnsetStringRead unsetStringRead_;  // for the next stringInto's own operand
+  UnsetStringRead nullResult_;       // for a string subroutine's NULL result
   uint32_t dynamicDepth_ = 0;        // nesting of dynamic-variable keys being built
   uint32_t joinDepth_ = 0;           // nesting of strjoin() calls
   // Translator inputs being evaluated, innermost last: (input, stack slot).
