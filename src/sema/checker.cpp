@@ -1064,6 +1064,37 @@ bool Checker::namesAssociative(const Expr& base) {
          !symbols_.findBuiltin(base.text, types_);
 }
 
+// Whether memory is named through a built-in variable's pointer
+// (curthread->pid, args[0]->x, *curpsinfo): such an object is not
+// writable, as dt_cook_op1/dt_cook_op2 pass DT_NF_WRITABLE from a pointer
+// to what it reaches and a built-in lacks it. A program's own variable,
+// or a cast to a pointer, makes it writable again (a store then faults
+// at run time outside alloca() memory, as dtrace_canstore decides).
+bool Checker::reachedThroughBuiltin(const Expr& target) const {
+  const Expr* e = &target;
+  for (;;) {
+    switch (e->kind) {
+      case ExprKind::Member:
+      case ExprKind::Index:
+        e = e->operands[0].get();
+        break;
+      case ExprKind::Unary:
+        if (e->op != Op::Deref) return false;
+        e = e->operands[0].get();
+        break;
+      case ExprKind::Binary:  // p + i: the pointer operand
+        if (e->op != Op::Add && e->op != Op::Sub) return false;
+        e = e->operands[0]->type && e->operands[0]->type->isPointer() ? e->operands[0].get()
+                                                                      : e->operands[1].get();
+        break;
+      case ExprKind::Identifier:
+        return e->variable && e->variable->builtin != Builtin::None;
+      default:
+        return false;
+    }
+  }
+}
+
 // The type of what an assignment or ++/-- writes: a variable (created on
 // first assignment), a member or element of one, or an object in memory.
 const Type* Checker::lvalueType(Expr& target, const Type* valueType, ast::Op op) {
@@ -1088,7 +1119,8 @@ const Type* Checker::lvalueType(Expr& target, const Type* valueType, ast::Op op)
   const Type* t = expr(target);
   storingTo_ = nullptr;
   if (!t) return nullptr;
-  if (target.translatedMember || (!target.inMemory && !target.storageRoot)) {
+  if (target.translatedMember || (!target.inMemory && !target.storageRoot) ||
+      reachedThroughBuiltin(target)) {
     error("D_OP_WRITE", target.loc,
           "operator " + opName + " can only be applied to a writable variable");
     return nullptr;
@@ -1250,6 +1282,11 @@ const Type* Checker::assign(Expr& e) {
       error(needsIntegers(base) ? "D_OP_INT" : "D_OP_ARITH", e.loc,
             "operator " + opName + " requires operands of " +
                 (needsIntegers(base) ? "integral" : "arithmetic") + " type");
+      return nullptr;
+    }
+    // dt_node_op2 refuses /= and %= by the constant 0 as it does / and %.
+    if ((base == Op::Div || base == Op::Mod) && value.constValue == 0) {
+      error("D_DIV_ZERO", e.loc, "expression contains division by zero");
       return nullptr;
     }
     return lt;

@@ -234,6 +234,7 @@ class Checker {
   bool refuseTranslatedResult(const ast::Expr& e);
   const Type* lvalueType(ast::Expr& target, const Type* valueType, ast::Op op);
   bool namesAssociative(const ast::Expr& base);
+  bool reachedThroughBuiltin(const ast::Expr& target) const;
   // check_types.cpp: types written in the program.
   const Type* resolveTypeName(const ast::TypeName& tn);
   // The type of `d`'s first `steps` steps (an associative array's value
