@@ -839,7 +839,19 @@ void ProgramEmitter::stringInto(const Expr& e, Reg base, int32_t offset, uint32_
   }
   if (e.type && e.type->isCharPointer()) {
     value(e);  // a kernel address, read as a string where D wants one
+    if (!unset.asEmpty && !unset.flagSlot) {
+      readStringAt(false, R6, base, offset, size);
+      return;
+    }
+    // Compared or assigned, a NULL char * is DTrace's NULL string, as
+    // DIF's SCMP reads it (dtrace_strncmp): no fault.
+    Label notNull = as_.newLabel(), done = as_.newLabel();
+    as_.jumpIf(BPF_JNE, R6, 0, notNull);
+    unsetStringInto(unset, base, offset, size);
+    as_.jump(done);
+    as_.bind(notNull);
     readStringAt(false, R6, base, offset, size);
+    as_.bind(done);
     return;
   }
   if (e.kind == ExprKind::StringLiteral) {
