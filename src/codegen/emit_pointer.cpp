@@ -74,14 +74,8 @@ void ProgramEmitter::loadMemory(const sema::Type* t, uint32_t bitOffset, uint32_
     fail("cannot load a " + t->name + " as a scalar");
     return;
   }
-  if (!bitWidth && size > 1) {
-    Label aligned = as_.newLabel();
-    as_.emit(mov64(R1, R6));
-    as_.emit(alu64(BPF_AND, R1, static_cast<int32_t>(size - 1)));
-    as_.jumpIf(BPF_JEQ, R1, 0, aligned);
-    fault(ir::Fault::BadAlign, R6);
-    as_.bind(aligned);
-  }
+  // A misaligned load reads its bytes: illumos's dtrace_load16/32/64
+  // check alignment on every architecture but x86.
   const int16_t slot = pushSlot();
   as_.emit(st(Size::DW, R10, slot, 0));
   copyFromAddress(R10, slot, size);
@@ -102,12 +96,23 @@ void ProgramEmitter::extractBits(uint32_t offset, uint32_t width, const sema::Ty
 }
 
 // Stores r6 (a scalar of e's type) into the object in memory e names.
-// DTrace lets a script write only its own scratch memory (alloca()).
+// DTrace lets a script write only its own scratch memory (alloca()), at
+// an address aligned to the store's size (dtrace_dif_emulate's STH, STW
+// and STX fault with "invalid alignment" otherwise).
 void ProgramEmitter::storeMemory(const Expr& e) {
   const int16_t valueSlot = pushSlot();
   as_.emit(stx(Size::DW, R10, valueSlot, R6));
   address(e);
-  if (writablePointer(R6, accessSize(e))) {
+  const uint32_t size = accessSize(e);
+  if (writablePointer(R6, size)) {
+    if (size > 1 && !e.bitWidth) {
+      Label aligned = as_.newLabel();
+      as_.emit(mov64(R1, R6));  // the address, kept by writablePointer
+      as_.emit(alu64(BPF_AND, R1, static_cast<int32_t>(size - 1)));
+      as_.jumpIf(BPF_JEQ, R1, 0, aligned);
+      fault(ir::Fault::BadAlign, R6);
+      as_.bind(aligned);
+    }
     as_.emit(ldx(Size::DW, R6, R10, valueSlot));
     storeTo(R0, e);
   }
