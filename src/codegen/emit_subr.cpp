@@ -7,6 +7,10 @@ namespace dtrace::codegen {
 using namespace bpf;
 using ast::Expr;
 
+namespace {
+constexpr int32_t kRandModulus = 1771875;  // illumos's DIF_SUBR_RAND
+}  // namespace
+
 // Copies the NUL-terminated string at `address` (user or kernel memory)
 // into base+offset; an unreadable address is DTrace's "invalid address"
 // fault with that address.
@@ -380,10 +384,12 @@ void ProgramEmitter::subroutineValue(const Expr& call) {
     return;
   }
   if (call.text == "rand") {
-    // DTrace's rand() is a weak pseudo-random int, as this is.
+    // A pseudo-random int in illumos's range, [0, 1771875): its
+    // DIF_SUBR_RAND reduces a value modulo 1771875, so it is never
+    // negative and rand() % n buckets are 0..n-1.
     as_.emit(bpf::call(BPF_FUNC_get_prandom_u32));
     as_.emit(mov64(R6, R0));
-    normalize(R6, call.type);
+    as_.emit(alu64(BPF_MOD, R6, kRandModulus));
     return;
   }
   const std::string& name = call.text;
