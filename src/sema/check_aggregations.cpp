@@ -204,12 +204,16 @@ bool Checker::checkAggregationAssign(Expr& assign) {
   }
   std::vector<const Type*> keyTypes;
   if (target.kind == ExprKind::Index) {
+    if (!checkKeyCount(target)) return false;
     for (size_t i = 1; i < target.operands.size(); i++) {
       Expr& k = *target.operands[i];
       const Type* t = keyOrArgument(k);
       if (!t) return false;
-      if (t->isVoid() || t->isAggregation() || isTranslatedPointer(k)) {
-        return error("D_KEY_TYPE", k.loc, "invalid key type: " + t->name);
+      // A translated struct is a key by its translated bytes (@[*curpsinfo]);
+      // an xlate<> expression or a translated pointer is not (dt_idcook_assc).
+      if (t->isVoid() || t->isAggregation() || isTranslatedPointer(k) ||
+          (k.kind == ExprKind::Xlate && k.translation)) {
+        return keyTypeError(k, t, i, "aggregation");
       }
       keyTypes.push_back(t);
     }

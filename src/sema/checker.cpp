@@ -1461,21 +1461,47 @@ void Checker::kernelVariableError(const Expr& e) {
             ": kernel variables are not available on Linux (no data symbols or types)");
 }
 
+// dt_idcook_assc's words for a key that is no value to key by (void,
+// an aggregation, translated data).
+bool Checker::keyTypeError(const Expr& key, const Type* t, size_t n, const char* indexed) {
+  std::string what = t->name;
+  if (isTranslatedPointer(key)) {
+    what = "pointer to translated data";
+  } else if (key.translation) {
+    what = "translated data";
+  } else if (key.kind == ExprKind::AggregationRef) {
+    what = "aggregation " + key.text;
+  }
+  return error(
+      "D_KEY_TYPE", key.loc,
+      what + " expression may not be used as " + indexed + " index: key #" + std::to_string(n));
+}
+
+// DIF has eight tuple registers for keys; dt_cg_arglist refuses a ninth
+// (EDT_NOTUPREG, an error with no D tag).
+bool Checker::checkKeyCount(const Expr& index) {
+  constexpr size_t kTupleRegisters = 8;
+  if (index.operands.size() - 1 <= kTupleRegisters) return true;
+  return error("", index.loc, "Insufficient tuple registers to generate code");
+}
+
 bool Checker::checkKeys(Variable& v, Expr& index) {
   if (!v.isKeyed()) {
     return error("D_IDENT_BADREF", index.loc,
                  v.name + " is not an associative array and may not be indexed");
   }
+  if (!checkKeyCount(index)) return false;
   std::vector<const Type*> keys;
   for (size_t i = 1; i < index.operands.size(); i++) {
-    const Type* t = expr(*index.operands[i]);
+    Expr& key = *index.operands[i];
+    const Type* t = expr(key);
     if (!t) return false;
     if (t->isCharArray()) t = types_.stringType();  // a string, as dt_node_is_strcompat has it
     // Structs and unions are keys by their bytes, as in DTrace; translated
-    // data is no object to key by (dt_idcook_assc: D_KEY_TYPE).
-    if (index.operands[i]->translation || (!t->isScalar() && !t->isString() && !t->isStruct())) {
-      return error("D_KEY_TYPE", index.operands[i]->loc,
-                   "invalid key type: " + t->name + " (key #" + std::to_string(i) + ")");
+    // data is no object to key by.
+    if (key.translation || isTranslatedPointer(key) ||
+        (!t->isScalar() && !t->isString() && !t->isStruct())) {
+      return keyTypeError(key, t, i, "associative array");
     }
     keys.push_back(t);
   }

@@ -235,6 +235,8 @@ class Checker {
   const Type* lvalueType(ast::Expr& target, const Type* valueType, ast::Op op);
   bool namesAssociative(const ast::Expr& base);
   bool reachedThroughBuiltin(const ast::Expr& target) const;
+  bool keyTypeError(const ast::Expr& key, const Type* t, size_t n, const char* indexed);
+  bool checkKeyCount(const ast::Expr& index);
   // check_types.cpp: types written in the program.
   const Type* resolveTypeName(const ast::TypeName& tn);
   // The type of `d`'s first `steps` steps (an associative array's value
