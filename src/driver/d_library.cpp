@@ -240,6 +240,12 @@ const Constant kProcStates[] = {
     {"SIDL", 5},   {"SONPROC", 6}, {"SWAIT", 7},
 };
 const Constant kProcModels[] = {{"PR_MODEL_ILP32", 1}, {"PR_MODEL_LP64", 2}};
+// Synchronization-object types (lwpsinfo_t's pr_stype on illumos); Linux
+// keeps none, so no member carries them, but scripts name them.
+const Constant kSyncObjectTypes[] = {
+    {"SOBJ_NONE", 0}, {"SOBJ_MUTEX", 1}, {"SOBJ_RWLOCK", 2},  {"SOBJ_CV", 3},
+    {"SOBJ_SEMA", 4}, {"SOBJ_USER", 5},  {"SOBJ_USER_PI", 6}, {"SOBJ_SHUTTLE", 7},
+};
 const Constant kProcFlags[] = {
     {"PR_STOPPED", 0x1},      {"PR_ISTOP", 0x2},        {"PR_DSTOP", 0x4},
     {"PR_STEP", 0x8},         {"PR_ASLEEP", 0x10},      {"PR_PCINVAL", 0x20},
@@ -556,7 +562,7 @@ const std::vector<const LibraryUnit*>& builtinUnits() {
       {"signal.d", {group("int", kSignals)}},
       {"procfs.d",
        {group("char", kProcStates), group("int", kProcFlags), group("char", kProcModels),
-        group("int", kSiginfoCodes)}},
+        group("char", kSyncObjectTypes), group("int", kSiginfoCodes)}},
   };
   static const std::vector<const LibraryUnit*> kAll = [] {
     std::vector<const LibraryUnit*> all;

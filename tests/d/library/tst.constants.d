@@ -20,5 +20,6 @@ BEGIN
 	printf("%d %d %x %x %x\n", PR_MODEL_ILP32, PR_MODEL_LP64, PR_STOPPED,
 	    PR_ISSYS, PR_PTRACE);
 	printf("%d %d %d %d\n", SI_USER, SI_QUEUE, CLD_EXITED, SEGV_MAPERR);
+	printf("%d %d %d %d\n", SOBJ_NONE, SOBJ_MUTEX, SOBJ_CV, SOBJ_SHUTTLE);
 	exit(0);
 }
