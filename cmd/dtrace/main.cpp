@@ -199,7 +199,8 @@ int main(int argc, char** argv) {
     for (auto& unit : units) {
       if (!unit.isScript) continue;
       auto out = preprocess(unit.text, unit.name, options.cppArgs(), options.flag("cpphdrs"),
-                            options.text("cpppath"), options.text("stdc"));
+                            options.text("cpppath"), options.text("stdc"),
+                            parseDVersion(options.text("version")).value_or(kLatestDVersion));
       if (!out) {
         // cpp's own diagnostics, on lines of their own before dtrace's.
         const std::string& diagnostics = out.error().message;

@@ -2,8 +2,8 @@
 // (trace, printf, print, exit, tracemem, system, raise, ...), allowed only as
 // statements. Prototypes and messages are those of illumos' dt_open.c and
 // dt_cc.c.
-#include "sema/checker.h"
 #include "ir/printf_format.h"
+#include "sema/checker.h"
 
 namespace dtrace::sema {
 
@@ -90,7 +90,8 @@ bool Checker::checkAction(Expr& call) {
   for (auto& a : args) {
     // An aggregating function where an action wants an aggregation is
     // refused as the wrong argument, not as a misplaced function.
-    if (ir::actsOnAggregations(kind) && a->kind == ExprKind::Call && isAggregatingFunction(a->text)) {
+    if (ir::actsOnAggregations(kind) && a->kind == ExprKind::Call &&
+        isAggregatingFunction(a->text)) {
       a->type = types_.voidType();
       continue;
     }

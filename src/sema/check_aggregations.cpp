@@ -3,6 +3,7 @@
 // keys, and agreement with earlier assignments to the same aggregation.
 
 #include "sema/checker.h"
+#include "sema/identifier_versions.h"
 
 namespace dtrace::sema {
 
@@ -198,6 +199,9 @@ bool Checker::checkAggregationAssign(Expr& assign) {
   Expr& ref = target.kind == ExprKind::Index ? *target.operands[0] : target;
   const ir::AggFuncInfo* info =
       value.kind == ExprKind::Call ? ir::findAggFunc(value.text) : nullptr;
+  if (info && introducedIn(value.text) > version_) {  // not yet in the program's D version
+    return error("D_FUNC_UNDEF", value.loc, "undefined function name: " + value.text);
+  }
   if (!info) {
     return error("D_AGG_FUNC", value.loc,
                  ref.text + " must be assigned the result of an aggregating function");

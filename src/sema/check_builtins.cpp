@@ -107,7 +107,7 @@ const Type* Checker::builtinArray(Expr& index) {
               st->name);
     return nullptr;
   }
-  const Variable* array = symbols_.findBuiltin(name.text, types_);
+  const Variable* array = builtinVariable(name.text);
   name.variable = array;
   index.variable = array;
   return name.text == "args" ? argsElement(index, *subscript.constValue)

@@ -21,7 +21,7 @@ std::string Checker::identifierKind(const std::string& name) {
   if (const Variable* v = symbols_.findGlobal(name)) {
     return v->kind == Variable::Kind::Associative ? "associative array " : "scalar ";
   }
-  if (symbols_.findBuiltin(name, types_)) return "scalar ";
+  if (builtinVariable(name)) return "scalar ";
   if (isActionName(name)) return "tracing function ";
   if (isAggregatingFunction(name)) return "aggregating function ";
   if (isFunctionName(name)) return "function ";
@@ -38,7 +38,7 @@ std::string Checker::attributesTarget(const ast::Pragma& pragma) {
 bool Checker::checkAttributesPragma(const ast::Pragma& pragma) {
   const std::string name = attributesTarget(pragma);
   if (name.empty() || name == "provider") return true;  // providers: checked with the catalog
-  if (symbols_.findBuiltin(name, types_) || isFunctionName(name)) {
+  if (builtinVariable(name) || isFunctionName(name)) {
     return error("D_PRAGMA_SCOPE", pragma.loc,
                  "#pragma attributes cannot modify entity defined outside program scope");
   }

@@ -339,7 +339,10 @@ bool Checker::checkStatement(ast::Stmt& stmt) {
     const Expr& ref = e.kind == ExprKind::Index ? *e.operands[0] : e;
     return error("D_AGG_NULL", e.loc, "expression has null effect: " + ref.text);
   }
-  if (e.kind == ExprKind::Call && isActionName(e.text)) return checkAction(e);
+  // (An action of a later D version is an undefined function, as call() says.)
+  if (e.kind == ExprKind::Call && isActionName(e.text) && introducedIn(e.text) <= version_) {
+    return checkAction(e);
+  }
   if (e.kind == ExprKind::Assign) {
     const Expr& target = *e.operands[0];
     bool toAggregation =
@@ -467,8 +470,14 @@ bool Checker::checkDeclaration(ast::Declaration& decl) {
 // A built-in variable, subroutine, action or aggregating function of the
 // program's D version (an identifier libdtrace's globals hold, di_gen 0).
 bool Checker::isBuiltinIdentifier(const std::string& name) {
-  return (symbols_.findBuiltin(name, types_) || isFunctionName(name)) &&
-         introducedIn(name) <= version_;
+  return (builtinVariable(name) || isFunctionName(name)) && introducedIn(name) <= version_;
+}
+
+// A built-in variable of the program's D version: dt_opt_version's
+// dt_reduce drops later ones, so their names are the program's own.
+const Variable* Checker::builtinVariable(std::string_view name) {
+  if (introducedIn(name) > version_) return nullptr;
+  return symbols_.findBuiltin(name, types_);
 }
 
 // A global declared again must be what it was; DTrace says how it differs
@@ -797,7 +806,7 @@ const Type* Checker::identifier(Expr& e, bool forAssignment) {
       return param->type;
     }
   }
-  if (const Variable* b = symbols_.findBuiltin(e.text, types_)) {
+  if (const Variable* b = builtinVariable(e.text)) {
     if (b->builtin == Builtin::Unavailable) {
       error("D_VAR_UNSUP", e.loc, e.text + " is not available on Linux");
       return nullptr;
@@ -1060,8 +1069,7 @@ bool Checker::namesAssociative(const Expr& base) {
   if (base.kind != ExprKind::Identifier) return false;
   const Variable* v = symbols_.findGlobal(base.text);
   if (v) return v->kind == Variable::Kind::Associative;
-  return defs_.inlines.find(base.text) == defs_.inlines.end() &&
-         !symbols_.findBuiltin(base.text, types_);
+  return defs_.inlines.find(base.text) == defs_.inlines.end() && !builtinVariable(base.text);
 }
 
 // Whether memory is named through a built-in variable's pointer
@@ -1155,7 +1163,7 @@ Variable* Checker::lvalueVariable(Expr& target, const Type* valueType, ast::Op o
             "operator " + opName + " requires modifiable lvalue as an operand");
       return nullptr;
     }
-    if (symbols_.findBuiltin(target.text, types_) || defs_.inlines.count(target.text)) {
+    if (builtinVariable(target.text) || defs_.inlines.count(target.text)) {
       error("D_OP_WRITE", target.loc,
             "operator " + opName + " can only be applied to a writable variable");
       return nullptr;
@@ -1229,7 +1237,7 @@ Variable* Checker::lvalueVariable(Expr& target, const Type* valueType, ast::Op o
     Expr& name = *target.operands[0];
     Variable* v = symbols_.findGlobal(name.text);
     if (!v) {
-      if (symbols_.findBuiltin(name.text, types_)) {
+      if (builtinVariable(name.text)) {
         error("D_OP_WRITE", target.loc,
               "operator " + opName + " can only be applied to a writable variable");
         return nullptr;

@@ -300,6 +300,7 @@ class Checker {
   uint32_t version_ = kLatestDVersion;
   const ast::Expr* storingTo_ = nullptr;  // the target lvalueType() checks
   bool isBuiltinIdentifier(const std::string& name);
+  const Variable* builtinVariable(std::string_view name);
 };
 
 // Functions that record data (DTrace's actions) and aggregating functions.

@@ -188,8 +188,7 @@ const Type* Checker::subroutine(Expr& e) {
     return types_.stringType();
   }
   if (e.text == "substr") {
-    if (!arity(2, 3) || !stringArg(e, 0) ||
-        !argIs(1, args[1]->type->isInteger(), "int") ||
+    if (!arity(2, 3) || !stringArg(e, 0) || !argIs(1, args[1]->type->isInteger(), "int") ||
         (args.size() == 3 && !argIs(2, args[2]->type->isInteger(), "int"))) {
       return nullptr;
     }
@@ -212,7 +211,7 @@ const Type* Checker::subroutine(Expr& e) {
   const Type* result = nullptr;
   if (stringSubroutine(e, result) || memorySubroutine(e, result)) return result;
   // A name that is something else: DTrace says what kind of thing it is.
-  if (symbols_.findBuiltin(e.text, types_) || symbols_.findGlobal(e.text)) {
+  if (builtinVariable(e.text) || symbols_.findGlobal(e.text)) {
     const Variable* v = symbols_.findGlobal(e.text);
     const char* kind = v && v->isKeyed() ? "associative array" : "scalar";
     error("D_FUNC_IDKIND", e.loc,
@@ -231,31 +230,27 @@ bool Checker::stringSubroutine(Expr& e, const Type*& result) {
   auto isInteger = [&](size_t i) { return args[i]->type->isInteger(); };
   result = nullptr;
   if (name == "index" || name == "rindex") {
-    if (prototypeArity(e, 2, 3) && isString(0) &&
-        isString(1) &&
+    if (prototypeArity(e, 2, 3) && isString(0) && isString(1) &&
         (args.size() == 2 || prototypeArg(e, 2, isInteger(2), "int"))) {
       result = types_.intType();
     }
     return true;
   }
   if (name == "strchr" || name == "strrchr") {
-    if (prototypeArity(e, 2, 2) && isString(0) &&
-        prototypeArg(e, 1, isInteger(1), "char")) {
+    if (prototypeArity(e, 2, 2) && isString(0) && prototypeArg(e, 1, isInteger(1), "char")) {
       result = types_.stringType();
     }
     return true;
   }
   if (name == "strstr") {
-    if (prototypeArity(e, 2, 2) && isString(0) &&
-        isString(1)) {
+    if (prototypeArity(e, 2, 2) && isString(0) && isString(1)) {
       result = types_.stringType();
     }
     return true;
   }
   if (name == "strtok") {  // strtok(NULL, delims) goes on with the previous string
     if (prototypeArity(e, 2, 2) &&
-        ((args[0]->constValue && *args[0]->constValue == 0) || isString(0)) &&
-        isString(1)) {
+        ((args[0]->constValue && *args[0]->constValue == 0) || isString(0)) && isString(1)) {
       result = types_.stringType();
     }
     return true;
@@ -339,7 +334,8 @@ bool Checker::memorySubroutine(Expr& e, const Type*& result) {
     return true;
   }
   if (name == "bcopy") {
-    if (prototypeArity(e, 3, 3) && prototypeArg(e, 0, isScalar(0) || args[0]->type->isString(), "void *") &&
+    if (prototypeArity(e, 3, 3) &&
+        prototypeArg(e, 0, isScalar(0) || args[0]->type->isString(), "void *") &&
         prototypeArg(e, 1, isScalar(1), "void *") && prototypeArg(e, 2, isInteger(2), "size_t")) {
       result = types_.voidType();
     }

@@ -322,6 +322,10 @@ Result<void> OptionTable::setArgument(std::string_view name,
         if (!argument) return badValue();
         if (value.empty()) return Error{kUndefinedVersionMessage};
         if (Result<void> r = checkVersion(value); !r.ok()) return r.error();
+        // dt_reduce(): a version once lowered cannot be raised again.
+        if (slot.set && parseDVersion(value) > parseDVersion(slot.text)) {
+          return Error{kVersionRaisedMessage};
+        }
       } else if (value.empty()) {
         return badValue();
       }

@@ -58,6 +58,9 @@ class OptionTable {
       "Version is not properly formatted or is too large";
   static constexpr const char* kUndefinedVersionMessage =
       "Requested version is not supported by compiler";
+  // EDT_VERSREDUCED: a version above one set earlier.
+  static constexpr const char* kVersionRaisedMessage =
+      "Requested version conflicts with earlier setting";
   // EOVERFLOW, for a strsize beyond D's 32-bit string sizes.
   static constexpr const char* kOverflowMessage = "Value too large for defined data type";
   // EDT_ACTIVE: setopt() of a run-time option that is not dynamic.

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 namespace dtrace {
@@ -182,7 +183,8 @@ void drain(int outFd, int errFd, std::string& out, std::string& err) {
 
 Result<std::string> preprocess(const std::string& source, const std::string& fileName,
                                const std::vector<std::string>& cppArgs, bool showIncludes,
-                               const std::string& cppPath, std::string_view stdcMode) {
+                               const std::string& cppPath, std::string_view stdcMode,
+                               uint32_t dVersion) {
   // The input goes through a memory file, so cpp never blocks us on a pipe
   // and an early cpp exit cannot raise SIGPIPE here.
   Fd input(::memfd_create("dtrace-cpp-input", MFD_CLOEXEC));
@@ -217,9 +219,11 @@ Result<std::string> preprocess(const std::string& source, const std::string& fil
   args.push_back("-std=gnu89");
   for (const char* define : kPredefined) args.push_back(define);
   for (const std::string& arg : cppArgs) args.push_back(arg);
-  // After the user's -D/-U, as libdtrace's dt_preproc() adds it: D 1.13
-  // as DT_VERSION_NUMBER (major << 24 | minor << 12 | micro), 0x%08x.
-  args.push_back("-D__SUNW_D_VERSION=0x0100d000");
+  // After the user's -D/-U, as libdtrace's dt_preproc() adds it: the
+  // program's D version as DT_VERSION_NUMBER encodes it, 0x%08x.
+  char version[40];
+  std::snprintf(version, sizeof version, "-D__SUNW_D_VERSION=0x%08x", dVersion);
+  args.push_back(version);
   // dt_preproc()'s -X modes: __STDC__ is 0 for a (the default) and t, 1
   // for c, and undefined for s (a K&R preprocessor: -traditional-cpp, as
   // Oracle's dtrace runs GNU cpp for it).

@@ -2,10 +2,12 @@
 // Debian's `cpp` package), the way libdtrace runs cpp on illumos.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "util/d_version.h"
 #include "util/result.h"
 
 namespace dtrace {
@@ -28,9 +30,11 @@ inline constexpr const char* kPreprocessorFailedMessage =
 // On failure the error message is cpp's own stderr (trimmed); print it and
 // then report kPreprocessorFailedMessage. If cpp cannot be run the message
 // says so. `cppPath` is the -x cpppath option and `stdcMode` -X's a, c, s
-// or t ("" is a).
+// or t ("" is a). `dVersion` is the program's D version (-x version),
+// which __SUNW_D_VERSION gives.
 Result<std::string> preprocess(const std::string& source, const std::string& fileName,
                                const std::vector<std::string>& cppArgs, bool showIncludes,
-                               const std::string& cppPath = "cpp", std::string_view stdcMode = "");
+                               const std::string& cppPath = "cpp", std::string_view stdcMode = "",
+                               uint32_t dVersion = kLatestDVersion);
 
 }  // namespace dtrace

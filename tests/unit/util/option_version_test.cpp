@@ -7,11 +7,23 @@ namespace dtrace {
 namespace {
 
 TEST(OptionVersion, DefinedVersionsAreAccepted) {
-  OptionTable o;
   for (const char* v : {"1.0", "1", "1.2.1", "1.6.3", "1.12.1", "1.13", "1.13.0"}) {
+    OptionTable o;
     EXPECT_TRUE(o.set("version", v).ok()) << v;
+    EXPECT_EQ(o.text("version"), v);
   }
-  EXPECT_EQ(o.text("version"), "1.13.0");
+}
+
+// dt_reduce(): lowering the version is allowed, raising it again is not.
+TEST(OptionVersion, ALoweredVersionIsNotRaised) {
+  OptionTable o;
+  EXPECT_TRUE(o.set("version", "1.13").ok());
+  EXPECT_TRUE(o.set("version", "1.2").ok());
+  EXPECT_TRUE(o.set("version", "1.2.0").ok());
+  auto r = o.set("version", "1.3");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, OptionTable::kVersionRaisedMessage);
+  EXPECT_EQ(o.text("version"), "1.2.0");
 }
 
 TEST(OptionVersion, MalformedVersionsAreVersInval) {
