@@ -256,7 +256,9 @@ bool Checker::checkPredicate(ast::ProbeClause& clause) {
   region_ = "predicate";
   const Type* t = expr(*clause.predicate);
   if (!t || !refuseTranslatedResult(*clause.predicate)) return false;
-  if (!t->isScalar() && !t->isString()) {
+  // dt_compile's dt_node_is_scalar: an integer, enum or pointer; a string
+  // (a char array to CTF) is none.
+  if (!t->isScalar() || t->isString()) {
     return error("D_PRED_SCALAR", clause.predicate->loc, "predicate result must be of scalar type");
   }
   return true;
