@@ -692,6 +692,9 @@ const Type* Checker::expr(Expr& e) {
     case ExprKind::SizeofExpr: {
       const Type* of = expr(*e.operands[0]);
       if (!of) return nullptr;
+      // Every string is D's string type, strsize bytes (execname, ?: of
+      // literals), as dt_node_sizeof sizes the type.
+      if (of->isString()) of = types_.stringType();
       t = sizeofType(e, of, e.operands[0]->bitWidth != 0);
       break;
     }
