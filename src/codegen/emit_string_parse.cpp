@@ -16,9 +16,9 @@ constexpr int32_t kMaxBase = 36;  // digits, then the letters
 
 // strtok(s, delims): the next token of s, or with s NULL of the string the
 // previous strtok() of this probe firing left; DTrace's NULL when no token
-// is left (read as an unset string is). strtokOffset holds a word whose first byte says whether a
-// strtok() of this firing saved a string (the prologue clears it), then the
-// rest of that string, aligned.
+// is left (read as an unset string is). strtokOffset holds a word whose
+// first byte says whether a strtok() of this firing saved a string (the
+// prologue clears it), then the rest of that string, aligned.
 void ProgramEmitter::tokenize(const Expr& call, Reg base, int32_t offset, uint32_t size) {
   const uint32_t n = layout_.stringTempSize - 1;
   const int32_t started = static_cast<int32_t>(layout_.strtokOffset), saved = started + 8;
