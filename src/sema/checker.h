@@ -170,6 +170,7 @@ class Checker {
   bool memorySubroutine(ast::Expr& e, const Type*& result);
   bool prototypeArity(ast::Expr& e, size_t min, size_t max);
   bool prototypeArg(ast::Expr& e, size_t i, bool ok, const char* prototype);
+  void castToParameter(ast::ExprPtr& arg, std::string_view parameter);
   bool stringArg(ast::Expr& e, size_t i);
   // A call of one Linux cannot give: null after its error, or, for a
   // destructive one, void, its refusal kept for the end of the check.

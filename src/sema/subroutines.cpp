@@ -95,12 +95,37 @@ bool Checker::prototypeArity(Expr& e, size_t min, size_t max) {
 }
 
 bool Checker::prototypeArg(Expr& e, size_t i, bool ok, const char* prototype) {
-  if (ok) return true;
+  if (ok) {
+    castToParameter(e.operands[i], prototype);
+    return true;
+  }
   const Expr& a = *e.operands[i];
   return error("D_PROTO_ARG", a.loc,
                e.text + "( ) argument #" + std::to_string(i + 1) +
                    " is incompatible with prototype:\n\tprototype: " + prototype +
                    "\n\t argument: " + a.type->name);
+}
+
+// An integer argument is converted to an int or char parameter's type, as
+// dt_cg_arglist casts each argument to its prototype (dt_cg_typecast):
+// substr(s, 0x100000001) starts at 1.
+void Checker::castToParameter(ast::ExprPtr& arg, std::string_view parameter) {
+  const Type* to = parameter == "int"    ? types_.intType()
+                   : parameter == "char" ? types_.charType()
+                                         : nullptr;
+  const Type* from = arg->type;
+  if (!to || !from || !from->isInteger() || from == to) return;
+  auto cast = std::make_unique<Expr>(ast::ExprKind::Cast, arg->loc);
+  cast->typeName = std::make_shared<ast::TypeName>();
+  cast->typeName->spec.basicWords = {std::string(parameter)};
+  cast->typeName->loc = arg->loc;
+  cast->type = to;
+  if (arg->constValue) {
+    cast->constValue = to == types_.charType() ? static_cast<int8_t>(*arg->constValue)
+                                               : static_cast<int32_t>(*arg->constValue);
+  }
+  cast->operands.push_back(std::move(arg));
+  arg = std::move(cast);
 }
 
 // A "const char *" parameter (dt_node_is_argcompat) takes a D string, a
