@@ -148,10 +148,13 @@ const Type* Checker::addressOf(Expr& e) {
     error("D_ADDROF_BITFIELD", e.loc, "cannot take address of bit-field");
     return nullptr;
   }
-  // A D variable itself has no address, nor has a string; a member or
-  // element of a variable does (&a[0], &s.m), as in DTrace.
+  // A D variable itself has no address, nor has a built-in (&curthread) or
+  // a string; a member or element of a variable does (&a[0], &s.m), as in
+  // DTrace (dt_cook_op1: a DT_NODE_VAR is D_ADDROF_VAR).
   const bool partOfVariable = !operand.inMemory && operand.storageRoot;
-  if (t->isString() ||
+  const bool builtinItself = operand.kind == ExprKind::Identifier && operand.variable &&
+                             operand.variable->kind == Variable::Kind::Builtin;
+  if (t->isString() || builtinItself ||
       (operand.variable && operand.variable->kind != Variable::Kind::Builtin && !partOfVariable)) {
     error("D_ADDROF_VAR", e.loc, "cannot take address of dynamic variable");
     return nullptr;
@@ -198,6 +201,11 @@ const Type* Checker::arrayIndex(Expr& e) {
     e.kind = ExprKind::Call;
     e.text = kStringCharacter;
     return types_.charType();
+  }
+  if (bt->isInteger() && it->isInteger()) {
+    // dt_node_op2 makes x[i] *(x + i): the sum is no pointer to read.
+    error("D_DEREF_NONPTR", e.loc, "cannot dereference non-pointer type");
+    return nullptr;
   }
   if (!bt->isPointer() && !bt->isArray()) {
     error("D_OP_INCOMPAT", e.loc, "operator [ ] may not be applied to type " + quoted(bt));

@@ -1355,13 +1355,18 @@ const Type* Checker::ternary(Expr& e) {
   const Type* c = expr(*e.operands[0]);
   if (!c) return nullptr;
   if (!c->isScalar()) {
-    error("D_OP_SCALAR", e.loc, "operator ?: requires an operand of scalar type");
+    error("D_OP_SCALAR", e.loc, "operator ?: expression must be of scalar type");
     return nullptr;
   }
   const Type* a = expr(*e.operands[1]);
   if (!a) return nullptr;
   const Type* b = expr(*e.operands[2]);
   if (!b) return nullptr;
+  // dt_cook_op3's words, which name no types.
+  if (a->isAggregation() || b->isAggregation()) {
+    error("D_OP_DYN", e.loc, "operator ?: operands cannot be of dynamic type");
+    return nullptr;
+  }
   const Type* t = nullptr;
   if (a->isInteger() && b->isInteger()) {
     t = types_.arithmeticResult(a, b);
@@ -1373,8 +1378,7 @@ const Type* Checker::ternary(Expr& e) {
   } else if (pointerCompatible(*e.operands[1], *e.operands[2], &t)) {
     if (t->isArray()) t = types_.pointerTo(t->target);  // an array operand stands for its address
   } else {
-    error("D_OP_INCOMPAT", e.loc,
-          "operator ?: operands must have compatible types: " + quoted(a) + " and " + quoted(b));
+    error("D_OP_INCOMPAT", e.loc, "operator ?: operands must have compatible types");
     return nullptr;
   }
   if (isActionCall(*e.operands[1]) || isActionCall(*e.operands[2])) {

@@ -41,4 +41,10 @@ check 'BEGIN { trace(offsetof(int, a)); }'
 check 'BEGIN { trace(stringof(curthread->se)); }'
 check 'BEGIN { trace(substr("a")); }'
 check 'short char c;'
+# dt_cook_op3, dt_node_op2's x[i] as *(x + i), dt_cook_op1's & of a built-in.
+check 'BEGIN { trace(execname ? 1 : 2); }'
+check 'BEGIN { @a = count(); trace(1 ? @a : 1); }'
+check 'BEGIN { trace(1 ? "a" : 1); }'
+check 'BEGIN { x = 1; trace(x[1]); }'
+check 'BEGIN { trace(&curthread); }'
 exit 1

@@ -841,8 +841,15 @@ TEST_F(CheckerTest, ActionInAnExpression) {
 
 TEST_F(CheckerTest, IncompatibleTernaryArms) {
   EXPECT_EQ(check("BEGIN { trace(1 ? 1 : \"a\"); }"),
-            "[D_OP_INCOMPAT] line 1: operator ?: operands must have compatible types: \"int\" "
-            "and \"string\"");
+            "[D_OP_INCOMPAT] line 1: operator ?: operands must have compatible types");
+}
+
+// dt_cook_op3: the condition must be scalar; an aggregation arm is dynamic.
+TEST_F(CheckerTest, TernaryConditionAndDynamicArms) {
+  EXPECT_EQ(check("BEGIN { trace(execname ? 1 : 2); }"),
+            "[D_OP_SCALAR] line 1: operator ?: expression must be of scalar type");
+  EXPECT_EQ(check("BEGIN { @a = count(); trace(1 ? @a : 1); }"),
+            "[D_OP_DYN] line 1: operator ?: operands cannot be of dynamic type");
 }
 
 TEST_F(CheckerTest, ErrorStopsAtTheFirstProblem) {
