@@ -920,11 +920,20 @@ const Type* Checker::unary(Expr& e) {
     case Op::PreDec:
     case Op::PostInc:
     case Op::PostDec: {
+      // dt_cook_op1 checks the operand's type before it asks for a
+      // modifiable lvalue: "a"++ and execname++ are D_OP_SCALAR.
+      const std::string notScalar = "operator " + opName + " requires operand of scalar type";
+      const Variable* builtin =
+          operand.kind == ExprKind::Identifier ? builtinVariable(operand.text) : nullptr;
+      if (operand.kind == ExprKind::StringLiteral || (builtin && !builtin->type->isScalar())) {
+        error("D_OP_SCALAR", e.loc, notScalar);
+        return nullptr;
+      }
       // ++ on a variable not yet seen declares it as an int64_t, as DTrace does.
       const Type* t = lvalueType(operand, types_.int64(), e.op);
       if (!t) return nullptr;
       if (!t->isScalar()) {
-        error("D_OP_SCALAR", e.loc, "operator " + opName + " requires an operand of scalar type");
+        error("D_OP_SCALAR", e.loc, notScalar);
         return nullptr;
       }
       if (isVoidOrFunctionPointer(t)) {

@@ -47,4 +47,7 @@ check 'BEGIN { @a = count(); trace(1 ? @a : 1); }'
 check 'BEGIN { trace(1 ? "a" : 1); }'
 check 'BEGIN { x = 1; trace(x[1]); }'
 check 'BEGIN { trace(&curthread); }'
+# dt_cook_op1: ++ checks its operand's type before lvalue and writability.
+check 'BEGIN { "a"++; }'
+check 'BEGIN { execname++; }'
 exit 1
