@@ -690,6 +690,7 @@ const Type* Checker::expr(Expr& e) {
       break;
     }
     case ExprKind::SizeofExpr: {
+      declareUnreferenced(*e.operands[0]);  // an int64_t, as dt_cook_op1 has it
       const Type* of = expr(*e.operands[0]);
       if (!of) return nullptr;
       // Every string is D's string type, strsize bytes (execname, ?: of
@@ -723,6 +724,7 @@ const Type* Checker::expr(Expr& e) {
       }
       break;
     case ExprKind::Stringof: {
+      declareUnreferenced(*e.operands[0]);  // an int64_t, as dt_cook_op1 has it
       const Type* of = expr(*e.operands[0]);
       if (!of) return nullptr;
       if (!of->isScalar() && !of->isString() && !of->isCharArray()) {
