@@ -661,8 +661,8 @@ void ProgramEmitter::assign(const Expr& e) {
   }
   if (tt->isString() && target.inMemory) {
     // *p = s for a string pointer: the string's bytes are copied to the
-    // memory p points to, as dt_cg_store copies a by-reference value; only
-    // alloca() memory is writable.
+    // memory p points to, as dt_cg_store copies a by-reference value, where
+    // a store may go (writablePointer).
     address(target);
     if (writablePointer(R6, tt->size)) {
       as_.emit(mov64(R7, R0));

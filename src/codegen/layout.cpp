@@ -264,13 +264,93 @@ ScratchNeeds scratchNeeds(const std::vector<ast::ProbeClause*>& clauses) {
   return needs;
 }
 
+// Calls `visit` on `e` and on everything evaluated with it: its operands,
+// an inline's value, a translator's member, every member of a whole
+// translated struct. `isBase` says whether `e` is the array or struct an
+// Index or Member selects in, rather than a value of its own.
+template <typename Visit>
+void walk(const ast::Expr* e, const Visit& visit, bool isBase = false) {
+  if (!e) return;
+  visit(*e, isBase);
+  for (size_t i = 0; i < e->operands.size(); i++) {
+    const bool base =
+        i == 0 && (e->kind == ast::ExprKind::Index || e->kind == ast::ExprKind::Member);
+    walk(e->operands[i].get(), visit, base);
+  }
+  walk(e->inlineValue, visit);
+  walk(e->translatedMember, visit);
+  if (e->translation && e->translation->translator) {
+    for (const auto& [name, member] : e->translation->translator->members) walk(member, visit);
+  }
+}
+
+template <typename Visit>
+void walk(const std::vector<ast::StmtPtr>& stmts, const Visit& visit) {
+  for (const auto& s : stmts) {
+    walk(s->expr.get(), visit);
+    walk(s->body, visit);
+    walk(s->elseBody, visit);
+  }
+}
+
+template <typename Visit>
+void walk(const ast::ProbeClause& clause, const Visit& visit) {
+  walk(clause.predicate.get(), visit);
+  walk(clause.body, visit);
+}
+
+// The variables whose storage a clause takes the address of: an `&` of a
+// member or element (&g.m, &self->s.m, &a[k].m), or an array standing for
+// its address (ProgramEmitter::value's storageAddress). A store through a
+// pointer may land in them, and only in them of all D variables.
+std::vector<const sema::Variable*> addressedVariables(
+    const std::vector<ast::ProbeClause*>& clauses) {
+  std::vector<const sema::Variable*> vars;
+  auto note = [&vars](const ast::Expr& e, bool isBase) {
+    const ast::Expr* named = nullptr;
+    if (e.kind == ast::ExprKind::Unary && e.op == ast::Op::AddressOf) {
+      named = e.operands[0].get();
+    } else if (!isBase && e.type && e.type->isArray() && e.kind != ast::ExprKind::Assign) {
+      named = &e;
+    }
+    if (!named || named->inMemory || !named->variable) return;
+    using Kind = sema::Variable::Kind;
+    const Kind kind = named->variable->kind;
+    if (kind != Kind::Global && kind != Kind::ClauseLocal && !named->variable->isDynamic()) return;
+    if (std::find(vars.begin(), vars.end(), named->variable) == vars.end()) {
+      vars.push_back(named->variable);
+    }
+  };
+  for (const ast::ProbeClause* c : clauses) walk(*c, note);
+  return vars;
+}
+
+// Whether a clause stores through a pointer (*p = v, p->m++): a program
+// running it looks for the addressed dynamic variables' maps.
+bool writesThroughPointer(const ast::ProbeClause& clause) {
+  bool writes = false;
+  walk(clause, [&writes](const ast::Expr& e, bool) {
+    const bool store =
+        e.kind == ast::ExprKind::Assign ||
+        (e.kind == ast::ExprKind::Unary && (e.op == ast::Op::PreInc || e.op == ast::Op::PreDec ||
+                                            e.op == ast::Op::PostInc || e.op == ast::Op::PostDec));
+    if (store && !e.operands.empty() && e.operands[0]->inMemory) writes = true;
+  });
+  return writes;
+}
+
 // Places the aggregations' and dynamic variables' maps so that no program
 // uses more maps than the kernel allows (map_sharing.h); a shared map's
 // key and value take its array's sizes.
 void placeMaps(Layout& layout, const std::vector<ast::ProbeClause*>& clauses,
                const ProgramClauses& programs) {
   std::vector<MapUse> clauseUse;
-  for (const ast::ProbeClause* c : clauses) clauseUse.push_back(mapsUsed(*c));
+  MapUse addressed;
+  addressed.dynamics = layout.addressedDynamics;
+  for (const ast::ProbeClause* c : clauses) {
+    clauseUse.push_back(mapsUsed(*c));
+    if (writesThroughPointer(*c)) clauseUse.back().add(addressed);
+  }
   std::vector<MapUse> programUse;
   if (programs.empty()) {
     programUse.emplace_back();
@@ -398,6 +478,11 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
     d.ownValueSize = d.valueSize;
     layout.dynamics.push_back(std::move(d));
   }
+  const std::vector<const sema::Variable*> addressed = addressedVariables(clauses);
+  for (const sema::Variable* v : addressed) {
+    if (v->isDynamic()) layout.addressedDynamics.push_back(v->dynamicId);
+  }
+  std::sort(layout.addressedDynamics.begin(), layout.addressedDynamics.end());
   placeMaps(layout, clauses, programs);
   for (const ir::Aggregation& a : layout.aggregations) {
     maxKey = std::max(maxKey, a.keySize + ir::kAggregationCpuSlot);
@@ -438,6 +523,10 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
     layout.kernelStackSize = needs.kernelStackBytes + kMachineryScanFrames * 8;
     layout.scratchSize += layout.kernelStackSize;
   }
+  if (!layout.addressedDynamics.empty()) {
+    layout.storeStateOffset = layout.scratchSize;
+    layout.scratchSize += kStoreStateWords * 8;
+  }
   if (needs.loops || needs.subroutines || needs.chill) {
     layout.loopStateOffset = layout.scratchSize;
     layout.scratchSize += kLoopStateWords * 8;
@@ -456,6 +545,11 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
   // Relocate the locals into the scratch value.
   for (sema::Variable& v : symbols.clauseLocals()) {
     v.offset += layout.localsOffset;
+  }
+  for (const sema::Variable* v : addressed) {
+    if (v->isDynamic()) continue;
+    layout.addressedStatics.push_back(
+        {v->kind == sema::Variable::Kind::Global, v->offset, v->type->size});
   }
   return layout;
 }

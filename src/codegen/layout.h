@@ -65,6 +65,7 @@ struct DynamicLayout {
 constexpr uint32_t kMaxDynamicKeyDepth = 4;
 constexpr uint32_t kMaxSubrDepth = 3;
 constexpr uint32_t kLoopStateWords = 12;
+constexpr uint32_t kStoreStateWords = 3;
 constexpr uint32_t kAllocaSize = 2048;  // the scratchsize option's default
 // Kernel frames looked through for the end of a probe's BPF machinery:
 // the four it may have (program, bpf_trace_runN, __bpf_trace stub,
@@ -102,6 +103,20 @@ struct Layout {
   uint32_t allocaOffset = 0;  // allocaSize usable bytes (and as many again, see layout.cpp)
   uint32_t allocaSize = 0;    // scratchsize, or 0 when no clause calls these subroutines
   uint32_t scratchSize = 0;
+  // A store through a pointer may land in a D variable whose storage some
+  // clause takes the address of (&g.m, &a[i], &self->s.m), each within its
+  // own bytes (emit_writable.cpp): the global and clause-local ones' bytes
+  // (in the globals or the scratch value), the dynamic ones' ids, and the
+  // words (kStoreStateWords) the search for an element shares with its map
+  // callbacks.
+  struct StaticRange {
+    bool global = false;
+    uint32_t offset = 0;
+    uint32_t size = 0;
+  };
+  std::vector<StaticRange> addressedStatics;
+  std::vector<uint32_t> addressedDynamics;
+  uint32_t storeStateOffset = 0;
   // chill(): this CPU's chill interval start and the time chilled in it
   // (two u64), kept across firings; 0 when no clause chills.
   uint32_t chillOffset = 0;

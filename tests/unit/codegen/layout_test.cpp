@@ -284,6 +284,34 @@ TEST_F(LayoutTest, StrjoinGetsAnAreaPerNestingLevel) {
   EXPECT_EQ(layout.selfAddressOffset, layout.joinOffset + 4 * 3 * layout.stringTempSize);
 }
 
+// Stores through pointers may go into the D variables whose storage a
+// clause takes the address of, each within its own bytes.
+TEST_F(LayoutTest, AddressedVariablesAreWhereStoresThroughPointersMayGo) {
+  lay("struct s { int a; int b; }; struct s g; struct s unused; int a[4]; "
+      "this struct s t; self struct s v; struct s k[int]; self struct s w; "
+      "BEGIN { p = &g.b; q = a + 1; this->t.a = 1; r = &this->t.b; s = &self->v.a; "
+      "u = &k[1].b; self->w.a = 1; *p = 1; }");
+  ASSERT_EQ(layout.addressedStatics.size(), 3u);
+  EXPECT_TRUE(layout.addressedStatics[0].global);
+  EXPECT_EQ(layout.addressedStatics[0].offset, globalOffset("g"));
+  EXPECT_EQ(layout.addressedStatics[0].size, 8u);
+  EXPECT_EQ(layout.addressedStatics[1].offset, globalOffset("a"));
+  EXPECT_EQ(layout.addressedStatics[1].size, 16u);
+  EXPECT_FALSE(layout.addressedStatics[2].global);
+  EXPECT_EQ(layout.addressedStatics[2].offset, symbols.findClauseLocal("t")->offset);
+  // self->v and k[], not self->w, whose address is never taken.
+  EXPECT_EQ(layout.addressedDynamics.size(), 2u);
+  EXPECT_NE(layout.storeStateOffset, 0u);
+  EXPECT_LE(layout.storeStateOffset + kStoreStateWords * 8, layout.scratchSize);
+}
+
+TEST_F(LayoutTest, NoAddressTakenNoStoreState) {
+  lay("struct s { int a; }; self struct s v; BEGIN { self->v.a = 1; }");
+  EXPECT_TRUE(layout.addressedStatics.empty());
+  EXPECT_TRUE(layout.addressedDynamics.empty());
+  EXPECT_EQ(layout.storeStateOffset, 0u);
+}
+
 TEST_F(LayoutTest, RegionsDoNotOverlapWithTheLargestRecord) {
   lay("BEGIN { trace(execname); } END { trace(1); printf(\"%s %s\", probename, probefunc); }");
   uint32_t largest = 0;
