@@ -371,7 +371,7 @@ class ProgramEmitter {
   bool subroutineString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
   int32_t joinInPlace(const ast::Expr& call, uint32_t level);
   // A subroutine's two string operand buffers at the current nesting level.
-  int32_t subrArea(int which) const;
+  int32_t subrArea(int which);
   // Evaluates a string operand into subrArea(which), one nesting level deeper.
   void operandInto(const ast::Expr& e, int which);
   void operandValue(const ast::Expr& e);  // r6 = an integer operand, one level deeper

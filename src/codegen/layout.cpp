@@ -204,6 +204,7 @@ struct ScratchNeeds {
   bool chill = false;             // a busy-wait loop and the per-CPU chill accounting
   bool speculations = false;      // speculation(), speculate(), commit() or discard()
   uint32_t joinLevels = 0;        // strjoin(), cwd and root nested in one another
+  uint32_t subrLevels = 0;        // scratch subroutines nested in one another's operands
   uint32_t kernelStackBytes = 0;  // the largest stack() field
 };
 
@@ -213,8 +214,11 @@ bool isStrjoin(const ast::Expr* e) {
 
 // `joins`: the strjoin() calls (and cwd or root) `e` is nested in; a
 // strjoin() that is another's first operand is joined in that one's area
-// (ProgramEmitter::joinInPlace).
-void scan(const ast::Expr* e, ScratchNeeds& needs, uint32_t joins = 0, bool chained = false) {
+// (ProgramEmitter::joinInPlace). `subrs`: the scratch subroutines whose
+// operands `e` is part of, each evaluated one level of areas deeper
+// (ProgramEmitter::operandInto).
+void scan(const ast::Expr* e, ScratchNeeds& needs, uint32_t joins = 0, bool chained = false,
+          uint32_t subrs = 0) {
   if (!e) return;
   const bool workArea = e->kind == ast::ExprKind::Identifier &&
                         (e->text == "cwd" || e->text == "root" || e->text == "execargs");
@@ -222,7 +226,10 @@ void scan(const ast::Expr* e, ScratchNeeds& needs, uint32_t joins = 0, bool chai
     if (!chained) joins++;
     needs.joinLevels = std::max(needs.joinLevels, joins);
   }
-  if (e->kind == ast::ExprKind::Call && isScratchSubroutine(e->text)) needs.subroutines = true;
+  if (e->kind == ast::ExprKind::Call && isScratchSubroutine(e->text)) {
+    needs.subroutines = true;
+    needs.subrLevels = std::max(needs.subrLevels, ++subrs);
+  }
   if (workArea) needs.loops = true;
   if (e->kind == ast::ExprKind::Call && e->text == "chill") needs.chill = true;
   if (e->kind == ast::ExprKind::Call && (e->text == "speculation" || e->text == "speculate" ||
@@ -234,15 +241,15 @@ void scan(const ast::Expr* e, ScratchNeeds& needs, uint32_t joins = 0, bool chai
   }
   for (size_t i = 0; i < e->operands.size(); i++) {
     const ast::Expr* o = e->operands[i].get();
-    scan(o, needs, joins, i == 0 && isStrjoin(e) && isStrjoin(o));
+    scan(o, needs, joins, i == 0 && isStrjoin(e) && isStrjoin(o), subrs);
   }
   // What the expression stands for runs too: an inline's value, a
   // translator's member, every member of a whole translated struct.
-  scan(e->inlineValue, needs, joins);
-  scan(e->translatedMember, needs, joins);
+  scan(e->inlineValue, needs, joins, false, subrs);
+  scan(e->translatedMember, needs, joins, false, subrs);
   if (e->translation && e->translation->translator) {
     for (const auto& [name, member] : e->translation->translator->members) {
-      scan(member, needs, joins);
+      scan(member, needs, joins, false, subrs);
     }
   }
 }
@@ -534,7 +541,8 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
   if (needs.subroutines) {
     layout.subrOffset = layout.scratchSize;
     layout.subrAreaSize = std::max<uint32_t>(layout.stringTempSize, 64);  // an IPv6 address fits
-    layout.strtokOffset = layout.subrOffset + kMaxSubrDepth * 2 * layout.subrAreaSize;
+    layout.subrLevels = needs.subrLevels;
+    layout.strtokOffset = layout.subrOffset + layout.subrLevels * 2 * layout.subrAreaSize;
     layout.allocaUsedOffset = layout.strtokOffset + 8 + layout.stringTempSize;  // flag, string
     layout.allocaOffset = layout.allocaUsedOffset + 8;
     layout.allocaSize = allocaSize;

@@ -63,7 +63,6 @@ struct DynamicLayout {
 
 // Nested dynamic-variable reads (a[b[i]]) build each key in its own area.
 constexpr uint32_t kMaxDynamicKeyDepth = 4;
-constexpr uint32_t kMaxSubrDepth = 3;
 constexpr uint32_t kLoopStateWords = 12;
 constexpr uint32_t kStoreStateWords = 3;
 constexpr uint32_t kAllocaSize = 2048;  // the scratchsize option's default
@@ -90,13 +89,17 @@ struct Layout {
   uint32_t joinOffset = 0;
   uint32_t joinLevels = 0;
   // The state of a bpf_loop callback, then the subroutines' work areas
-  // (emit_subr.cpp and the files it dispatches to): kMaxSubrDepth levels of
+  // (emit_subr.cpp and the files it dispatches to): subrLevels levels of
   // two buffers of subrAreaSize for string operands, strtok()'s saved
   // string, the scratch value's own address, and the alloca() area (bytes
   // used, then the bytes). Present only in programs that need them.
   uint32_t loopStateOffset = 0;  // kLoopStateWords u64
   uint32_t subrOffset = 0;
   uint32_t subrAreaSize = 0;
+  // As deep as the program nests the subroutines that work in these areas
+  // (strstr(strstr(...)) needs two): illumos has no limit, each result
+  // being a new scratch allocation; here all must fit the scratch value.
+  uint32_t subrLevels = 0;
   uint32_t strtokOffset = 0;  // a flag word, then stringTempSize bytes
   uint32_t selfAddressOffset = 0;
   uint32_t allocaUsedOffset = 0;

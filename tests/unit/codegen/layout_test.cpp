@@ -312,6 +312,26 @@ TEST_F(LayoutTest, NoAddressTakenNoStoreState) {
   EXPECT_EQ(layout.storeStateOffset, 0u);
 }
 
+TEST_F(LayoutTest, SubroutineAreasPerNestingLevel) {
+  // Each scratch subroutine's operands are evaluated a level deeper, also
+  // through other calls (strjoin) and integer operands (index's start).
+  lay("BEGIN { trace(strstr(strstr(strstr(strstr(\"abcdef\", \"b\"), \"c\"), \"d\"), \"e\")); }"
+      "END { trace(index(\"ab\", strjoin(\"a\", basename(\"/b\")), strlen(dirname(\"c\")))); }");
+  EXPECT_EQ(layout.subrLevels, 4u);
+  EXPECT_EQ(layout.strtokOffset, layout.subrOffset + 4 * 2 * layout.subrAreaSize);
+}
+
+TEST_F(LayoutTest, OneSubroutineOneLevel) {
+  lay("BEGIN { trace(index(\"abc\", \"b\")); trace(basename(\"/a\")); }");
+  EXPECT_EQ(layout.subrLevels, 1u);
+}
+
+TEST_F(LayoutTest, NoSubroutineNoLevels) {
+  lay("BEGIN { trace(strjoin(\"a\", \"b\")); }");
+  EXPECT_EQ(layout.subrLevels, 0u);
+  EXPECT_EQ(layout.allocaSize, 0u);
+}
+
 TEST_F(LayoutTest, RegionsDoNotOverlapWithTheLargestRecord) {
   lay("BEGIN { trace(execname); } END { trace(1); printf(\"%s %s\", probename, probefunc); }");
   uint32_t largest = 0;
@@ -391,8 +411,7 @@ TEST_F(LayoutTest, AClauseUsesWhatItAggregatesAndItsDynamicVariables) {
   lay("BEGIN { @b = sum(1); z[2] = 1; }\n"
       "END /z[2]/ { @a = count(); self->y = 1; x[1] = self->y; printa(@b); }");
   const MapUse first = mapsUsed(*clauses.at(0));
-  EXPECT_EQ(first.aggregations,
-            std::vector<uint32_t>{symbols.findAggregation("b")->aggregationId});
+  EXPECT_EQ(first.aggregations, std::vector<uint32_t>{symbols.findAggregation("b")->aggregationId});
   EXPECT_EQ(first.dynamics, std::vector<uint32_t>{symbols.findGlobal("z")->dynamicId});
   // z, self->y and x; printa() reads @b in the consumer.
   const MapUse second = mapsUsed(*clauses.at(1));
