@@ -661,9 +661,9 @@ void ProgramEmitter::assign(const Expr& e) {
   }
   if (tt->isString() && target.inMemory) {
     // *p = s for a string pointer: the string's bytes are copied to the
-    // memory p points to, as dt_cg_store copies a by-reference value; only
-    // alloca() memory is writable. At most strsize bytes, NUL included, as
-    // COPYS copies D's string size: alloca(sizeof (string)) holds it.
+    // memory p points to, as dt_cg_store copies a by-reference value, where
+    // a store may go (writablePointer). At most strsize bytes, NUL included,
+    // as COPYS copies D's string size: alloca(sizeof (string)) holds it.
     address(target);
     const uint32_t bytes = std::min(tt->size, types_.stringBufferSize() - 1);
     if (writablePointer(R6, bytes)) {

@@ -27,17 +27,23 @@ void ProgramEmitter::loop(uint32_t iterations, std::function<void(Label stop)> b
   as_.emit(mov64(R4, 0));
   as_.emit(call(BPF_FUNC_loop));
   popSlot();
-  callbacks_.emplace_back(callback, std::move(body));
+  callbacks_.push_back({callback, std::move(body), CallbackKind::Loop});
 }
 
 void ProgramEmitter::emitCallbacks() {
   // A body may itself start loops: emit until none is left.
   for (size_t i = 0; i < callbacks_.size(); i++) {
-    auto [entry, body] = callbacks_[i];
+    auto [entry, body, kind] = callbacks_[i];
     Label stop = as_.newLabel();
-    as_.bind(entry);  // r1 = index, r2 = context
-    as_.emit(ldx(Size::DW, R9, R2, 0));
-    as_.emit(mov64(R6, R1));
+    as_.bind(entry);
+    if (kind == CallbackKind::Loop) {  // r1 = index, r2 = context
+      as_.emit(ldx(Size::DW, R9, R2, 0));
+      as_.emit(mov64(R6, R1));
+    } else {  // r1 = map, r2 = key, r3 = value, r4 = context
+      as_.emit(ldx(Size::DW, R9, R4, 0));
+      as_.emit(mov64(R6, R2));
+      as_.emit(mov64(R7, R3));
+    }
     body(stop);
     as_.emit(mov64(R0, 0));
     as_.emit(exit());

@@ -1,7 +1,7 @@
 // alloca(), copyin(), copyinto(), bcopy() and progenyof(). A D pointer is
-// a 64-bit address; the only memory a D program may write is the alloca
-// area at the end of the per-CPU scratch value, reset at every clause
-// firing like DTrace's scratch space.
+// a 64-bit address. The alloca area at the end of the per-CPU scratch
+// value is reset at every clause firing like DTrace's scratch space; it
+// is the only memory the copying subroutines write.
 #include "codegen/emitter.h"
 #include "sema/checker.h"
 
@@ -40,16 +40,9 @@ void ProgramEmitter::allocate(Reg size) {
   as_.bind(ok);
 }
 
-bool ProgramEmitter::writablePointer(Reg address, uint32_t size) {
-  if (size > layout_.allocaSize) {  // no alloca area, or a store larger than it
-    fault(ir::Fault::BadAddr, address);
-    return false;
-  }
-  as_.emit(mov64(R4, static_cast<int32_t>(size)));
-  writableRange(address, R4);
-  return true;
-}
-
+// bcopy() and copyinto() write only this clause's scratch memory
+// (illumos's DIF_SUBR_BCOPY and DIF_SUBR_COPYINTO check
+// dtrace_inscratch), never D variables as stores may.
 void ProgramEmitter::writableRange(Reg address, Reg size) {
   const int32_t areaSize = static_cast<int32_t>(layout_.allocaSize);
   Label bad = as_.newLabel(), ok = as_.newLabel();
@@ -89,7 +82,8 @@ void ProgramEmitter::readableScratch(uint32_t size) {
   as_.emit(alu64(BPF_SUB, R3, R0));
   as_.emit(alu64(BPF_SUB, R3, below));
   as_.jumpIf(BPF_JGE, R3, neighbourhood, ok);
-  as_.emit(alu64(BPF_SUB, R3, static_cast<int32_t>(layout_.allocaOffset - layout_.allocaUsedOffset)));
+  as_.emit(
+      alu64(BPF_SUB, R3, static_cast<int32_t>(layout_.allocaOffset - layout_.allocaUsedOffset)));
   as_.jumpIf(BPF_JGE, R3, neighbourhood, bad);  // below the first allocation
   as_.emit(alu64(BPF_ADD, R3, static_cast<int32_t>(size)));
   as_.emit(ldx(Size::DW, R2, R9, static_cast<int16_t>(layout_.allocaUsedOffset)));

@@ -95,24 +95,16 @@ void ProgramEmitter::extractBits(uint32_t offset, uint32_t width, const sema::Ty
   as_.emit(alu64(t->isSigned ? BPF_ARSH : BPF_RSH, R6, static_cast<int32_t>(64 - width)));
 }
 
-// Stores r6 (a scalar of e's type) into the object in memory e names.
-// DTrace lets a script write only its own scratch memory (alloca()), at
-// an address aligned to the store's size (dtrace_dif_emulate's STH, STW
-// and STX fault with "invalid alignment" otherwise).
+// Stores r6 (a scalar of e's type) into the object in memory e names:
+// where dtrace_canstore lets a store go (emit_writable.cpp), at an address
+// aligned to the store's size (dtrace_dif_emulate's STH, STW and STX fault
+// with "invalid alignment" otherwise; a bit-field's unit is not checked).
 void ProgramEmitter::storeMemory(const Expr& e) {
   const int16_t valueSlot = pushSlot();
   as_.emit(stx(Size::DW, R10, valueSlot, R6));
   address(e);
   const uint32_t size = accessSize(e);
-  if (writablePointer(R6, size)) {
-    if (size > 1 && !e.bitWidth) {
-      Label aligned = as_.newLabel();
-      as_.emit(mov64(R1, R6));  // the address, kept by writablePointer
-      as_.emit(alu64(BPF_AND, R1, static_cast<int32_t>(size - 1)));
-      as_.jumpIf(BPF_JEQ, R1, 0, aligned);
-      fault(ir::Fault::BadAlign, R6);
-      as_.bind(aligned);
-    }
+  if (writablePointer(R6, size, e.bitWidth ? 1 : size)) {
     as_.emit(ldx(Size::DW, R6, R10, valueSlot));
     storeTo(R0, e);
   }

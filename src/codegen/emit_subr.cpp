@@ -425,18 +425,19 @@ void ProgramEmitter::subroutineValue(const Expr& call) {
 
 // ---- helpers shared by the subroutines' files ----
 
-int32_t ProgramEmitter::subrArea(int which) const {
-  return static_cast<int32_t>(layout_.subrOffset +
-                              (std::min(subrDepth_, kMaxSubrDepth - 1) * 2 + which) *
-                                  layout_.subrAreaSize);
+// computeLayout's scan gives as many levels as the program nests these
+// subroutines.
+int32_t ProgramEmitter::subrArea(int which) {
+  if (subrDepth_ >= layout_.subrLevels) {
+    fail("internal error: string subroutines nested deeper than their scratch areas");
+    return static_cast<int32_t>(layout_.subrOffset);
+  }
+  return static_cast<int32_t>(layout_.subrOffset + (subrDepth_ * 2 + static_cast<uint32_t>(which)) *
+                                                       layout_.subrAreaSize);
 }
 
 void ProgramEmitter::operandInto(const Expr& e, int which) {
   const int32_t area = subrArea(which);
-  if (subrDepth_ >= kMaxSubrDepth) {
-    fail("string subroutine calls are nested too deeply");
-    return;
-  }
   subrDepth_++;
   stringInto(e, R9, area, layout_.stringTempSize);
   subrDepth_--;

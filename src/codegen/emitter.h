@@ -13,6 +13,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -370,7 +371,7 @@ class ProgramEmitter {
   bool subroutineString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
   int32_t joinInPlace(const ast::Expr& call, uint32_t level);
   // A subroutine's two string operand buffers at the current nesting level.
-  int32_t subrArea(int which) const;
+  int32_t subrArea(int which);
   // Evaluates a string operand into subrArea(which), one nesting level deeper.
   void operandInto(const ast::Expr& e, int which);
   void operandValue(const ast::Expr& e);  // r6 = an integer operand, one level deeper
@@ -411,17 +412,36 @@ class ProgramEmitter {
   // r0 = r9 + allocaOffset + the allocated offset of `size` bytes (a register
   // or a constant); faults with NoScratch when the area is full.
   void allocate(bpf::Reg size);
-  // r0 = a map-value pointer through which `size` bytes at D address
-  // `address` may be written; faults (BadAddr with the address) unless the
-  // range lies inside alloca'd scratch memory. `address` is r6, r7 or r8.
-  bool writablePointer(bpf::Reg address, uint32_t size);  // false: always faults, emit no store
-  // The same for a size in a register (r6-r8, not `address`): r0 = the
-  // pointer, and the verifier knows size <= kAllocaSize.
-  void writableRange(bpf::Reg address, bpf::Reg size);
   void progenyOf(const ast::Expr& call);
-  void resetAlloca();       // at the start of every clause
+  void resetAlloca();  // at the start of every clause
+  // bcopy() and copyinto(): r0 = a map-value pointer through which the
+  // `size` (a register, r6-r8, not `address`) bytes at D address
+  // `address` may be written, which must lie in alloca'd scratch memory;
+  // the verifier knows size <= allocaSize. Faults (BadAddr with the
+  // address) otherwise.
+  void writableRange(bpf::Reg address, bpf::Reg size);
+  // emit_writable.cpp: where a store through a pointer may go
+  // (dtrace_canstore). r0 = a map-value pointer through which `size` bytes
+  // at D address `address` (r6, r7 or r8, kept) may be written, aligned to
+  // `alignment`; faults with BadAddr (then BadAlign) otherwise. r1-r5 and
+  // r7 are clobbered. False when no memory could hold the bytes: the code
+  // always faults, and the caller emits no store.
+  bool writablePointer(bpf::Reg address, uint32_t size, uint32_t alignment = 1);
+  bool writableStatic(int16_t addressSlot, uint32_t size, bpf::Label found);
+  void findElement(uint32_t dynamicId, int16_t addressSlot, bpf::Label missing);
+  bpf::Label elementCallback(uint32_t dynamicId);
+  std::map<uint32_t, bpf::Label> elementCallbacks_;  // by dynamic variable id
+  int16_t storeWord(int word) const;
   uint32_t subrDepth_ = 0;  // nesting of subroutine operands being evaluated
-  std::vector<std::pair<bpf::Label, std::function<void(bpf::Label)>>> callbacks_;
+  // Code emitted after the program: bpf_loop bodies, and map callbacks
+  // (bpf_for_each_map_elem: r6 = the element's key, r7 = its value).
+  enum class CallbackKind { Loop, MapElement };
+  struct Callback {
+    bpf::Label entry;
+    std::function<void(bpf::Label)> body;
+    CallbackKind kind = CallbackKind::Loop;
+  };
+  std::vector<Callback> callbacks_;
   // ---- end of emit_subr.cpp ----
 
   int16_t pushSlot();

@@ -204,6 +204,7 @@ struct ScratchNeeds {
   bool chill = false;             // a busy-wait loop and the per-CPU chill accounting
   bool speculations = false;      // speculation(), speculate(), commit() or discard()
   uint32_t joinLevels = 0;        // strjoin(), cwd and root nested in one another
+  uint32_t subrLevels = 0;        // scratch subroutines nested in one another's operands
   uint32_t kernelStackBytes = 0;  // the largest stack() field
 };
 
@@ -213,8 +214,11 @@ bool isStrjoin(const ast::Expr* e) {
 
 // `joins`: the strjoin() calls (and cwd or root) `e` is nested in; a
 // strjoin() that is another's first operand is joined in that one's area
-// (ProgramEmitter::joinInPlace).
-void scan(const ast::Expr* e, ScratchNeeds& needs, uint32_t joins = 0, bool chained = false) {
+// (ProgramEmitter::joinInPlace). `subrs`: the scratch subroutines whose
+// operands `e` is part of, each evaluated one level of areas deeper
+// (ProgramEmitter::operandInto).
+void scan(const ast::Expr* e, ScratchNeeds& needs, uint32_t joins = 0, bool chained = false,
+          uint32_t subrs = 0) {
   if (!e) return;
   const bool workArea = e->kind == ast::ExprKind::Identifier &&
                         (e->text == "cwd" || e->text == "root" || e->text == "execargs");
@@ -222,7 +226,10 @@ void scan(const ast::Expr* e, ScratchNeeds& needs, uint32_t joins = 0, bool chai
     if (!chained) joins++;
     needs.joinLevels = std::max(needs.joinLevels, joins);
   }
-  if (e->kind == ast::ExprKind::Call && isScratchSubroutine(e->text)) needs.subroutines = true;
+  if (e->kind == ast::ExprKind::Call && isScratchSubroutine(e->text)) {
+    needs.subroutines = true;
+    needs.subrLevels = std::max(needs.subrLevels, ++subrs);
+  }
   if (workArea) needs.loops = true;
   if (e->kind == ast::ExprKind::Call && e->text == "chill") needs.chill = true;
   if (e->kind == ast::ExprKind::Call && (e->text == "speculation" || e->text == "speculate" ||
@@ -234,15 +241,15 @@ void scan(const ast::Expr* e, ScratchNeeds& needs, uint32_t joins = 0, bool chai
   }
   for (size_t i = 0; i < e->operands.size(); i++) {
     const ast::Expr* o = e->operands[i].get();
-    scan(o, needs, joins, i == 0 && isStrjoin(e) && isStrjoin(o));
+    scan(o, needs, joins, i == 0 && isStrjoin(e) && isStrjoin(o), subrs);
   }
   // What the expression stands for runs too: an inline's value, a
   // translator's member, every member of a whole translated struct.
-  scan(e->inlineValue, needs, joins);
-  scan(e->translatedMember, needs, joins);
+  scan(e->inlineValue, needs, joins, false, subrs);
+  scan(e->translatedMember, needs, joins, false, subrs);
   if (e->translation && e->translation->translator) {
     for (const auto& [name, member] : e->translation->translator->members) {
-      scan(member, needs, joins);
+      scan(member, needs, joins, false, subrs);
     }
   }
 }
@@ -264,13 +271,93 @@ ScratchNeeds scratchNeeds(const std::vector<ast::ProbeClause*>& clauses) {
   return needs;
 }
 
+// Calls `visit` on `e` and on everything evaluated with it: its operands,
+// an inline's value, a translator's member, every member of a whole
+// translated struct. `isBase` says whether `e` is the array or struct an
+// Index or Member selects in, rather than a value of its own.
+template <typename Visit>
+void walk(const ast::Expr* e, const Visit& visit, bool isBase = false) {
+  if (!e) return;
+  visit(*e, isBase);
+  for (size_t i = 0; i < e->operands.size(); i++) {
+    const bool base =
+        i == 0 && (e->kind == ast::ExprKind::Index || e->kind == ast::ExprKind::Member);
+    walk(e->operands[i].get(), visit, base);
+  }
+  walk(e->inlineValue, visit);
+  walk(e->translatedMember, visit);
+  if (e->translation && e->translation->translator) {
+    for (const auto& [name, member] : e->translation->translator->members) walk(member, visit);
+  }
+}
+
+template <typename Visit>
+void walk(const std::vector<ast::StmtPtr>& stmts, const Visit& visit) {
+  for (const auto& s : stmts) {
+    walk(s->expr.get(), visit);
+    walk(s->body, visit);
+    walk(s->elseBody, visit);
+  }
+}
+
+template <typename Visit>
+void walk(const ast::ProbeClause& clause, const Visit& visit) {
+  walk(clause.predicate.get(), visit);
+  walk(clause.body, visit);
+}
+
+// The variables whose storage a clause takes the address of: an `&` of a
+// member or element (&g.m, &self->s.m, &a[k].m), or an array standing for
+// its address (ProgramEmitter::value's storageAddress). A store through a
+// pointer may land in them, and only in them of all D variables.
+std::vector<const sema::Variable*> addressedVariables(
+    const std::vector<ast::ProbeClause*>& clauses) {
+  std::vector<const sema::Variable*> vars;
+  auto note = [&vars](const ast::Expr& e, bool isBase) {
+    const ast::Expr* named = nullptr;
+    if (e.kind == ast::ExprKind::Unary && e.op == ast::Op::AddressOf) {
+      named = e.operands[0].get();
+    } else if (!isBase && e.type && e.type->isArray() && e.kind != ast::ExprKind::Assign) {
+      named = &e;
+    }
+    if (!named || named->inMemory || !named->variable) return;
+    using Kind = sema::Variable::Kind;
+    const Kind kind = named->variable->kind;
+    if (kind != Kind::Global && kind != Kind::ClauseLocal && !named->variable->isDynamic()) return;
+    if (std::find(vars.begin(), vars.end(), named->variable) == vars.end()) {
+      vars.push_back(named->variable);
+    }
+  };
+  for (const ast::ProbeClause* c : clauses) walk(*c, note);
+  return vars;
+}
+
+// Whether a clause stores through a pointer (*p = v, p->m++): a program
+// running it looks for the addressed dynamic variables' maps.
+bool writesThroughPointer(const ast::ProbeClause& clause) {
+  bool writes = false;
+  walk(clause, [&writes](const ast::Expr& e, bool) {
+    const bool store =
+        e.kind == ast::ExprKind::Assign ||
+        (e.kind == ast::ExprKind::Unary && (e.op == ast::Op::PreInc || e.op == ast::Op::PreDec ||
+                                            e.op == ast::Op::PostInc || e.op == ast::Op::PostDec));
+    if (store && !e.operands.empty() && e.operands[0]->inMemory) writes = true;
+  });
+  return writes;
+}
+
 // Places the aggregations' and dynamic variables' maps so that no program
 // uses more maps than the kernel allows (map_sharing.h); a shared map's
 // key and value take its array's sizes.
 void placeMaps(Layout& layout, const std::vector<ast::ProbeClause*>& clauses,
                const ProgramClauses& programs) {
   std::vector<MapUse> clauseUse;
-  for (const ast::ProbeClause* c : clauses) clauseUse.push_back(mapsUsed(*c));
+  MapUse addressed;
+  addressed.dynamics = layout.addressedDynamics;
+  for (const ast::ProbeClause* c : clauses) {
+    clauseUse.push_back(mapsUsed(*c));
+    if (writesThroughPointer(*c)) clauseUse.back().add(addressed);
+  }
   std::vector<MapUse> programUse;
   if (programs.empty()) {
     programUse.emplace_back();
@@ -398,6 +485,11 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
     d.ownValueSize = d.valueSize;
     layout.dynamics.push_back(std::move(d));
   }
+  const std::vector<const sema::Variable*> addressed = addressedVariables(clauses);
+  for (const sema::Variable* v : addressed) {
+    if (v->isDynamic()) layout.addressedDynamics.push_back(v->dynamicId);
+  }
+  std::sort(layout.addressedDynamics.begin(), layout.addressedDynamics.end());
   placeMaps(layout, clauses, programs);
   for (const ir::Aggregation& a : layout.aggregations) {
     maxKey = std::max(maxKey, a.keySize + ir::kAggregationCpuSlot);
@@ -438,6 +530,10 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
     layout.kernelStackSize = needs.kernelStackBytes + kMachineryScanFrames * 8;
     layout.scratchSize += layout.kernelStackSize;
   }
+  if (!layout.addressedDynamics.empty()) {
+    layout.storeStateOffset = layout.scratchSize;
+    layout.scratchSize += kStoreStateWords * 8;
+  }
   if (needs.loops || needs.subroutines || needs.chill) {
     layout.loopStateOffset = layout.scratchSize;
     layout.scratchSize += kLoopStateWords * 8;
@@ -445,7 +541,8 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
   if (needs.subroutines) {
     layout.subrOffset = layout.scratchSize;
     layout.subrAreaSize = std::max<uint32_t>(layout.stringTempSize, 64);  // an IPv6 address fits
-    layout.strtokOffset = layout.subrOffset + kMaxSubrDepth * 2 * layout.subrAreaSize;
+    layout.subrLevels = needs.subrLevels;
+    layout.strtokOffset = layout.subrOffset + layout.subrLevels * 2 * layout.subrAreaSize;
     layout.allocaUsedOffset = layout.strtokOffset + 8 + layout.stringTempSize;  // flag, string
     layout.allocaOffset = layout.allocaUsedOffset + 8;
     layout.allocaSize = allocaSize;
@@ -456,6 +553,11 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
   // Relocate the locals into the scratch value.
   for (sema::Variable& v : symbols.clauseLocals()) {
     v.offset += layout.localsOffset;
+  }
+  for (const sema::Variable* v : addressed) {
+    if (v->isDynamic()) continue;
+    layout.addressedStatics.push_back(
+        {v->kind == sema::Variable::Kind::Global, v->offset, v->type->size});
   }
   return layout;
 }

@@ -63,8 +63,8 @@ struct DynamicLayout {
 
 // Nested dynamic-variable reads (a[b[i]]) build each key in its own area.
 constexpr uint32_t kMaxDynamicKeyDepth = 4;
-constexpr uint32_t kMaxSubrDepth = 3;
 constexpr uint32_t kLoopStateWords = 12;
+constexpr uint32_t kStoreStateWords = 3;
 constexpr uint32_t kAllocaSize = 2048;  // the scratchsize option's default
 // Kernel frames looked through for the end of a probe's BPF machinery:
 // the four it may have (program, bpf_trace_runN, __bpf_trace stub,
@@ -89,19 +89,37 @@ struct Layout {
   uint32_t joinOffset = 0;
   uint32_t joinLevels = 0;
   // The state of a bpf_loop callback, then the subroutines' work areas
-  // (emit_subr.cpp and the files it dispatches to): kMaxSubrDepth levels of
+  // (emit_subr.cpp and the files it dispatches to): subrLevels levels of
   // two buffers of subrAreaSize for string operands, strtok()'s saved
   // string, the scratch value's own address, and the alloca() area (bytes
   // used, then the bytes). Present only in programs that need them.
   uint32_t loopStateOffset = 0;  // kLoopStateWords u64
   uint32_t subrOffset = 0;
   uint32_t subrAreaSize = 0;
+  // As deep as the program nests the subroutines that work in these areas
+  // (strstr(strstr(...)) needs two): illumos has no limit, each result
+  // being a new scratch allocation; here all must fit the scratch value.
+  uint32_t subrLevels = 0;
   uint32_t strtokOffset = 0;  // a flag word, then stringTempSize bytes
   uint32_t selfAddressOffset = 0;
   uint32_t allocaUsedOffset = 0;
   uint32_t allocaOffset = 0;  // allocaSize usable bytes (and as many again, see layout.cpp)
   uint32_t allocaSize = 0;    // scratchsize, or 0 when no clause calls these subroutines
   uint32_t scratchSize = 0;
+  // A store through a pointer may land in a D variable whose storage some
+  // clause takes the address of (&g.m, &a[i], &self->s.m), each within its
+  // own bytes (emit_writable.cpp): the global and clause-local ones' bytes
+  // (in the globals or the scratch value), the dynamic ones' ids, and the
+  // words (kStoreStateWords) the search for an element shares with its map
+  // callbacks.
+  struct StaticRange {
+    bool global = false;
+    uint32_t offset = 0;
+    uint32_t size = 0;
+  };
+  std::vector<StaticRange> addressedStatics;
+  std::vector<uint32_t> addressedDynamics;
+  uint32_t storeStateOffset = 0;
   // chill(): this CPU's chill interval start and the time chilled in it
   // (two u64), kept across firings; 0 when no clause chills.
   uint32_t chillOffset = 0;

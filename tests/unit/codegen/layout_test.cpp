@@ -284,6 +284,54 @@ TEST_F(LayoutTest, StrjoinGetsAnAreaPerNestingLevel) {
   EXPECT_EQ(layout.selfAddressOffset, layout.joinOffset + 4 * 3 * layout.stringTempSize);
 }
 
+// Stores through pointers may go into the D variables whose storage a
+// clause takes the address of, each within its own bytes.
+TEST_F(LayoutTest, AddressedVariablesAreWhereStoresThroughPointersMayGo) {
+  lay("struct s { int a; int b; }; struct s g; struct s unused; int a[4]; "
+      "this struct s t; self struct s v; struct s k[int]; self struct s w; "
+      "BEGIN { p = &g.b; q = a + 1; this->t.a = 1; r = &this->t.b; s = &self->v.a; "
+      "u = &k[1].b; self->w.a = 1; *p = 1; }");
+  ASSERT_EQ(layout.addressedStatics.size(), 3u);
+  EXPECT_TRUE(layout.addressedStatics[0].global);
+  EXPECT_EQ(layout.addressedStatics[0].offset, globalOffset("g"));
+  EXPECT_EQ(layout.addressedStatics[0].size, 8u);
+  EXPECT_EQ(layout.addressedStatics[1].offset, globalOffset("a"));
+  EXPECT_EQ(layout.addressedStatics[1].size, 16u);
+  EXPECT_FALSE(layout.addressedStatics[2].global);
+  EXPECT_EQ(layout.addressedStatics[2].offset, symbols.findClauseLocal("t")->offset);
+  // self->v and k[], not self->w, whose address is never taken.
+  EXPECT_EQ(layout.addressedDynamics.size(), 2u);
+  EXPECT_NE(layout.storeStateOffset, 0u);
+  EXPECT_LE(layout.storeStateOffset + kStoreStateWords * 8, layout.scratchSize);
+}
+
+TEST_F(LayoutTest, NoAddressTakenNoStoreState) {
+  lay("struct s { int a; }; self struct s v; BEGIN { self->v.a = 1; }");
+  EXPECT_TRUE(layout.addressedStatics.empty());
+  EXPECT_TRUE(layout.addressedDynamics.empty());
+  EXPECT_EQ(layout.storeStateOffset, 0u);
+}
+
+TEST_F(LayoutTest, SubroutineAreasPerNestingLevel) {
+  // Each scratch subroutine's operands are evaluated a level deeper, also
+  // through other calls (strjoin) and integer operands (index's start).
+  lay("BEGIN { trace(strstr(strstr(strstr(strstr(\"abcdef\", \"b\"), \"c\"), \"d\"), \"e\")); }"
+      "END { trace(index(\"ab\", strjoin(\"a\", basename(\"/b\")), strlen(dirname(\"c\")))); }");
+  EXPECT_EQ(layout.subrLevels, 4u);
+  EXPECT_EQ(layout.strtokOffset, layout.subrOffset + 4 * 2 * layout.subrAreaSize);
+}
+
+TEST_F(LayoutTest, OneSubroutineOneLevel) {
+  lay("BEGIN { trace(index(\"abc\", \"b\")); trace(basename(\"/a\")); }");
+  EXPECT_EQ(layout.subrLevels, 1u);
+}
+
+TEST_F(LayoutTest, NoSubroutineNoLevels) {
+  lay("BEGIN { trace(strjoin(\"a\", \"b\")); }");
+  EXPECT_EQ(layout.subrLevels, 0u);
+  EXPECT_EQ(layout.allocaSize, 0u);
+}
+
 TEST_F(LayoutTest, RegionsDoNotOverlapWithTheLargestRecord) {
   lay("BEGIN { trace(execname); } END { trace(1); printf(\"%s %s\", probename, probefunc); }");
   uint32_t largest = 0;
@@ -363,8 +411,7 @@ TEST_F(LayoutTest, AClauseUsesWhatItAggregatesAndItsDynamicVariables) {
   lay("BEGIN { @b = sum(1); z[2] = 1; }\n"
       "END /z[2]/ { @a = count(); self->y = 1; x[1] = self->y; printa(@b); }");
   const MapUse first = mapsUsed(*clauses.at(0));
-  EXPECT_EQ(first.aggregations,
-            std::vector<uint32_t>{symbols.findAggregation("b")->aggregationId});
+  EXPECT_EQ(first.aggregations, std::vector<uint32_t>{symbols.findAggregation("b")->aggregationId});
   EXPECT_EQ(first.dynamics, std::vector<uint32_t>{symbols.findGlobal("z")->dynamicId});
   // z, self->y and x; printa() reads @b in the consumer.
   const MapUse second = mapsUsed(*clauses.at(1));
