@@ -1284,12 +1284,18 @@ const Type* Checker::assign(Expr& e) {
         std::string("operator ") + ast::opSpelling(e.op) + " may not be applied to an aggregation");
     return nullptr;
   }
-  if (vt->isVoid() && !isActionCall(value)) {  // an action is refused later, as D_CG_EXPR
-    error("D_OP_VOID", value.loc, "operator = requires an operand of non-void type");
-    return nullptr;
-  }
   const Type* lt = lvalueType(target, vt, e.op);
   if (!lt) return nullptr;
+  if (vt->isVoid() && !isActionCall(value)) {  // an action is refused later, as D_CG_EXPR
+    if (!lt->isVoid()) {                       // dt_cook_op2: dt_node_is_argcompat fails
+      error("D_OP_INCOMPAT", e.loc,
+            "operands have incompatible types: " + quoted(lt) + " " + ast::opSpelling(e.op) +
+                " \"void\"");
+    } else {
+      error("D_OP_VOID", value.loc, "operator = requires an operand of non-void type");
+    }
+    return nullptr;
+  }
   if (isActionCall(value)) return vt;  // refused once the program is checked
   std::string opName = ast::opSpelling(e.op);
   if (lt->isArray()) {  // whole arrays are not assigned in D (a string is not an array)

@@ -50,4 +50,6 @@ check 'BEGIN { trace(&curthread); }'
 # dt_cook_op1: ++ checks its operand's type before lvalue and writability.
 check 'BEGIN { "a"++; }'
 check 'BEGIN { execname++; }'
+# dt_cook_op2: a void value for a typed variable is incompatible.
+check 'BEGIN { x = 1; x = (void)0; }'
 exit 1
