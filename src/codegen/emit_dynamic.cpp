@@ -16,7 +16,7 @@ using ast::Expr;
 // its offset in scratch. A key expression may itself read a dynamic
 // variable (a[b[i]]): that key is built one level deeper.
 int32_t ProgramEmitter::dynamicKey(const Expr& target, const sema::Variable& v) {
-  if (dynamicDepth_ >= kMaxDynamicKeyDepth) {
+  if (dynamicDepth_ >= layout_.dynamicKeyLevels) {
     fail("dynamic variable keys are nested too deeply");
     return static_cast<int32_t>(layout_.dynamicKeyOffset);
   }

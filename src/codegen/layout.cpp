@@ -205,6 +205,7 @@ struct ScratchNeeds {
   bool speculations = false;      // speculation(), speculate(), commit() or discard()
   uint32_t joinLevels = 0;        // strjoin(), cwd and root nested in one another
   uint32_t subrLevels = 0;        // scratch subroutines nested in one another's operands
+  uint32_t keyLevels = 0;         // dynamic variables read within one another's keys
   uint32_t kernelStackBytes = 0;  // the largest stack() field
 };
 
@@ -216,10 +217,14 @@ bool isStrjoin(const ast::Expr* e) {
 // strjoin() that is another's first operand is joined in that one's area
 // (ProgramEmitter::joinInPlace). `subrs`: the scratch subroutines whose
 // operands `e` is part of, each evaluated one level of areas deeper
-// (ProgramEmitter::operandInto).
+// (ProgramEmitter::operandInto). `keys`: the dynamic variables whose keys
+// `e` is part of (ProgramEmitter::dynamicKey).
 void scan(const ast::Expr* e, ScratchNeeds& needs, uint32_t joins = 0, bool chained = false,
-          uint32_t subrs = 0) {
+          uint32_t subrs = 0, uint32_t keys = 0) {
   if (!e) return;
+  if (e->kind != ast::ExprKind::Identifier && e->variable && e->variable->isDynamic()) {
+    needs.keyLevels = std::max(needs.keyLevels, ++keys);
+  }
   const bool workArea = e->kind == ast::ExprKind::Identifier &&
                         (e->text == "cwd" || e->text == "root" || e->text == "execargs");
   if (isStrjoin(e) || workArea) {
@@ -241,15 +246,15 @@ void scan(const ast::Expr* e, ScratchNeeds& needs, uint32_t joins = 0, bool chai
   }
   for (size_t i = 0; i < e->operands.size(); i++) {
     const ast::Expr* o = e->operands[i].get();
-    scan(o, needs, joins, i == 0 && isStrjoin(e) && isStrjoin(o), subrs);
+    scan(o, needs, joins, i == 0 && isStrjoin(e) && isStrjoin(o), subrs, keys);
   }
   // What the expression stands for runs too: an inline's value, a
   // translator's member, every member of a whole translated struct.
-  scan(e->inlineValue, needs, joins, false, subrs);
-  scan(e->translatedMember, needs, joins, false, subrs);
+  scan(e->inlineValue, needs, joins, false, subrs, keys);
+  scan(e->translatedMember, needs, joins, false, subrs, keys);
   if (e->translation && e->translation->translator) {
     for (const auto& [name, member] : e->translation->translator->members) {
-      scan(member, needs, joins, false, subrs);
+      scan(member, needs, joins, false, subrs, keys);
     }
   }
 }
@@ -511,7 +516,9 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
   layout.dynamicKeyOffset = alignUp(layout.faultOffset + sizeof(ir::RecordHeader) +
                                         sizeof(ir::FaultRecord) + ir::kRecordTimestampSize,
                                     8);
-  layout.dynamicValueOffset = layout.dynamicKeyOffset + kMaxDynamicKeyDepth * layout.dynamicKeySize;
+  layout.dynamicKeyLevels = std::max(kMinDynamicKeyLevels, needs.keyLevels);
+  layout.dynamicValueOffset =
+      layout.dynamicKeyOffset + layout.dynamicKeyLevels * layout.dynamicKeySize;
   layout.stringTempOffset = layout.dynamicValueOffset + maxDynamicValue;
   layout.stringTempSize = alignUp(stringBufferSize, 8);
   layout.joinOffset = layout.stringTempOffset + 2 * layout.stringTempSize;

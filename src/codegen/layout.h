@@ -61,8 +61,9 @@ struct DynamicLayout {
   MapPlace place;
 };
 
-// Nested dynamic-variable reads (a[b[i]]) build each key in its own area.
-constexpr uint32_t kMaxDynamicKeyDepth = 4;
+// Nested dynamic-variable reads (a[b[i]]) build each key in its own area,
+// at least this many, more where a program nests deeper.
+constexpr uint32_t kMinDynamicKeyLevels = 4;
 constexpr uint32_t kLoopStateWords = 12;
 constexpr uint32_t kStoreStateWords = 3;
 constexpr uint32_t kAllocaSize = 2048;  // the scratchsize option's default
@@ -78,7 +79,10 @@ struct Layout {
   uint32_t keyOffset = 0;
   uint32_t localsOffset = 0;
   uint32_t faultOffset = 0;
-  uint32_t dynamicKeyOffset = 0;  // kMaxDynamicKeyDepth areas of dynamicKeySize
+  // dynamicKeyLevels areas of dynamicKeySize: a key holding a dynamic
+  // variable's value (a[b[i]]) is built one area deeper.
+  uint32_t dynamicKeyOffset = 0;
+  uint32_t dynamicKeyLevels = kMinDynamicKeyLevels;
   uint32_t dynamicKeySize = 8;
   uint32_t dynamicValueOffset = 0;  // a value being stored (dynamic, or a struct for a global)
   uint32_t stringTempOffset = 0;    // two zero-padded strings being compared
