@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "bpf/fd.h"
+#include "util/fd.h"
 #include "util/result.h"
 
 namespace dtrace::bpf {

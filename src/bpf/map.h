@@ -9,7 +9,7 @@
 #include <functional>
 #include <string>
 
-#include "bpf/fd.h"
+#include "util/fd.h"
 #include "util/result.h"
 
 namespace dtrace::bpf {

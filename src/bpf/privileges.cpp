@@ -8,7 +8,7 @@
 #include <cerrno>
 
 #include "bpf/errors.h"
-#include "bpf/fd.h"
+#include "util/fd.h"
 
 namespace dtrace::bpf {
 namespace {

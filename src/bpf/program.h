@@ -9,8 +9,8 @@
 #include <span>
 #include <string>
 
-#include "bpf/fd.h"
 #include "bpf/insn.h"
+#include "util/fd.h"
 #include "util/result.h"
 
 namespace dtrace::bpf {

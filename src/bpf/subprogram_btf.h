@@ -9,15 +9,15 @@
 #include <span>
 #include <vector>
 
-#include "bpf/fd.h"
 #include "bpf/insn.h"
+#include "util/fd.h"
 #include "util/result.h"
 
 namespace dtrace::bpf {
 
 struct SubprogramBtf {
-  Fd btf;                                 // invalid when the program needs none
-  std::vector<bpf_func_info> funcInfo;   // one per subprogram, by first instruction
+  Fd btf;                               // invalid when the program needs none
+  std::vector<bpf_func_info> funcInfo;  // one per subprogram, by first instruction
 };
 
 // Finds the subprograms (targets of local calls and of callback addresses)

@@ -67,24 +67,24 @@ std::string errnoMessage(int err) { return strerror(err); }
 
 }  // namespace
 
-bpf::Fd SyscallDispatcher::currentLink() {
-  if (!generation_) return bpf::Fd();
+Fd SyscallDispatcher::currentLink() {
+  if (!generation_) return Fd();
   // Our own references to the link are the callers' Links; the kernel
   // frees the link (and its id) once they are all closed.
-  bpf::Fd fd(bpf_link_get_fd_by_id(generation_->linkId));
+  Fd fd(bpf_link_get_fd_by_id(generation_->linkId));
   if (!fd) return fd;
   bpf_link_info info{};
   uint32_t len = sizeof info;
   if (bpf_obj_get_info_by_fd(fd.get(), &info, &len) != 0 ||
       info.prog_id != generation_->programId) {
-    return bpf::Fd();  // the id was reused by someone else's link
+    return Fd();  // the id was reused by someone else's link
   }
   return fd;
 }
 
 bool SyscallDispatcher::attached() { return currentLink().valid(); }
 
-Result<SyscallDispatcher::Generation> SyscallDispatcher::startGeneration(bpf::Fd& link) {
+Result<SyscallDispatcher::Generation> SyscallDispatcher::startGeneration(Fd& link) {
   const std::string name = std::string("dt_") + syscallTracepoint(direction_);
   Result<bpf::Map> array =
       bpf::Map::create(BPF_MAP_TYPE_PROG_ARRAY, name, 4, 4, static_cast<uint32_t>(maxNumber_) + 1);
@@ -107,8 +107,8 @@ Result<SyscallDispatcher::Generation> SyscallDispatcher::startGeneration(bpf::Fd
   return Generation{std::move(*array), std::move(*program), linkInfo.prog_id, linkInfo.id};
 }
 
-Result<bpf::Fd> SyscallDispatcher::liveLink() {
-  bpf::Fd link = currentLink();
+Result<Fd> SyscallDispatcher::liveLink() {
+  Fd link = currentLink();
   if (link) return link;
   // Every Link of the previous generation is gone. Dropping our reference
   // to its program array lets the kernel clear the array, so nothing it
@@ -124,7 +124,7 @@ Result<bpf::Link> SyscallDispatcher::attach(int number, int progFd) {
   if (number < 0 || number > maxNumber_) {
     return Error{"system call number " + std::to_string(number) + " out of range"};
   }
-  Result<bpf::Fd> link = liveLink();
+  Result<Fd> link = liveLink();
   if (!link) return link.error();
   const uint32_t key = static_cast<uint32_t>(number);
   const uint32_t value = static_cast<uint32_t>(progFd);
@@ -132,7 +132,7 @@ Result<bpf::Link> SyscallDispatcher::attach(int number, int progFd) {
   if (!r)
     return Error{"failed to enable the program for system call " + std::to_string(number) + ": " +
                  r.error().message};
-  return bpf::Link(bpf::Fd(), std::move(*link));
+  return bpf::Link(Fd(), std::move(*link));
 }
 
 }  // namespace dtrace::providers

@@ -73,9 +73,9 @@ class SyscallDispatcher {
 
   // A new fd for the live dispatcher link, attaching a new generation if
   // every link of the previous one is gone.
-  Result<bpf::Fd> liveLink();
-  bpf::Fd currentLink();
-  Result<Generation> startGeneration(bpf::Fd& link);
+  Result<Fd> liveLink();
+  Fd currentLink();
+  Result<Generation> startGeneration(Fd& link);
 
   SyscallDirection direction_;
   int maxNumber_;

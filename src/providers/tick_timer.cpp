@@ -31,7 +31,7 @@ constexpr uint64_t kMaxCatchUp = 100;
 constexpr int kContextWords = 6;
 
 struct TimerFds {
-  bpf::Fd timer, lifeline, shutdown, program;
+  Fd timer, lifeline, shutdown, program;
 };
 
 void fire(int progFd, std::optional<uint32_t> cpu) {
@@ -115,7 +115,7 @@ Result<bpf::Link> TickTimers::start(int progFd, uint64_t periodNs, std::optional
   int pipeFds[2];
   if (pipe2(pipeFds, O_CLOEXEC) != 0) return Error{errnoMessage("cannot create tick timer")};
   fds.lifeline.reset(pipeFds[0]);
-  bpf::Fd writeEnd(pipeFds[1]);
+  Fd writeEnd(pipeFds[1]);
   // A periodic timerfd keeps exact absolute deadlines and counts overruns;
   // unlike a sleep, it is not delayed by the thread's 50us timer slack.
   itimerspec spec{};
@@ -131,7 +131,7 @@ Result<bpf::Link> TickTimers::start(int progFd, uint64_t periodNs, std::optional
   } catch (const std::system_error& e) {
     return Error{std::string("cannot start tick timer thread: ") + e.what()};
   }
-  return bpf::Link(bpf::Fd(), std::move(writeEnd));
+  return bpf::Link(Fd(), std::move(writeEnd));
 }
 
 }  // namespace dtrace::providers

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "bpf/attach.h"
-#include "bpf/fd.h"
+#include "util/fd.h"
 #include "util/result.h"
 
 namespace dtrace::providers {
@@ -55,7 +55,7 @@ class TickTimers {
   // Joins the threads whose Links are gone.
   void reap();
 
-  bpf::Fd shutdown_;  // eventfd: readable once the destructor runs
+  Fd shutdown_;  // eventfd: readable once the destructor runs
   std::vector<Timer> timers_;
 };
 

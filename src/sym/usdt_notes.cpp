@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "sym/elf_symbols_by_name.h"
+#include "util/fd.h"
 
 namespace dtrace::sym {
 
@@ -18,13 +19,6 @@ namespace {
 
 constexpr uint32_t kStapsdtNoteType = 3;
 constexpr char kStapsdtOwner[] = "stapsdt";
-
-struct FdCloser {
-  int fd;
-  ~FdCloser() {
-    if (fd >= 0) close(fd);
-  }
-};
 
 struct ElfEnder {
   void operator()(Elf* e) const { elf_end(e); }
@@ -324,9 +318,9 @@ class NoteReader {
 Result<std::vector<UsdtSite>> readUsdtSites(const std::string& path) {
   static const bool initialized = elf_version(EV_CURRENT) != EV_NONE;
   if (!initialized) return makeError("libelf: " + std::string(elf_errmsg(-1)));
-  FdCloser fd{open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-  if (fd.fd < 0) return makeError(path + ": " + std::strerror(errno));
-  std::unique_ptr<Elf, ElfEnder> elf(elf_begin(fd.fd, ELF_C_READ_MMAP, nullptr));
+  Fd fd{open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (!fd) return makeError(path + ": " + std::strerror(errno));
+  std::unique_ptr<Elf, ElfEnder> elf(elf_begin(fd.get(), ELF_C_READ_MMAP, nullptr));
   if (!elf || elf_kind(elf.get()) != ELF_K_ELF) return makeError(path + ": not an ELF object");
   Object object;
   object.elf = elf.get();

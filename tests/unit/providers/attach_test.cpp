@@ -12,12 +12,12 @@
 #include <thread>
 
 #include "bpf/assembler.h"
-#include "bpf/fd.h"
 #include "bpf/map.h"
 #include "bpf/program.h"
 #include "providers/catalog.h"
 #include "providers/description.h"
 #include "providers/syscall_numbers.h"
+#include "util/fd.h"
 
 namespace dtrace::providers {
 namespace {

@@ -12,12 +12,13 @@
 namespace dtrace::providers {
 namespace {
 
-bpf::Fd loadTrivialRawTracepoint() {
+dtrace::Fd loadTrivialRawTracepoint() {
   struct bpf_insn insns[2] = {};
   insns[0].code = BPF_ALU64 | BPF_MOV | BPF_K;
   insns[0].dst_reg = BPF_REG_0;
   insns[1].code = BPF_JMP | BPF_EXIT;
-  return bpf::Fd(bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "ticktest", "GPL", insns, 2, nullptr));
+  return dtrace::Fd(
+      bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "ticktest", "GPL", insns, 2, nullptr));
 }
 
 bool waitUntil(const std::function<bool()>& done) {
@@ -30,7 +31,7 @@ bool waitUntil(const std::function<bool()>& done) {
 
 TEST(TickTimers, DroppingTheLinkStopsTheThread) {
   if (geteuid() != 0) GTEST_SKIP() << "loading a program needs root";
-  bpf::Fd prog = loadTrivialRawTracepoint();
+  dtrace::Fd prog = loadTrivialRawTracepoint();
   ASSERT_TRUE(prog.valid());
   TickTimers timers;
   std::vector<bpf::Link> links;
@@ -48,7 +49,7 @@ TEST(TickTimers, DroppingTheLinkStopsTheThread) {
 
 TEST(TickTimers, DestroyingTheOwnerStopsThreadsWhoseLinksLive) {
   if (geteuid() != 0) GTEST_SKIP() << "loading a program needs root";
-  bpf::Fd prog = loadTrivialRawTracepoint();
+  dtrace::Fd prog = loadTrivialRawTracepoint();
   ASSERT_TRUE(prog.valid());
   std::vector<bpf::Link> links;
   {
@@ -60,9 +61,9 @@ TEST(TickTimers, DestroyingTheOwnerStopsThreadsWhoseLinksLive) {
 
 TEST(TickTimers, TheThreadKeepsItsProgram) {
   if (geteuid() != 0) GTEST_SKIP() << "loading a program needs root";
-  bpf::Fd stats(bpf_enable_stats(BPF_STATS_RUN_TIME));
+  dtrace::Fd stats(bpf_enable_stats(BPF_STATS_RUN_TIME));
   if (!stats.valid()) GTEST_SKIP() << "BPF run-time stats unavailable";
-  bpf::Fd prog = loadTrivialRawTracepoint();
+  dtrace::Fd prog = loadTrivialRawTracepoint();
   ASSERT_TRUE(prog.valid());
   bpf_prog_info info{};
   uint32_t len = sizeof info;
@@ -71,7 +72,7 @@ TEST(TickTimers, TheThreadKeepsItsProgram) {
   Result<bpf::Link> link = timers.start(prog.get(), 1000000);
   ASSERT_TRUE(link.ok());
   prog.reset();  // the caller's reference is gone; the thread has its own
-  bpf::Fd again(bpf_prog_get_fd_by_id(info.id));
+  dtrace::Fd again(bpf_prog_get_fd_by_id(info.id));
   ASSERT_TRUE(again.valid());
   EXPECT_TRUE(waitUntil([&] {
     bpf_prog_info now{};

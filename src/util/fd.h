@@ -1,12 +1,13 @@
-// Owning wrapper for a file descriptor: BPF maps, programs, links and perf
-// events are all fds, and every one must be closed on every path.
+// Owning wrapper for a file descriptor: BPF maps, programs, links, perf
+// events, epoll and signalfd instances and opened files are all fds, and
+// every one must be closed on every path.
 #pragma once
 
 #include <unistd.h>
 
 #include <utility>
 
-namespace dtrace::bpf {
+namespace dtrace {
 
 class Fd {
  public:
@@ -38,4 +39,4 @@ class Fd {
   int fd_ = -1;
 };
 
-}  // namespace dtrace::bpf
+}  // namespace dtrace
