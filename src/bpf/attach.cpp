@@ -308,4 +308,13 @@ void detachAll(std::vector<Link>& links) {
   links.clear();
 }
 
+std::optional<LinkIds> linkIds(int linkFd) {
+  bpf_link_info info{};
+  uint32_t len = sizeof info;
+  if (bpf_obj_get_info_by_fd(linkFd, &info, &len) != 0) return std::nullopt;
+  return LinkIds{info.id, info.prog_id};
+}
+
+Fd openLinkById(uint32_t id) { return Fd(bpf_link_get_fd_by_id(id)); }
+
 }  // namespace dtrace::bpf

@@ -6,6 +6,7 @@
 #include <linux/perf_event.h>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -88,6 +89,20 @@ bool uprobeMultiSupported();
 // object in one link, for one process or all (pid -1).
 Result<Link> attachUprobeMulti(int progFd, const std::string& binaryPath,
                                std::span<const UprobeSite> sites, bool isReturn, int pid = -1);
+
+// The ids the kernel knows a BPF link and its program by.
+struct LinkIds {
+  uint32_t link = 0;
+  uint32_t program = 0;
+};
+
+// The ids of the BPF link `linkFd`; empty with errno set when the kernel
+// cannot tell.
+std::optional<LinkIds> linkIds(int linkFd);
+
+// A new descriptor for the BPF link whose id is `id`; invalid (errno set)
+// when there is none, or it is not ours to open.
+Fd openLinkById(uint32_t id);
 
 // Detaches every link, those that wait for the kernel's grace periods
 // (uprobes: tens of milliseconds each) side by side rather than one after

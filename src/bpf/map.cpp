@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bpf/errors.h"
+#include "bpf/map_view.h"
 
 namespace dtrace::bpf {
 namespace {
@@ -112,15 +113,13 @@ size_t Map::valueBufferSize() const {
 
 int Map::possibleCpus() {
   static const int count = [] {
-    const int n = libbpf_num_possible_cpus();
+    const int n = possibleCpuCount();
     return n > 0 ? n : 1;
   }();
   return count;
 }
 
-bool Map::lookup(const void* key, void* value) const {
-  return bpf_map_lookup_elem(fd_.get(), key, value) == 0;
-}
+bool Map::lookup(const void* key, void* value) const { return MapView(fd()).lookup(key, value); }
 
 Result<void> Map::update(const void* key, const void* value, uint64_t flags) {
   if (bpf_map_update_elem(fd_.get(), key, value, flags) != 0) {
@@ -130,11 +129,9 @@ Result<void> Map::update(const void* key, const void* value, uint64_t flags) {
   return {};
 }
 
-bool Map::erase(const void* key) { return bpf_map_delete_elem(fd_.get(), key) == 0; }
+bool Map::erase(const void* key) { return MapView(fd()).erase(key); }
 
-bool Map::nextKey(const void* key, void* next) const {
-  return bpf_map_get_next_key(fd_.get(), key, next) == 0;
-}
+bool Map::nextKey(const void* key, void* next) const { return MapView(fd()).nextKey(key, next); }
 
 Result<void*> Map::mmapValue() {
   if (mapped_ != nullptr) return mapped_;

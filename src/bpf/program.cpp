@@ -59,7 +59,8 @@ Attempt tryLoad(ProgramKind kind, const std::string& kernelName, std::span<const
       opts.func_info_rec_size = sizeof(bpf_func_info);
     }
     Attempt attempt;
-    attempt.fd = bpf_prog_load(kind.type, kernelName.c_str(), "GPL", insns.data(), insns.size(), &opts);
+    attempt.fd =
+        bpf_prog_load(kind.type, kernelName.c_str(), "GPL", insns.data(), insns.size(), &opts);
     attempt.err = attempt.fd < 0 ? errno : 0;
     if (logSize) attempt.log.assign(log.data(), strnlen(log.data(), log.size()));
     // A full buffer truncates the log (and the kernel then reports ENOSPC).
@@ -118,7 +119,8 @@ Result<Program> Program::load(ProgramKind kind, const std::string& name,
   return Program(Fd(attempt.fd), name, insns.size());
 }
 
-Result<uint32_t> Program::run(std::span<const uint64_t> args, std::optional<uint32_t> cpu) const {
+bool runProgram(int progFd, std::span<const uint64_t> args, std::optional<uint32_t> cpu,
+                uint32_t* result) {
   LIBBPF_OPTS(bpf_test_run_opts, opts);
   if (!args.empty()) {
     opts.ctx_in = args.data();
@@ -128,11 +130,18 @@ Result<uint32_t> Program::run(std::span<const uint64_t> args, std::optional<uint
     opts.flags = BPF_F_TEST_RUN_ON_CPU;
     opts.cpu = *cpu;
   }
-  if (bpf_prog_test_run_opts(fd_.get(), &opts) != 0) {
+  if (bpf_prog_test_run_opts(progFd, &opts) != 0) return false;
+  if (result != nullptr) *result = opts.retval;
+  return true;
+}
+
+Result<uint32_t> Program::run(std::span<const uint64_t> args, std::optional<uint32_t> cpu) const {
+  uint32_t result = 0;
+  if (!runProgram(fd_.get(), args, cpu, &result)) {
     const int err = errno;
     return makeError("failed to run BPF program '" + name_ + "': " + errnoText(err));
   }
-  return opts.retval;
+  return result;
 }
 
 }  // namespace dtrace::bpf

@@ -60,4 +60,10 @@ class Program {
   size_t instructionCount_ = 0;
 };
 
+// Program::run for a program this process holds only by descriptor (a
+// timer thread's own duplicate): true with its r0 in *result (when not
+// null), else false with errno set.
+bool runProgram(int progFd, std::span<const uint64_t> args, std::optional<uint32_t> cpu,
+                uint32_t* result = nullptr);
+
 }  // namespace dtrace::bpf

@@ -1,14 +1,12 @@
 #include "consume/aggregation_reader.h"
 
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
 
 #include "bpf/hash_map_reader.h"
+#include "bpf/map_view.h"
 
 namespace dtrace::consume {
 
@@ -124,15 +122,15 @@ class Grouper {
 };
 
 // One key at a time: for kernels without batch lookups.
-Result<void> readByIteration(const ir::Aggregation& agg, Grouper& grouper, int fd,
+Result<void> readByIteration(const ir::Aggregation& agg, Grouper& grouper, bpf::MapView map,
                              uint32_t mapKeySize) {
   std::vector<uint8_t> prev(mapKeySize), next(mapKeySize);
   std::vector<int64_t> value(agg.valueSize() / 8);
   bool first = true;
-  while (bpf_map_get_next_key(fd, first ? nullptr : prev.data(), next.data()) == 0) {
+  while (map.nextKey(first ? nullptr : prev.data(), next.data())) {
     first = false;
     // A key deleted between the two calls is simply skipped.
-    if (bpf_map_lookup_elem(fd, next.data(), value.data()) == 0) {
+    if (map.lookup(next.data(), value.data())) {
       grouper.add(next.data(), reinterpret_cast<const uint8_t*>(value.data()));
     } else if (errno != ENOENT) {
       return mapError(agg, "lookup", errno);
@@ -147,7 +145,7 @@ Result<void> readByIteration(const ir::Aggregation& agg, Grouper& grouper, int f
 
 Result<AggregationData> readAggregation(const ir::Aggregation& agg, int mapFd, uint64_t generation,
                                         bool perCpu, const SymbolKeys* symbolKeys) {
-  const int ncpus = libbpf_num_possible_cpus();
+  const int ncpus = bpf::possibleCpuCount();
   if (ncpus <= 0) return makeError("failed to count the possible CPUs");
   AggregationData data(&agg, ncpus, perCpu);
   // A map holds at most maxEntries; beyond a few million the arrays grow.
@@ -169,7 +167,7 @@ Result<AggregationData> readAggregation(const ir::Aggregation& agg, int mapFd, u
         }
       });
   if (!taken && (err == EINVAL || err == ENOTSUP || err == EOPNOTSUPP)) {
-    auto r = readByIteration(agg, grouper, mapFd, mapKeySize);
+    auto r = readByIteration(agg, grouper, bpf::MapView(mapFd), mapKeySize);
     if (!r) return r.error();
   } else if (err != 0) {
     return mapError(agg, "batch lookup", err);

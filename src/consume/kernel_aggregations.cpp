@@ -1,11 +1,9 @@
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
-
 #include <atomic>
 #include <cstring>
 #include <string_view>
 #include <unordered_set>
 
+#include "bpf/map_view.h"
 #include "consume/aggregation_reader.h"
 #include "consume/aggregation_source.h"
 
@@ -29,13 +27,14 @@ void KernelAggregations::remove(const ir::Aggregation& agg,
     removeByScan(agg, keys);
     return;
   }
-  const int ncpus = libbpf_num_possible_cpus();
+  const int ncpus = bpf::possibleCpuCount();
+  const bpf::MapView map(mapFds_.at(agg.id));
   std::vector<uint8_t> mapKey(agg.keySize + ir::kAggregationCpuSlot);
   for (const uint8_t* key : keys) {
     std::memcpy(mapKey.data(), key, agg.keySize);
     for (uint64_t cpu = 0; cpu < static_cast<uint64_t>(ncpus); cpu++) {
       std::memcpy(mapKey.data() + agg.keySize, &cpu, sizeof cpu);
-      (void)bpf_map_delete_elem(mapFds_.at(agg.id), mapKey.data());  // absent on idle CPUs
+      (void)map.erase(mapKey.data());  // absent on idle CPUs
     }
   }
 }
@@ -46,7 +45,7 @@ void KernelAggregations::remove(const ir::Aggregation& agg,
 void KernelAggregations::removeByScan(const ir::Aggregation& agg,
                                       const std::vector<const uint8_t*>& keys) {
   const bool normalizes = symbolKeys_ && SymbolKeys::merges(agg);
-  const int fd = mapFds_.at(agg.id);
+  const bpf::MapView map(mapFds_.at(agg.id));
   const size_t mapKeySize = agg.keySize + ir::kAggregationCpuSlot;
   auto tuple = [&agg](const uint8_t* key) {
     return std::string_view(reinterpret_cast<const char*>(key), agg.keySize);
@@ -56,14 +55,14 @@ void KernelAggregations::removeByScan(const ir::Aggregation& agg,
   std::vector<uint8_t> prev(mapKeySize), next(mapKeySize), normalized(mapKeySize);
   std::vector<std::vector<uint8_t>> doomed;
   bool first = true;
-  while (bpf_map_get_next_key(fd, first ? nullptr : prev.data(), next.data()) == 0) {
+  while (map.nextKey(first ? nullptr : prev.data(), next.data())) {
     first = false;
     normalized = next;
     if (normalizes) symbolKeys_->normalize(agg, normalized.data());
     if (removed.contains(tuple(normalized.data()))) doomed.push_back(next);
     prev.swap(next);
   }
-  for (const std::vector<uint8_t>& key : doomed) (void)bpf_map_delete_elem(fd, key.data());
+  for (const std::vector<uint8_t>& key : doomed) (void)map.erase(key.data());
 }
 
 }  // namespace dtrace::consume

@@ -37,11 +37,6 @@ constexpr const char* kZombie = "zombie process";
 
 int openPidfd(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
 
-void closeFd(int& fd) {
-  if (fd >= 0) ::close(fd);
-  fd = -1;
-}
-
 bool isExecutableFile(const std::string& path) {
   struct stat st;
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
@@ -138,13 +133,12 @@ class ElfFile {
   explicit ElfFile(const std::string& path) {
     static const bool initialized = elf_version(EV_CURRENT) != EV_NONE;
     if (!initialized) return;
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ >= 0) elf_ = elf_begin(fd_, ELF_C_READ_MMAP, nullptr);
+    fd_.reset(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (fd_) elf_ = elf_begin(fd_.get(), ELF_C_READ_MMAP, nullptr);
     if (elf_) symbols_.emplace(elf_);
   }
   ~ElfFile() {
-    if (elf_) elf_end(elf_);
-    if (fd_ >= 0) ::close(fd_);
+    if (elf_) elf_end(elf_);  // before fd_ closes
   }
   ElfFile(const ElfFile&) = delete;
   ElfFile& operator=(const ElfFile&) = delete;
@@ -162,7 +156,7 @@ class ElfFile {
   }
 
  private:
-  int fd_ = -1;
+  Fd fd_;
   Elf* elf_ = nullptr;
   std::optional<sym::ElfSymbolsByName> symbols_;
 };
@@ -274,10 +268,10 @@ Result<Target> Target::spawn(const std::vector<std::string>& argv,
   ::close(go[0]);
   ::close(execErr[1]);
   target.pid_ = pid;
-  target.goFd_ = go[1];
-  target.execErrFd_ = execErr[0];
-  target.pidfd_ = openPidfd(pid);
-  if (target.pidfd_ < 0) {
+  target.goFd_.reset(go[1]);
+  target.execErrFd_.reset(execErr[0]);
+  target.pidfd_.reset(openPidfd(pid));
+  if (!target.pidfd_) {
     int error = errno;
     target.kill();
     return Error{std::string("failed to execute ") + argv[0] + ": " + strerror(error)};
@@ -290,8 +284,8 @@ Result<Target> Target::grab(int pid) {
   if (pid <= 0) return Error{prefix + kNoProcess};
   Target target;
   target.pid_ = pid;
-  target.pidfd_ = openPidfd(pid);
-  if (target.pidfd_ < 0) {
+  target.pidfd_.reset(openPidfd(pid));
+  if (!target.pidfd_) {
     return Error{prefix + (errno == ESRCH || errno == EINVAL ? kNoProcess : strerror(errno))};
   }
   if (sym::isZombie(pid)) return Error{prefix + kZombie};
@@ -305,9 +299,9 @@ Target& Target::operator=(Target&& other) noexcept {
   if (this == &other) return *this;
   close();
   pid_ = std::exchange(other.pid_, -1);
-  pidfd_ = std::exchange(other.pidfd_, -1);
-  goFd_ = std::exchange(other.goFd_, -1);
-  execErrFd_ = std::exchange(other.execErrFd_, -1);
+  pidfd_ = std::move(other.pidfd_);
+  goFd_ = std::move(other.goFd_);
+  execErrFd_ = std::move(other.execErrFd_);
   created_ = std::exchange(other.created_, false);
   started_ = other.started_;
   held_ = std::exchange(other.held_, false);
@@ -324,7 +318,7 @@ Target::~Target() { close(); }
 void Target::close() {
   if (created_ && pid_ > 0 && !exited_) {
     if (!started_ && !held_) {
-      closeFd(goFd_);  // the child sees EOF and exits without exec'ing
+      goFd_.reset();  // the child sees EOF and exits without exec'ing
       int status = 0;
       while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
       }
@@ -333,9 +327,9 @@ void Target::close() {
       kill();
     }
   }
-  closeFd(goFd_);
-  closeFd(execErrFd_);
-  closeFd(pidfd_);
+  goFd_.reset();
+  execErrFd_.reset();
+  pidfd_.reset();
 }
 
 Result<void> Target::start() {
@@ -464,17 +458,17 @@ Result<void> Target::runTo(uint64_t address, const std::function<bool()>& stopHe
 Result<void> Target::releaseChild(char how) {
   ssize_t n;
   do {
-    n = ::write(goFd_, &how, 1);
+    n = ::write(goFd_.get(), &how, 1);
   } while (n < 0 && errno == EINTR);
-  closeFd(goFd_);
+  goFd_.reset();
 
   // The error pipe closes on a successful exec; otherwise it carries errno.
   int error = 0;
   ssize_t got;
   do {
-    got = ::read(execErrFd_, &error, sizeof error);
+    got = ::read(execErrFd_.get(), &error, sizeof error);
   } while (got < 0 && errno == EINTR);
-  closeFd(execErrFd_);
+  execErrFd_.reset();
   if (got == static_cast<ssize_t>(sizeof error)) {
     int status = 0;
     while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
@@ -502,7 +496,7 @@ bool Target::exited() {
     }
     return exited_;
   }
-  pollfd pfd = {pidfd_, POLLIN, 0};
+  pollfd pfd = {pidfd_.get(), POLLIN, 0};
   if (::poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLIN | POLLHUP | POLLERR))) exited_ = true;
   return exited_;
 }
@@ -517,12 +511,12 @@ int Target::termSignal() const {
 
 void Target::kill() {
   if (!created_ || pid_ <= 0 || exited_) return;
-  if (pidfd_ >= 0) {
-    ::syscall(SYS_pidfd_send_signal, pidfd_, SIGKILL, nullptr, 0);
+  if (pidfd_) {
+    ::syscall(SYS_pidfd_send_signal, pidfd_.get(), SIGKILL, nullptr, 0);
   } else {
     ::kill(pid_, SIGKILL);
   }
-  closeFd(goFd_);
+  goFd_.reset();
   int status = 0;
   pid_t r;
   while ((r = ::waitpid(pid_, &status, 0)) < 0 && errno == EINTR) {

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "util/fd.h"
 #include "util/result.h"
 
 namespace dtrace::proc {
@@ -70,7 +71,7 @@ class Target {
   bool held() const { return held_; }
 
   // A pidfd: poll it for POLLIN, which it reports once the process exits.
-  int exitFd() const { return pidfd_; }
+  int exitFd() const { return pidfd_.get(); }
   // Non-blocking: has the process exited? Reaps a spawned child.
   bool exited();
   // After exited(): the exit status for a normal exit, -1 otherwise or when
@@ -98,9 +99,9 @@ class Target {
   Result<void> failedControl(const std::string& why);
 
   pid_t pid_ = -1;
-  int pidfd_ = -1;
-  int goFd_ = -1;       // write end of the pipe the unstarted child waits on
-  int execErrFd_ = -1;  // read end: EOF when the exec succeeded, else errno
+  Fd pidfd_;
+  Fd goFd_;       // write end of the pipe the unstarted child waits on
+  Fd execErrFd_;  // read end: EOF when the exec succeeded, else errno
   bool created_ = false;
   bool started_ = false;
   bool held_ = false;  // exec'd under ptrace, stopped (HoldPoint::Preinit or later)

@@ -1,6 +1,5 @@
 #include "providers/syscall_dispatch.h"
 
-#include <bpf/bpf.h>
 #include <fcntl.h>
 
 #include <cerrno>
@@ -71,12 +70,10 @@ Fd SyscallDispatcher::currentLink() {
   if (!generation_) return Fd();
   // Our own references to the link are the callers' Links; the kernel
   // frees the link (and its id) once they are all closed.
-  Fd fd(bpf_link_get_fd_by_id(generation_->linkId));
+  Fd fd = bpf::openLinkById(generation_->linkId);
   if (!fd) return fd;
-  bpf_link_info info{};
-  uint32_t len = sizeof info;
-  if (bpf_obj_get_info_by_fd(fd.get(), &info, &len) != 0 ||
-      info.prog_id != generation_->programId) {
+  const std::optional<bpf::LinkIds> ids = bpf::linkIds(fd.get());
+  if (!ids || ids->program != generation_->programId) {
     return Fd();  // the id was reused by someone else's link
   }
   return fd;
@@ -99,12 +96,9 @@ Result<SyscallDispatcher::Generation> SyscallDispatcher::startGeneration(Fd& lin
   if (!attached) return attached.error();
   link.reset(fcntl(attached->bpfLinkFd(), F_DUPFD_CLOEXEC, 0));
   if (!link) return Error{"cannot duplicate the syscall dispatcher link: " + errnoMessage(errno)};
-  bpf_link_info linkInfo{};
-  uint32_t len = sizeof linkInfo;
-  if (bpf_obj_get_info_by_fd(link.get(), &linkInfo, &len) != 0) {
-    return Error{"cannot identify the syscall dispatcher link: " + errnoMessage(errno)};
-  }
-  return Generation{std::move(*array), std::move(*program), linkInfo.prog_id, linkInfo.id};
+  const std::optional<bpf::LinkIds> ids = bpf::linkIds(link.get());
+  if (!ids) return Error{"cannot identify the syscall dispatcher link: " + errnoMessage(errno)};
+  return Generation{std::move(*array), std::move(*program), ids->program, ids->link};
 }
 
 Result<Fd> SyscallDispatcher::liveLink() {

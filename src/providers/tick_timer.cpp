@@ -1,6 +1,5 @@
 #include "providers/tick_timer.h"
 
-#include <bpf/bpf.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
@@ -16,6 +15,7 @@
 #include <system_error>
 #include <utility>
 
+#include "bpf/program.h"
 #include "util/thread_on_cpu.h"
 
 namespace dtrace::providers {
@@ -35,13 +35,8 @@ struct TimerFds {
 };
 
 void fire(int progFd, std::optional<uint32_t> cpu) {
-  uint64_t context[kContextWords] = {};
-  LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = context, .ctx_size_in = sizeof context);
-  if (cpu) {
-    opts.flags = BPF_F_TEST_RUN_ON_CPU;
-    opts.cpu = *cpu;
-  }
-  (void)bpf_prog_test_run_opts(progFd, &opts);
+  const uint64_t context[kContextWords] = {};
+  (void)bpf::runProgram(progFd, context, cpu);
 }
 
 void runTimer(TimerFds fds, std::optional<uint32_t> cpu,

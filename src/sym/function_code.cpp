@@ -11,6 +11,8 @@
 #include <iterator>
 #include <memory>
 
+#include "util/fd.h"
+
 namespace dtrace::sym {
 
 namespace {
@@ -96,11 +98,10 @@ bool uprobeCanTrap(const uint8_t* code, size_t size) {
 }
 
 bool uprobeCanTrapAt(const std::string& path, uint64_t fileOffset) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
+  const Fd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) return false;
   uint8_t code[16];
-  const ssize_t got = pread(fd, code, sizeof code, static_cast<off_t>(fileOffset));
-  close(fd);
+  const ssize_t got = pread(fd.get(), code, sizeof code, static_cast<off_t>(fileOffset));
   return got > 0 && uprobeCanTrap(code, static_cast<size_t>(got));
 }
 
@@ -133,12 +134,12 @@ FunctionCode decodeFunctionBytes(const uint8_t* code, size_t size, uint64_t addr
 
 Result<FunctionCode> decodeFunction(const std::string& path, uint64_t fileOffset, uint64_t address,
                                     uint64_t size) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return makeError("cannot open " + path + ": " + std::strerror(errno));
+  Fd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) return makeError("cannot open " + path + ": " + std::strerror(errno));
   std::vector<uint8_t> code(size);
-  const ssize_t got = pread(fd, code.data(), size, static_cast<off_t>(fileOffset));
+  const ssize_t got = pread(fd.get(), code.data(), size, static_cast<off_t>(fileOffset));
   const int err = errno;
-  close(fd);
+  fd.reset();
   if (got < 0) return makeError("cannot read " + path + ": " + std::strerror(err));
   code.resize(static_cast<size_t>(got));
   return decodeFunctionBytes(code.data(), code.size(), address);

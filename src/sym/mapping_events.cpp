@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "util/cpu_list.h"
+#include "util/fd.h"
 
 namespace dtrace::sym {
 
@@ -45,7 +46,7 @@ struct TimedEvent {
 }  // namespace
 
 struct MappingEvents::Ring {
-  int fd = -1;
+  Fd fd;
   void* base = MAP_FAILED;
   std::vector<uint8_t> record;  // a record copied out of the ring, where it wraps
 };
@@ -67,17 +68,16 @@ Result<std::unique_ptr<MappingEvents>> MappingEvents::open() {
   attr.wakeup_watermark = kRingPages * kPageSize / 4;
   for (int cpu : onlineCpus()) {
     Ring ring;
-    ring.fd =
-        static_cast<int>(syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC));
-    if (ring.fd < 0) {
+    ring.fd.reset(
+        static_cast<int>(syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC)));
+    if (!ring.fd) {
       return makeError(std::string("cannot follow process mappings: perf_event_open: ") +
                        std::strerror(errno));
     }
-    ring.base =
-        mmap(nullptr, (kRingPages + 1) * kPageSize, PROT_READ | PROT_WRITE, MAP_SHARED, ring.fd, 0);
+    ring.base = mmap(nullptr, (kRingPages + 1) * kPageSize, PROT_READ | PROT_WRITE, MAP_SHARED,
+                     ring.fd.get(), 0);
     if (ring.base == MAP_FAILED) {
       const int err = errno;
-      ::close(ring.fd);
       return makeError(std::string("cannot follow process mappings: mmap: ") + std::strerror(err));
     }
     events->rings_.push_back(std::move(ring));
@@ -88,13 +88,12 @@ Result<std::unique_ptr<MappingEvents>> MappingEvents::open() {
 MappingEvents::~MappingEvents() {
   for (Ring& r : rings_) {
     if (r.base != MAP_FAILED) munmap(r.base, (kRingPages + 1) * kPageSize);
-    if (r.fd >= 0) ::close(r.fd);
   }
 }
 
 std::vector<int> MappingEvents::pollFds() const {
   std::vector<int> fds;
-  for (const Ring& r : rings_) fds.push_back(r.fd);
+  for (const Ring& r : rings_) fds.push_back(r.fd.get());
   return fds;
 }
 

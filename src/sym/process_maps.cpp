@@ -8,6 +8,8 @@
 #include <charconv>
 #include <fstream>
 
+#include "util/fd.h"
+
 namespace dtrace::sym {
 
 namespace {
@@ -68,8 +70,8 @@ std::vector<Mapping> readExecutableMappings(int pid) {
 void faultInReadOnlyData(int pid, const std::string& path) {
   const std::string proc = "/proc/" + std::to_string(pid);
   std::ifstream in(proc + "/maps");
-  const int mem = open((proc + "/mem").c_str(), O_RDONLY | O_CLOEXEC);
-  if (mem < 0) return;
+  const Fd mem(open((proc + "/mem").c_str(), O_RDONLY | O_CLOEXEC));
+  if (!mem) return;
   constexpr uint64_t kPage = 4096;
   std::string line;
   while (std::getline(in, line)) {
@@ -77,10 +79,9 @@ void faultInReadOnlyData(int pid, const std::string& path) {
     if (!parseMapsLine(line, m) || !m.readOnly || m.path != path) continue;
     char byte;
     for (uint64_t at = m.start; at < m.end; at += kPage) {
-      if (pread(mem, &byte, 1, static_cast<off_t>(at)) != 1) break;
+      if (pread(mem.get(), &byte, 1, static_cast<off_t>(at)) != 1) break;
     }
   }
-  close(mem);
 }
 
 bool isZombie(int pid) {

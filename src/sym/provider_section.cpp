@@ -11,6 +11,8 @@
 #include <map>
 #include <optional>
 
+#include "util/fd.h"
+
 namespace dtrace::sym {
 
 namespace {
@@ -185,12 +187,12 @@ Result<std::vector<ProviderDefinition>> decodeProviderSection(std::string_view b
 
 Result<std::vector<ProviderDefinition>> readProviderSection(const std::string& path) {
   if (elf_version(EV_CURRENT) == EV_NONE) return makeError("libelf is out of date");
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return makeError("failed to open " + path + ": " + std::strerror(errno));
-  Elf* elf = elf_begin(fd, ELF_C_READ, nullptr);
+  Fd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) return makeError("failed to open " + path + ": " + std::strerror(errno));
+  Elf* elf = elf_begin(fd.get(), ELF_C_READ, nullptr);
   auto finish = [&](Result<std::vector<ProviderDefinition>> r) {
     if (elf) elf_end(elf);
-    close(fd);
+    fd.reset();
     return r;
   };
   size_t names = 0;

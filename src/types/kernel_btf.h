@@ -4,28 +4,26 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
+#include "bpf/parsed_btf.h"
 #include "util/result.h"
-
-struct btf;
 
 namespace dtrace::types {
 
 class KernelBtf {
  public:
   static KernelBtf& instance();
-  ~KernelBtf();
 
   // Byte offset of `member` in `struct type` (a direct member, or one of
   // an anonymous struct or union member, as C finds it).
   Result<uint32_t> memberOffset(const char* type, const char* member);
   // The parsed BTF, loaded on the first call.
-  Result<struct btf*> load();
+  Result<const bpf::Btf*> load();
 
  private:
   KernelBtf() = default;
-  struct btf* btf_ = nullptr;
-  bool tried_ = false;
+  std::optional<Result<bpf::Btf>> btf_;  // empty until the first load()
 };
 
 }  // namespace dtrace::types
