@@ -51,13 +51,12 @@ struct BtfType {
   uint32_t elementType = 0;   // arrays
   uint32_t elementCount = 0;  // arrays
 
-  // Typedefs and qualifiers (const, volatile, restrict, type tags).
+  // const, volatile, restrict and type tags (not typedefs).
   bool isQualifier() const {
     return kind == BtfKind::Const || kind == BtfKind::Volatile || kind == BtfKind::Restrict ||
            kind == BtfKind::TypeTag;
   }
   bool isComposite() const { return kind == BtfKind::Struct || kind == BtfKind::Union; }
-  bool isEnum() const { return kind == BtfKind::Enum || kind == BtfKind::Enum64; }
 };
 
 // A struct or union member; bit fields have a non-zero bitSize.
