@@ -10,12 +10,8 @@
 #include <csignal>
 #include <cstring>
 
-#include "consume/json_output.h"
 #include "consume/messages.h"
-#include "print/aggregation.h"
-#include "print/json.h"
 #include "print/printf.h"
-#include "print/trace.h"
 #include "print/value.h"
 
 namespace dtrace::consume {
@@ -27,8 +23,8 @@ bool fieldFits(const ir::Field& f, size_t size) {
 
 }  // namespace
 
-Consumer::Consumer(const ir::Program& program, FILE* out, bool quiet, FILE* err)
-    : program_(program), out_(out), originalOut_(out), err_(err), quiet_(quiet) {
+Consumer::Consumer(const ir::Program& program, std::unique_ptr<Sink> sink, FILE* err)
+    : program_(program), sink_(std::move(sink)), err_(err) {
   formats_.reserve(program.formats.size());
   for (const std::string& text : program.formats) {
     auto parsed = ir::PrintfFormat::parse(text);
@@ -54,9 +50,7 @@ Consumer::EcbRole Consumer::roleOf(const ir::Ecb& ecb) {
   return role;
 }
 
-Consumer::~Consumer() {
-  if (out_ != originalOut_) std::fclose(out_);
-}
+Consumer::~Consumer() = default;
 
 uint64_t Consumer::exitWord() const {
   return exitWord_ ? __atomic_load_n(exitWord_, __ATOMIC_ACQUIRE) : 0;  // the kernel writes it
@@ -82,7 +76,7 @@ int Consumer::malformed(std::string message) {
 // With -F a return's record waits for the record after it (see
 // FlowIndent::appendPrefix); everything else is processed as it comes.
 int Consumer::handleRecord(const void* data, size_t size) {
-  if (!flow_ || replaying_ || format_ == OutputFormat::Json) {
+  if (!holdsReturns_ || replaying_) {
     return processRecord(data, size, std::nullopt);
   }
   ir::RecordHeader header{};
@@ -126,27 +120,7 @@ int Consumer::processRecord(const void* data, size_t size, std::optional<FlowInd
   const uint8_t* payload = bytes + sizeof header;
   const size_t available = size - sizeof header;
 
-  if (header.epid == 0) {
-    ir::FaultRecord fault;
-    if (available < sizeof fault) return malformed("fault record is truncated");
-    std::memcpy(&fault, payload, sizeof fault);
-    ++faults_;
-    // The heading comes first, as dtrace(1M) prints it for every record.
-    if (!headingPrinted_ && format_ != OutputFormat::Json) {
-      std::fputs(heading().c_str(), recordOut());
-      std::fflush(recordOut());
-    }
-    headingPrinted_ = true;
-    const std::string message = formatFault(program_, fault);
-    if (format_ == OutputFormat::Json) {
-      std::string line;
-      appendFaultLine(line, program_, header.cpu, fault, message);
-      std::fputs(line.c_str(), out_);
-    }
-    std::fputs((message + "\n").c_str(), err_);
-    return 0;
-  }
-
+  if (header.epid == 0) return fault(header, payload, available);
   if (header.epid == ir::kSpeculativeDropEpid) {
     uint64_t tag = 0;
     if (available < sizeof tag) return malformed("speculative drop record is truncated");
@@ -179,239 +153,195 @@ int Consumer::processRecord(const void* data, size_t size, std::optional<FlowInd
     replaying_ = false;
     return rc;
   }
-  // A clause that only commits or discards prints nothing of its own.
-  const bool silent = role.silent;
+  sink_->beginRecord(RecordStart{header.cpu, header.epid, &ecb, role.silent, next});
+  const int rc = runActions(ecb, payload, available);
+  sink_->endRecord();
+  return rc;
+}
 
-  buffer_.clear();
-  // In JSON mode the record is one object, its actions' data in "output".
-  std::optional<print::JsonWriter> json;
-  if (format_ == OutputFormat::Json) {
-    json.emplace(buffer_);
-    beginProbeObject(*json, "record", header.cpu, &ecb);
-    json->key("output").beginArray();
-    json_ = &*json;
-  } else if (flow_) {
-    // dtrace(1M) indents the column even when quiet.
-    if (silent) {
-      flow_->noteRecord(header.epid, ecb.probeId);
-    } else {
-      if (!headingPrinted_) buffer_ += heading();
-      flow_->appendPrefix(buffer_, header.cpu, header.epid, ecb, next);
-    }
-  } else if (!quiet_ && !silent) {
-    if (!headingPrinted_) buffer_ += heading();
-    print::appendProbePrefix(buffer_, header.cpu, ecb.probeId, ecb.function, ecb.name);
-  }
-  if (!silent) headingPrinted_ = true;
+// An ERROR record: the fault's message goes to stderr, after whatever the
+// sink makes of it.
+int Consumer::fault(const ir::RecordHeader& header, const uint8_t* payload, size_t available) {
+  ir::FaultRecord fault;
+  if (available < sizeof fault) return malformed("fault record is truncated");
+  std::memcpy(&fault, payload, sizeof fault);
+  ++faults_;
+  const std::string message = formatFault(program_, fault);
+  const ir::Ecb* ecb = fault.epid >= 1 && fault.epid <= program_.ecbs.size()
+                           ? &program_.ecbs[fault.epid - 1]
+                           : nullptr;
+  sink_->fault(header.cpu, fault, ecb, message);
+  std::fputs((message + "\n").c_str(), err_);
+  return 0;
+}
 
-  int rc = 0;
+int Consumer::runActions(const ir::Ecb& ecb, const uint8_t* payload, size_t available) {
   uint64_t ran = ~uint64_t{0};  // actions under an `if` say whether they ran
   if (ecb.hasActionMask && available >= sizeof ran) std::memcpy(&ran, payload, sizeof ran);
   for (size_t i = 0; i < ecb.actions.size(); i++) {
-    const ir::Action& action = ecb.actions[i];
     if (i < 64 && !((ran >> i) & 1)) continue;
-    switch (action.kind) {
-      case ir::ActionKind::Trace:
-        if (action.fields.empty() || !fieldFits(action.fields[0], available)) {
-          rc = malformed("trace( ) field lies outside its record");
-          break;
-        }
-        if (json) {
-          json->beginObject().key("value");
-          writeFieldValue(*json, action.fields[0], payload, symbols_);
-          json->endObject();
-        } else {
-          print::appendTrace(buffer_, action.fields[0], payload, quiet_, rawBytes_);
-        }
-        break;
-      case ir::ActionKind::Printf: {
-        if (action.formatIndex >= formats_.size() || !formats_[action.formatIndex]) {
-          rc = malformed("printf( ) record has no valid format");
-          break;
-        }
-        std::string text;
-        auto r = print::appendPrintf(json ? text : buffer_, *formats_[action.formatIndex],
-                                     action.fields, payload, available, {}, &symbols_);
-        if (!r) rc = malformed(r.error().message);
-        if (json) {  // the text, then each argument's value, as FreeBSD writes them
-          json->beginObject().key("message").string(text).endObject();
-          for (const ir::Field& f : action.fields) {
-            json->beginObject().key("value");
-            writeFieldValue(*json, f, payload, symbols_);
-            json->endObject();
-          }
-        }
-        break;
+    if (int rc = decodeAction(ecb, ecb.actions[i], payload, available); rc != 0) return rc;
+  }
+  return 0;
+}
+
+int Consumer::decodeAction(const ir::Ecb& ecb, const ir::Action& action, const uint8_t* payload,
+                           size_t available) {
+  switch (action.kind) {
+    case ir::ActionKind::Trace:
+      if (action.fields.empty() || !fieldFits(action.fields[0], available)) {
+        return malformed("trace( ) field lies outside its record");
       }
-      case ir::ActionKind::Stack:
-      case ir::ActionKind::Symbol:
-        if (action.fields.empty() || !fieldFits(action.fields[0], available)) {
-          rc = malformed("stack or symbol field lies outside its record");
-          break;
-        }
-        if (json) {
-          writeCodeAddress(*json, action.fields[0], payload, symbols_);
-        } else {
-          print::appendCodeAddress(buffer_, action.fields[0], payload, symbols_);
-        }
-        break;
-      case ir::ActionKind::Exit:
-        // exit() prints nothing; the driver stops tracing and exits with it.
-        if (!action.fields.empty() && fieldFits(action.fields[0], available)) {
-          exitStatus_ = static_cast<int>(
-              print::readSigned(payload + action.fields[0].offset, action.fields[0].size));
-        }
-        exitRequested_ = true;
-        break;
-      case ir::ActionKind::Tracemem:
-      case ir::ActionKind::Printm: {
-        // Always a hex dump; a dynamic size prints that many of the bytes
-        // (0 or more than were traced: all of them), as dt_consume.c does.
-        const ir::Field& bytes = action.fields.at(0);
-        if (!fieldFits(bytes, available) ||
-            (action.fields.size() > 1 && !fieldFits(action.fields[1], available))) {
-          rc = malformed("tracemem( ) field lies outside its record");
-          break;
-        }
-        uint64_t n = bytes.size;
-        if (action.fields.size() > 1) {
-          const uint64_t dynsize = print::readUnsigned(payload + action.fields[1].offset, 8);
-          if (dynsize != 0 && dynsize < n) n = dynsize;
-        }
-        if (json) {
-          json->beginObject().key("tracemem");
-          writeBytes(*json, payload + bytes.offset, n);
-          json->endObject();
-        } else {
-          print::appendBytes(buffer_, payload + bytes.offset, n, -33, quiet_, true);
-        }
-        break;
+      sink_->traceValue(action.fields[0], payload);
+      return 0;
+    case ir::ActionKind::Printf:
+      return printfAction(action, payload, available);
+    case ir::ActionKind::Stack:
+    case ir::ActionKind::Symbol:
+      if (action.fields.empty() || !fieldFits(action.fields[0], available)) {
+        return malformed("stack or symbol field lies outside its record");
       }
-      case ir::ActionKind::System:
-      case ir::ActionKind::Freopen: {
-        if (action.formatIndex >= formats_.size() || !formats_[action.formatIndex]) {
-          rc = malformed("record has no valid format");
-          break;
-        }
-        std::string text;
-        auto r = print::appendPrintf(text, *formats_[action.formatIndex], action.fields, payload,
-                                     available, {}, &symbols_);
-        if (!r) {
-          rc = malformed(r.error().message);
-          break;
-        }
-        writePending();
-        if (action.kind == ir::ActionKind::System) {
-          // A command's output would break a JSON line: it is captured.
-          std::string output = runCommand(text, json.has_value());
-          if (json) json->beginObject().key("system").string(output).endObject();
-        } else {
-          reopenOutput(ecb, text, program_.formats[action.formatIndex].empty());
-        }
-        break;
+      sink_->codeAddress(action.fields[0], payload);
+      return 0;
+    case ir::ActionKind::Exit:
+      // exit() prints nothing; the driver stops tracing and exits with it.
+      if (!action.fields.empty() && fieldFits(action.fields[0], available)) {
+        exitStatus_ = static_cast<int>(
+            print::readSigned(payload + action.fields[0].offset, action.fields[0].size));
       }
-      case ir::ActionKind::Print: {
-        const bool pointer = action.fields.size() == 2;
-        const ir::Field& object = action.fields.back();
-        if (!fieldFits(action.fields.front(), available) || !fieldFits(object, available) ||
-            action.typeIndex >= program_.types.size() ||
-            program_.types[action.typeIndex].size > object.size) {
-          rc = malformed("print( ) record does not match its type");
-          break;
-        }
-        print::PrintedValue value{program_.types, action.typeIndex, payload + object.offset,
-                                  std::nullopt, options_ ? options_->size("printsize") : 0};
-        if (pointer) {
-          value.address = print::readUnsigned(payload + action.fields[0].offset, 8);
-        }
-        if (json) {  // the text print() shows, as one string
-          std::string text;
-          print::appendPrintedValue(text, value);
-          json->beginObject().key("print").string(text).endObject();
-        } else {
-          print::appendPrintedValue(buffer_, value);
-        }
-        break;
-      }
-      case ir::ActionKind::Ftruncate:
-        writePending();
-        truncateOutput();
-        break;
-      case ir::ActionKind::Raise:
-      case ir::ActionKind::Stop:
-      case ir::ActionKind::Chill:
-      case ir::ActionKind::Speculate:  // a replayed record's tag
-        break;                         // done in probe context
-      case ir::ActionKind::Commit:
-      case ir::ActionKind::Discard: {
-        if (action.fields.empty() || !fieldFits(action.fields[0], available)) {
-          rc = malformed("commit( ) field lies outside its record");
-          break;
-        }
-        uint64_t tag = 0;
-        std::memcpy(&tag, payload + action.fields[0].offset, sizeof tag);
-        if (tag == 0) break;
-        if (action.kind == ir::ActionKind::Discard) {
-          speculations_.discard(tag);
-        } else {
-          replayCommitted(tag);
-        }
-        break;
-      }
-      case ir::ActionKind::Printa:
-      case ir::ActionKind::Clear:
-      case ir::ActionKind::Trunc:
-      case ir::ActionKind::Normalize:
-      case ir::ActionKind::Denormalize:
-      case ir::ActionKind::Setopt: {
-        bool fits = true;
-        for (const ir::Field& f : action.fields) fits = fits && fieldFits(f, available);
-        if (!fits) {
-          rc = malformed("aggregation action field lies outside its record");
-          break;
-        }
-        writePending();
-        if (auto r = aggregationAction(ecb, action, payload); !r) rc = malformed(r.error().message);
-        break;
-      }
+      exitRequested_ = true;
+      return 0;
+    case ir::ActionKind::Tracemem:
+    case ir::ActionKind::Printm:
+      return tracememAction(action, payload, available);
+    case ir::ActionKind::System:
+    case ir::ActionKind::Freopen:
+      return commandAction(ecb, action, payload, available);
+    case ir::ActionKind::Print:
+      return printAction(action, payload, available);
+    case ir::ActionKind::Ftruncate:
+      sink_->writePending();
+      sink_->output().truncate();
+      return 0;
+    case ir::ActionKind::Raise:
+    case ir::ActionKind::Stop:
+    case ir::ActionKind::Chill:
+    case ir::ActionKind::Speculate:  // a replayed record's tag
+      return 0;                      // done in probe context
+    case ir::ActionKind::Commit:
+    case ir::ActionKind::Discard:
+      return speculationAction(action, payload, available);
+    case ir::ActionKind::Printa:
+    case ir::ActionKind::Clear:
+    case ir::ActionKind::Trunc:
+    case ir::ActionKind::Normalize:
+    case ir::ActionKind::Denormalize:
+    case ir::ActionKind::Setopt: {
+      bool fits = true;
+      for (const ir::Field& f : action.fields) fits = fits && fieldFits(f, available);
+      if (!fits) return malformed("aggregation action field lies outside its record");
+      sink_->writePending();
+      if (auto r = aggregationAction(ecb, action, payload); !r) return malformed(r.error().message);
+      return 0;
     }
-    if (rc != 0) break;
   }
-  if (json) {
-    json->endArray().endObject();
-    json_ = nullptr;
-    buffer_ += '\n';
-  } else if (!quiet_ && !silent) {
-    buffer_ += '\n';
+  return 0;
+}
+
+int Consumer::printfAction(const ir::Action& action, const uint8_t* payload, size_t available) {
+  if (action.formatIndex >= formats_.size() || !formats_[action.formatIndex]) {
+    return malformed("printf( ) record has no valid format");
   }
-  std::fwrite(buffer_.data(), 1, buffer_.size(), recordOut());
-  return rc;
+  std::string text;
+  auto r = print::appendPrintf(text, *formats_[action.formatIndex], action.fields, payload,
+                               available, {}, &symbols_);
+  // What was formatted before a bad conversion still prints.
+  sink_->printfText(text, action.fields, payload);
+  return r ? 0 : malformed(r.error().message);
+}
+
+int Consumer::tracememAction(const ir::Action& action, const uint8_t* payload, size_t available) {
+  // Always a hex dump; a dynamic size prints that many of the bytes
+  // (0 or more than were traced: all of them), as dt_consume.c does.
+  const ir::Field& bytes = action.fields.at(0);
+  if (!fieldFits(bytes, available) ||
+      (action.fields.size() > 1 && !fieldFits(action.fields[1], available))) {
+    return malformed("tracemem( ) field lies outside its record");
+  }
+  uint64_t n = bytes.size;
+  if (action.fields.size() > 1) {
+    const uint64_t dynsize = print::readUnsigned(payload + action.fields[1].offset, 8);
+    if (dynsize != 0 && dynsize < n) n = dynsize;
+  }
+  sink_->memory(payload + bytes.offset, n);
+  return 0;
+}
+
+// system() and freopen(), whose argument is a format's text.
+int Consumer::commandAction(const ir::Ecb& ecb, const ir::Action& action, const uint8_t* payload,
+                            size_t available) {
+  if (action.formatIndex >= formats_.size() || !formats_[action.formatIndex]) {
+    return malformed("record has no valid format");
+  }
+  std::string text;
+  auto r = print::appendPrintf(text, *formats_[action.formatIndex], action.fields, payload,
+                               available, {}, &symbols_);
+  if (!r) return malformed(r.error().message);
+  sink_->writePending();
+  if (action.kind == ir::ActionKind::System) {
+    // A command's output that would break the sink's format is captured.
+    const bool capture = sink_->capturesCommandOutput();
+    std::string output = runCommand(text, capture);
+    if (capture) sink_->commandOutput(output);
+  } else {
+    reopenOutput(ecb, text, program_.formats[action.formatIndex].empty());
+  }
+  return 0;
+}
+
+int Consumer::printAction(const ir::Action& action, const uint8_t* payload, size_t available) {
+  const bool pointer = action.fields.size() == 2;
+  const ir::Field& object = action.fields.back();
+  if (!fieldFits(action.fields.front(), available) || !fieldFits(object, available) ||
+      action.typeIndex >= program_.types.size() ||
+      program_.types[action.typeIndex].size > object.size) {
+    return malformed("print( ) record does not match its type");
+  }
+  print::PrintedValue value{program_.types, action.typeIndex, payload + object.offset, std::nullopt,
+                            options_ ? options_->size("printsize") : 0};
+  if (pointer) value.address = print::readUnsigned(payload + action.fields[0].offset, 8);
+  sink_->printedValue(value);
+  return 0;
+}
+
+int Consumer::speculationAction(const ir::Action& action, const uint8_t* payload,
+                                size_t available) {
+  if (action.fields.empty() || !fieldFits(action.fields[0], available)) {
+    return malformed("commit( ) field lies outside its record");
+  }
+  uint64_t tag = 0;
+  std::memcpy(&tag, payload + action.fields[0].offset, sizeof tag);
+  if (tag == 0) return 0;
+  if (action.kind == ir::ActionKind::Discard) {
+    speculations_.discard(tag);
+  } else {
+    replayCommitted(tag);
+  }
+  return 0;
 }
 
 // The committed records print where the commit() is, each as it would
 // have printed when it came; the committing record's own text, held
 // meanwhile, follows.
+// The committed records print where the commit() is, each as it would
+// have printed when it came; the committing record's own output, held
+// meanwhile by the sink, follows.
 void Consumer::replayCommitted(uint64_t tag) {
-  std::string held;
-  held.swap(buffer_);
-  print::JsonWriter* heldJson = json_;
-  json_ = nullptr;
   replaying_ = true;
   for (const std::string& record : speculations_.commit(tag)) {
     handleRecord(record.data(), record.size());
   }
   replaying_ = false;
-  json_ = heldJson;
-  buffer_.swap(held);
-}
-
-// The record's text so far, before an action that writes (or runs
-// something that writes) itself. A JSON record is written whole, at its end.
-void Consumer::writePending() {
-  if (json_) return;
-  std::fwrite(buffer_.data(), 1, buffer_.size(), recordOut());
-  buffer_.clear();
-  std::fflush(recordOut());
 }
 
 // system(): `sh -c command`, waited for, as system(3C) runs it. The command
@@ -433,8 +363,9 @@ std::string Consumer::runCommand(const std::string& command, bool capture) {
   int pipeFds[2] = {-1, -1};
   if (capture && pipe2(pipeFds, O_CLOEXEC) == 0) {
     posix_spawn_file_actions_adddup2(&files, pipeFds[1], STDOUT_FILENO);
-  } else if (originalOut_ == stdout && out_ != originalOut_) {
-    posix_spawn_file_actions_adddup2(&files, fileno(out_), STDOUT_FILENO);
+  } else if (const OutputFile& out = sink_->output();
+             out.original() == stdout && out.current() != out.original()) {
+    posix_spawn_file_actions_adddup2(&files, fileno(out.current()), STDOUT_FILENO);
   }
   const char* argv[] = {"sh", "-c", command.c_str(), nullptr};
   pid_t pid = -1;
@@ -468,60 +399,26 @@ std::string Consumer::runCommand(const std::string& command, bool capture) {
 // DTrace reports a library error, and the output stays where it was.
 void Consumer::reopenOutput(const ir::Ecb& ecb, const std::string& path, bool restore) {
   if (restore) {
-    if (out_ != originalOut_) std::fclose(out_);
-    out_ = originalOut_;
+    sink_->output().restore();
     return;
   }
-  FILE* next = std::fopen(path.c_str(), "ae");  // not inherited by system() or -c commands
-  if (!next) {
+  if (const int error = sink_->output().reopen(path); error != 0) {
     std::fprintf(err_,
                  "dtrace: error on enabled probe ID %u (ID %u: %s:%s:%s:%s): couldn't "
                  "freopen() \"%s\": %s\n",
                  ecb.epid, ecb.probeId, ecb.provider.c_str(), ecb.module.c_str(),
-                 ecb.function.c_str(), ecb.name.c_str(), path.c_str(), std::strerror(errno));
-    return;
+                 ecb.function.c_str(), ecb.name.c_str(), path.c_str(), std::strerror(error));
   }
-  if (out_ != originalOut_) std::fclose(out_);
-  out_ = next;
-}
-
-// ftruncate(): empties the output file and writes from its start again.
-void Consumer::truncateOutput() {
-  if (ftruncate(fileno(out_), 0) == 0) (void)fseeko(out_, 0, SEEK_SET);
-}
-
-Result<void> Consumer::write(const std::string& text) {
-  if (std::fwrite(text.data(), 1, text.size(), out_) != text.size()) {
-    if (writeError_ == 0 && errno != EPIPE) writeError_ = errno;
-    return makeError(std::string("failed to print aggregations: ") + std::strerror(errno));
-  }
-  return {};
-}
-
-// What dtrace(1M) prints before the first record: -F's heading, or the
-// probe columns' unless quiet.
-std::string Consumer::heading() const {
-  std::string text;
-  if (flow_) {
-    FlowIndent::appendHeading(text);
-  } else if (!quiet_) {
-    text = print::kProbeHeading;
-  }
-  return text;
 }
 
 void Consumer::setFlowIndent(bool on) {
-  if (on && !flow_) flow_.emplace();
-  if (!on) {
-    (void)processPendingReturn(std::nullopt);
-    flow_.reset();
-  }
+  if (!on) (void)processPendingReturn(std::nullopt);
+  holdsReturns_ = sink_->setFlowIndent(on);
 }
 
 void Consumer::flush() {
   (void)processPendingReturn(std::nullopt);  // the end of the buffers read
-  // stdio reports a failed write at the flush that retries it, if not before.
-  if (std::fflush(out_) != 0 && writeError_ == 0 && errno != EPIPE) writeError_ = errno;
+  sink_->output().flush();
 }
 
 }  // namespace dtrace::consume

@@ -7,49 +7,15 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string>
 
 #include "consume/consumer.h"
-#include "consume/folded_output.h"
-#include "consume/json_output.h"
 #include "consume/messages.h"
-#include "print/aggregation.h"
-#include "print/flamegraph.h"
-#include "print/folded.h"
-#include "print/json.h"
 #include "print/printf.h"
 
 namespace dtrace::consume {
-
-namespace {
-
-// Whether aggpack may draw with UTF-8 block characters when -x encoding
-// does not say: as libdtrace decides, unless the terminal is one known not
-// to show them.
-bool utf8Terminal() {
-  const char* term = std::getenv("TERM");
-  return term == nullptr || (std::strcmp(term, "sun") != 0 && std::strcmp(term, "sun-color") != 0 &&
-                             std::strcmp(term, "dumb") != 0);
-}
-
-// Large tables are written in pieces of about this size.
-constexpr size_t kWriteChunk = 64 * 1024;
-// How many rows ahead of the one printed its value is fetched.
-constexpr size_t kFetchAhead = 8;
-
-}  // namespace
-
-print::BarStyle Consumer::barStyle(bool packed) const {
-  print::BarStyle style;
-  if (!options_) return style;
-  if (options_->isSet("aggzoom")) style.scale = print::BarScale::Largest;
-  const std::string encoding = options_->text("encoding");
-  style.utf8 = encoding == "utf8" || (encoding.empty() && packed && utf8Terminal());
-  return style;
-}
 
 SortOptions Consumer::sortOptions() const {
   return options_ ? SortOptions::from(*options_) : SortOptions{};
@@ -138,7 +104,7 @@ Result<void> Consumer::snapAggregations() {
     if (!data) return data.error();
     held_[agg.id] = std::move(*data);
   }
-  return {};
+  return sink_->aggregationsSnapped(*this);
 }
 
 Result<void> Consumer::printa(const ir::Action& action) {
@@ -175,135 +141,17 @@ Result<void> Consumer::printa(const ir::Action& action) {
     }
     format = &*formats_[action.formatIndex];
   }
-  switch (format_) {
-    case OutputFormat::Json:
-      return printJson(table, format);
-    case OutputFormat::Folded:
-      return printFolded(table);
-    case OutputFormat::Text:
-      break;
-  }
-  // The default layout starts with an empty line.
-  if (!format) {
-    if (auto r = write("\n"); !r) return r;
-  }
-  return printTable(table, format, output());
+  return sink_->printa(printOf(table, format));
 }
 
-// In JSON mode a printa() adds, for each aggregation, its entries to the
-// record's output, and the text its format gives.
-Result<void> Consumer::printJson(const AggregationTable& table, const ir::PrintfFormat* format) {
-  if (!json_) return {};
-  for (size_t column = 0; column < table.columns(); column++) {
-    json_->beginObject();
-    writeAggregationMembers(*json_, table, column, normal(table.aggregation(column).id), symbols_);
-    if (format && column == 0) {
-      std::string text;
-      auto r = printTable(table, format, [&](const std::string& piece) -> Result<void> {
-        text += piece;
-        return {};
-      });
-      if (!r) return r;
-      json_->key("message").string(text);
-    }
-    json_->endObject();
-  }
-  return {};
-}
-
-// In folded mode each aggregation of numbers prints one line per entry.
-Result<void> Consumer::printFolded(const AggregationTable& table) {
-  std::string text;
-  for (size_t column = 0; column < table.columns(); column++) {
-    const ir::Aggregation& agg = table.aggregation(column);
-    text += print::foldedStacks(tableSamples(table, column, normal(agg.id), symbols_));
-  }
-  return write(text);
-}
-
-Result<void> Consumer::printTable(const AggregationTable& table, const ir::PrintfFormat* format,
-                                  const TextSink& sink) {
-  std::string text;
-  const ir::Aggregation& keyed = table.aggregation(0);
-  const bool perCpu = table.columns() == 1 && options_ && options_->isSet("aggpercpu");
-  const print::BarStyle style = barStyle(false);  // looked up once, not per row
-  // -x agghist: a count() or sum() printed alone is a histogram of its keys.
-  std::optional<print::Histogram> histogram;
-  if (!format && table.columns() == 1 && table.rows() > 0 && options_ &&
-      options_->isSet("agghist") &&
-      (keyed.func == ir::AggFunc::Count || keyed.func == ir::AggFunc::Sum)) {
-    histogram.emplace(style);
-    for (size_t row = 0; row < table.rows(); row++) histogram->add(table.value(row, 0)[0]);
-    print::appendDistributionHeader(text, print::packedKeysWidth(keyed));
-  }
-  // -x aggpack: a quantize() or lquantize() printed alone, a line per key.
-  std::optional<print::PackedDistributions> packed;
-  if (!format && table.columns() == 1 && table.rows() > 0 && options_ &&
-      options_->isSet("aggpack") &&
-      (keyed.func == ir::AggFunc::Quantize || keyed.func == ir::AggFunc::Lquantize)) {
-    packed.emplace(keyed, barStyle(true));
-    for (size_t row = 0; row < table.rows(); row++) packed->add(table.value(row, 0));
-    packed->appendHeader(text, print::packedKeysWidth(keyed));
-  }
-  for (size_t row = 0; row < table.rows(); row++) {
-    // Sorted rows visit keys and values in no order: fetch ahead of the
-    // formatting.
-    if (row + kFetchAhead < table.rows()) {
-      __builtin_prefetch(table.key(row + kFetchAhead));
-      for (size_t column = 0; column < table.columns(); column++) {
-        __builtin_prefetch(table.value(row + kFetchAhead, column));
-      }
-    }
-    const uint8_t* key = table.key(row);
-    if (format) {
-      // %@ conversions past the last aggregation show the last one again.
-      auto value = [&](std::string& out, const ir::PrintfConversion& c, const std::string& stem,
-                       size_t index) {
-        const size_t column = std::min(index, table.columns() - 1);
-        const ir::Aggregation& agg = table.aggregation(column);
-        print::appendFormattedAggregationValue(out, agg, table.value(row, column), normal(agg.id),
-                                               c, stem, style);
-      };
-      auto r = print::appendPrintf(text, *format, keyed.keys, key, keyed.keySize, value, &symbols_);
-      if (!r) return r;
-    } else if (histogram) {
-      print::appendAggregationKeys(text, keyed, key, &symbols_, true);
-      histogram->appendBar(text, table.value(row, 0)[0], normal(keyed.id));
-    } else if (packed) {
-      print::appendAggregationKeys(text, keyed, key, &symbols_, true);
-      packed->appendLine(text, table.value(row, 0));
-    } else {
-      print::appendAggregationKeys(text, keyed, key, &symbols_);
-      for (size_t column = 0; column < table.columns(); column++) {
-        const ir::Aggregation& agg = table.aggregation(column);
-        print::appendAggregationValue(text, agg, table.value(row, column), normal(agg.id), style);
-      }
-      if (perCpu) appendPerCpu(text, table.data(0), table.snapshotIndex(row), style);
-      text += '\n';
-    }
-    if (text.size() >= kWriteChunk) {
-      if (auto r = sink(text); !r) return r;
-      text.clear();
-    }
-  }
-  return sink(text);
-}
-
-// A CPU that never fired (or fired only before a clear()) shows what its
-// buffer starts from: the largest value for min(), the smallest for max().
-void Consumer::appendPerCpu(std::string& out, const AggregationData& data, size_t index,
-                            print::BarStyle style) {
-  if (!data.perCpu()) return;
-  const ir::Aggregation& agg = *data.aggregation;
-  std::vector<int64_t> initial(agg.dataWords(), 0);
-  if (agg.info().merge == ir::AggMerge::Min) initial[0] = INT64_MAX;
-  if (agg.info().merge == ir::AggMerge::Max) initial[0] = INT64_MIN;
-  for (int cpu = 0; cpu < data.ncpus(); cpu++) {
-    const bool fired = data.slot(index, cpu) == CpuSlot::Current;
-    out += "\n    [CPU " + std::to_string(cpu) + "]";
-    print::appendAggregationValue(out, agg, fired ? data.data(index, cpu) : initial.data(),
-                                  normal(agg.id), style);
-  }
+// The aggregations as they are now, each read afresh.
+Result<void> Consumer::visit(const ir::Aggregation& agg, const Visit& visit) {
+  snapshots_.clear();
+  normals_.resize(program_.aggregations.size(), 1);
+  auto m = merged(agg);
+  if (!m) return m.error();
+  AggregationTable table({m->get()});
+  return visit(printOf(table, nullptr));
 }
 
 // trunc(@a, n): keeps the n largest values (n < 0: the -n smallest), or
@@ -340,16 +188,13 @@ void Consumer::setopt(const ir::Ecb& ecb, const std::string& name, const std::st
                  r.error().message.c_str());
     return;
   }
-  if (name == "quiet") quiet_ = options_->isSet("quiet");
+  if (name == "quiet") sink_->setQuiet(options_->isSet("quiet"));
   if (name == "flowindent") setFlowIndent(options_->isSet("flowindent"));
 }
 
 Result<void> Consumer::printFinal() {
   (void)processPendingReturn(std::nullopt);
-  // dtrace(1M)'s empty line: text only, where it would break the format.
-  if (format_ == OutputFormat::Text) {
-    if (auto r = write("\n"); !r) return r;
-  }
+  if (auto r = sink_->tracingStopped(); !r) return r;
   if (!aggregations_) return {};
   printed_.resize(program_.aggregations.size(), false);
   normals_.resize(program_.aggregations.size(), 1);
@@ -366,20 +211,9 @@ Result<void> Consumer::printFinal() {
     if (!m) return m.error();
     AggregationTable table({m->get()});
     table.sort(order);
-    Result<void> r;
-    if (format_ == OutputFormat::Json) {
-      if (table.rows() == 0) continue;
-      std::string line;
-      appendAggregationLine(line, table, 0, normal(agg->id), symbols_);
-      r = write(line);
-    } else if (format_ == OutputFormat::Folded) {
-      r = printFolded(table);
-    } else {
-      r = printTable(table, nullptr, output());
-    }
-    if (!r) return r;
+    if (auto r = sink_->finalAggregation(printOf(table, nullptr)); !r) return r;
   }
-  return {};
+  return sink_->tracingEnded(*this);
 }
 
 void Consumer::reportDrops(std::string_view kind, int cpu, uint64_t count, uint64_t total) {
@@ -407,35 +241,7 @@ void Consumer::reportDrops(std::string_view kind, int cpu, uint64_t count, uint6
     message.insert(kPrefix.size(), "[" + std::string(tag) + "] ");
   }
   std::fprintf(err_, "%s\n", message.c_str());
-  if (format_ == OutputFormat::Json) {
-    std::string line;
-    appendDropLine(line, kind, cpu, count, total, message);
-    (void)write(line);
-  }
-}
-
-Result<void> Consumer::writeFlameGraph(const std::string& path, const std::string& commandLine) {
-  if (!aggregations_) return {};
-  for (const ir::Aggregation& agg : program_.aggregations) {
-    if (!hasStackKey(agg) || !folds(agg)) continue;
-    snapshots_.clear();
-    auto m = merged(agg);
-    if (!m) return m.error();
-    AggregationTable table({m->get()});
-    print::FlameGraphOptions options;
-    options.subtitle = (agg.name.empty() ? "@" : "@" + agg.name) + " from " + commandLine;
-    if (agg.func != ir::AggFunc::Count) options.countName = agg.info().name;
-    const std::string svg =
-        print::renderFlameGraph(tableSamples(table, 0, normal(agg.id), symbols_), options);
-    FILE* f = std::fopen(path.c_str(), "we");
-    if (!f) return makeError("failed to write flame graph " + path + ": " + std::strerror(errno));
-    const bool ok = std::fwrite(svg.data(), 1, svg.size(), f) == svg.size();
-    if (std::fclose(f) != 0 || !ok) {
-      return makeError("failed to write flame graph " + path + ": " + std::strerror(errno));
-    }
-    return {};
-  }
-  return makeError("no aggregation with stack() or ustack() keys for the flame graph " + path);
+  sink_->drop(kind, cpu, count, total, message);
 }
 
 }  // namespace dtrace::consume

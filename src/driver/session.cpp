@@ -30,6 +30,7 @@
 #include "driver/program_listing.h"
 #include "driver/symbols.h"
 #include "driver/variable_table.h"
+#include "output/make_sink.h"
 #include "parse/parser.h"
 #include "proc/target.h"
 #include "providers/glob.h"
@@ -1166,8 +1167,8 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   for (auto& t : targets) {
     if (!t.created() || t.held()) symbols.notePid(t.pid());
   }
-  consume::Consumer consumer(ir_, config_.out, config_.quiet);
-  consumer.setRawBytes(options_.flag("rawbytes"));
+  consume::Consumer consumer(
+      ir_, output::makeSink(options_, config_.out, stderr, config_.quiet, config_.commandLine));
   std::vector<int> aggregationFds;
   for (const bpf::Map& m : maps_->aggregations) aggregationFds.push_back(m.fd());
   consume::KernelAggregations aggregations(std::move(aggregationFds), globals);
@@ -1176,10 +1177,6 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   aggregations.setSymbolKeys(&symbolKeys);
   consumer.setAggregationSource(&aggregations);
   consumer.setOptions(&options_);
-  const std::string oformat = options_.text("oformat");
-  consumer.setOutputFormat(oformat == "json"     ? consume::OutputFormat::Json
-                           : oformat == "folded" ? consume::OutputFormat::Folded
-                                                 : consume::OutputFormat::Text);
   consumer.setSymbols(symbols.context());
   consumer.setFlowIndent(options_.isSet("flowindent"));
   consumer.watchExitWord(&globals[ir::kExitOffset / 8]);
@@ -1350,9 +1347,6 @@ Result<int> Session::run(std::vector<proc::Target>& targets) {
   if (consumer.writeError() != 0) return writeFailed();
   if (auto r = consumer.printFinal(); !r) {
     return consumer.writeError() != 0 ? writeFailed() : r.error();
-  }
-  if (const std::string path = options_.text("flamegraph"); !path.empty()) {
-    if (auto r = consumer.writeFlameGraph(path, config_.commandLine); !r) return r.error();
   }
   consumer.flush();
   if (consumer.writeError() != 0) return writeFailed();

@@ -9,6 +9,7 @@
 #include "consume/aggregation_snapshot.h"
 #include "consume/aggregation_table.h"
 #include "consume/consumer.h"
+#include "output/text_sink.h"
 
 namespace dtrace::consume {
 namespace {
@@ -47,7 +48,7 @@ std::string printed(const std::vector<AggregationData>& aggs, bool final = false
     program.aggregations[d.aggregation->id] = *d.aggregation;
   }
   FakeAggregations source(aggs);
-  Consumer c(program, f, true);
+  Consumer c(program, std::make_unique<output::TextSink>(f, true, false));
   c.setAggregationSource(&source);
   auto r = c.printFinal();
   EXPECT_TRUE(r.ok());

@@ -8,6 +8,7 @@
 
 #include "../print/record_builder.h"
 #include "consume/messages.h"
+#include "output/text_sink.h"
 #include "print/trace.h"
 
 namespace dtrace::consume {
@@ -16,6 +17,11 @@ namespace {
 using testing::RecordBuilder;
 
 std::string pad(size_t n) { return std::string(n, ' '); }
+
+// dtrace(1M)'s text output, to `out`.
+std::unique_ptr<Sink> textSink(FILE* out, bool quiet) {
+  return std::make_unique<output::TextSink>(out, quiet, false);
+}
 
 // A FILE* whose contents the test can read back.
 class Capture {
@@ -98,7 +104,7 @@ struct TraceProgram {
 TEST(Consumer, DefaultOutputHasHeadingOnceAndNewlinePerRecord) {
   TraceProgram p;
   Capture out, err;
-  Consumer c(p.program, out.file(), false, err.file());
+  Consumer c(p.program, textSink(out.file(), false), err.file());
   EXPECT_EQ(feed(c, record(1, 0, p.intRecord.padded())), 0);
   EXPECT_EQ(feed(c, record(2, 1, p.stringRecord.padded())), 0);
   EXPECT_EQ(feed(c, record(1, 0, p.intRecord.padded())), 0);
@@ -111,7 +117,7 @@ TEST(Consumer, DefaultOutputHasHeadingOnceAndNewlinePerRecord) {
 TEST(Consumer, QuietOutputIsTheDataAlone) {
   TraceProgram p;
   Capture out, err;
-  Consumer c(p.program, out.file(), true, err.file());
+  Consumer c(p.program, textSink(out.file(), true), err.file());
   feed(c, record(1, 0, p.intRecord.padded()));
   feed(c, record(2, 0, p.stringRecord.padded()));
   EXPECT_EQ(out.str(), "42bash");
@@ -127,11 +133,11 @@ TEST(Consumer, PrintfRecords) {
   program.ecbs.push_back(ecb);
 
   Capture quietOut, loudOut, err;
-  Consumer quiet(program, quietOut.file(), true, err.file());
+  Consumer quiet(program, textSink(quietOut.file(), true), err.file());
   EXPECT_EQ(feed(quiet, record(1, 0, b.padded())), 0);
   EXPECT_EQ(quietOut.str(), "Tux is 33 years old\n");
 
-  Consumer loud(program, loudOut.file(), false, err.file());
+  Consumer loud(program, textSink(loudOut.file(), false), err.file());
   feed(loud, record(1, 0, b.padded()));
   EXPECT_EQ(loudOut.str(), kHeading + kBeginPrefix + "Tux is 33 years old\n\n");
 }
@@ -145,7 +151,7 @@ TEST(Consumer, ExitPrintsNothingButIsRemembered) {
   program.ecbs.push_back(ecb);
 
   Capture out, err;
-  Consumer c(program, out.file(), false, err.file());
+  Consumer c(program, textSink(out.file(), false), err.file());
   EXPECT_FALSE(c.exitRequested());
   feed(c, record(1, 0, b.padded()));
   EXPECT_TRUE(c.exitRequested());
@@ -157,7 +163,7 @@ TEST(Consumer, RecordWithoutActionsShowsTheProbe) {
   ir::Program program;
   program.ecbs.push_back(makeEcb(1, 1, "dtrace", "", "BEGIN", 0));
   Capture out, err;
-  Consumer c(program, out.file(), false, err.file());
+  Consumer c(program, textSink(out.file(), false), err.file());
   feed(c, record(1, 0, {}));
   EXPECT_EQ(out.str(), kHeading + kBeginPrefix + "\n");
 }
@@ -165,7 +171,7 @@ TEST(Consumer, RecordWithoutActionsShowsTheProbe) {
 TEST(Consumer, FaultGoesToStderrWithTheFaultingProbe) {
   TraceProgram p;
   Capture out, err;
-  Consumer c(p.program, out.file(), false, err.file());
+  Consumer c(p.program, textSink(out.file(), false), err.file());
   ir::FaultRecord fault{2, static_cast<uint32_t>(ir::Fault::DivZero), 0, 1, 12};
   EXPECT_EQ(feed(c, faultRecord(fault)), 0);
   EXPECT_EQ(err.str(),
@@ -192,7 +198,7 @@ TEST(Consumer, BadAddressFaultInPredicate) {
 TEST(Consumer, MalformedRecordsAreRejected) {
   TraceProgram p;
   Capture out, err;
-  Consumer c(p.program, out.file(), false, err.file());
+  Consumer c(p.program, textSink(out.file(), false), err.file());
   EXPECT_EQ(feed(c, record(9, 0, p.intRecord.padded())), -EINVAL);
   EXPECT_NE(c.lastError().find("unknown EPID 9"), std::string::npos);
   EXPECT_EQ(feed(c, record(1, 0, {1, 2})), -EINVAL);

@@ -10,7 +10,7 @@
 #include "print/stack.h"
 #include "print/stack_sample.h"
 
-namespace dtrace::consume {
+namespace dtrace::output {
 
 // Whether an aggregation's keys include stack() or ustack().
 bool hasStackKey(const ir::Aggregation& agg);
@@ -22,7 +22,7 @@ bool folds(const ir::Aggregation& agg);
 // become frames in key order (a stack its frames named as DTrace prints
 // them, root first; user frames before kernel frames when a key holds
 // both), its value the weight.
-std::vector<print::StackSample> tableSamples(const AggregationTable& table, size_t column,
+std::vector<print::StackSample> tableSamples(const consume::AggregationTable& table, size_t column,
                                              uint64_t normal, const print::SymbolContext& symbols);
 
-}  // namespace dtrace::consume
+}  // namespace dtrace::output

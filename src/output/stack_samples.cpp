@@ -1,4 +1,4 @@
-#include "consume/folded_output.h"
+#include "output/stack_samples.h"
 
 #include <algorithm>
 #include <map>
@@ -6,7 +6,7 @@
 #include "print/printf.h"
 #include "print/stack.h"
 
-namespace dtrace::consume {
+namespace dtrace::output {
 namespace {
 
 bool isStackKind(ir::DataKind k) {
@@ -52,7 +52,7 @@ bool folds(const ir::Aggregation& agg) {
          agg.info().display == ir::AggDisplay::Average;
 }
 
-std::vector<print::StackSample> tableSamples(const AggregationTable& table, size_t column,
+std::vector<print::StackSample> tableSamples(const consume::AggregationTable& table, size_t column,
                                              uint64_t normal, const print::SymbolContext& symbols) {
   const ir::Aggregation& keyed = table.aggregation(0);
   const ir::Aggregation& agg = table.aggregation(column);
@@ -62,8 +62,8 @@ std::vector<print::StackSample> tableSamples(const AggregationTable& table, size
   // once offsets are dropped: their weights add, in first-seen order.
   std::map<std::vector<std::string>, size_t> sampleOf;
   for (size_t row = 0; row < table.rows(); row++) {
-    const int64_t value =
-        ir::aggregationScalar(agg, table.value(row, column)) / static_cast<int64_t>(normal ? normal : 1);
+    const int64_t value = ir::aggregationScalar(agg, table.value(row, column)) /
+                          static_cast<int64_t>(normal ? normal : 1);
     if (value <= 0) continue;  // no width to draw
     print::StackSample sample;
     std::vector<std::string> kernel;
@@ -90,4 +90,4 @@ std::vector<print::StackSample> tableSamples(const AggregationTable& table, size
   return samples;
 }
 
-}  // namespace dtrace::consume
+}  // namespace dtrace::output

@@ -1,11 +1,11 @@
-#include "consume/json_output.h"
+#include "output/json_values.h"
 
 #include <time.h>
 
 #include "print/distribution.h"
 #include "print/printf.h"
 
-namespace dtrace::consume {
+namespace dtrace::output {
 namespace {
 
 // The value member of an aggregation entry, named by its function.
@@ -133,8 +133,8 @@ void writeFieldValue(print::JsonWriter& w, const ir::Field& f, const uint8_t* da
   writeBytes(w, p, f.size);
 }
 
-void writeAggregationMembers(print::JsonWriter& w, const AggregationTable& table, size_t column,
-                             uint64_t normal, const print::SymbolContext& symbols) {
+void writeAggregationMembers(print::JsonWriter& w, const consume::AggregationTable& table,
+                             size_t column, uint64_t normal, const print::SymbolContext& symbols) {
   const ir::Aggregation& keyed = table.aggregation(0);
   const ir::Aggregation& agg = table.aggregation(column);
   w.key("aggregation-name").string(agg.name);
@@ -149,7 +149,7 @@ void writeAggregationMembers(print::JsonWriter& w, const AggregationTable& table
   w.endArray();
 }
 
-void appendAggregationLine(std::string& out, const AggregationTable& table, size_t column,
+void appendAggregationLine(std::string& out, const consume::AggregationTable& table, size_t column,
                            uint64_t normal, const print::SymbolContext& symbols) {
   print::JsonWriter w(out);
   w.beginObject().key("type").string("aggregation");
@@ -159,12 +159,9 @@ void appendAggregationLine(std::string& out, const AggregationTable& table, size
   out += '\n';
 }
 
-void appendFaultLine(std::string& out, const ir::Program& program, uint32_t cpu,
+void appendFaultLine(std::string& out, const ir::Ecb* ecb, uint32_t cpu,
                      const ir::FaultRecord& fault, const std::string& message) {
   print::JsonWriter w(out);
-  const ir::Ecb* ecb = fault.epid >= 1 && fault.epid <= program.ecbs.size()
-                           ? &program.ecbs[fault.epid - 1]
-                           : nullptr;
   beginProbeObject(w, "fault", cpu, ecb);
   w.key("epid").integer(fault.epid).key("action").integer(fault.actionIndex);
   if (fault.difOffset != UINT32_MAX) w.key("offset").integer(fault.difOffset);
@@ -188,4 +185,4 @@ void appendDropLine(std::string& out, std::string_view kind, int cpu, uint64_t c
   out += '\n';
 }
 
-}  // namespace dtrace::consume
+}  // namespace dtrace::output

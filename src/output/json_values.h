@@ -1,5 +1,5 @@
-// -x oformat=json: records, aggregations, faults and drops as one JSON
-// object per line, with the field names of docs/OUTPUT.md (FreeBSD's).
+// -x oformat=json: the JSON values of records, aggregations, faults and
+// drops, with the field names of docs/OUTPUT.md (FreeBSD's).
 #pragma once
 
 #include <cstdint>
@@ -12,7 +12,7 @@
 #include "print/json.h"
 #include "print/stack.h"
 
-namespace dtrace::consume {
+namespace dtrace::output {
 
 // Nanoseconds since the Unix epoch: when an object is written.
 uint64_t wallClockNanoseconds();
@@ -38,15 +38,16 @@ void writeCodeAddress(print::JsonWriter& w, const ir::Field& field, const uint8_
 
 // The members "aggregation-name" and "aggregation-data" of column
 // `column` of `table`: each row's keys and value (divided by `normal`).
-void writeAggregationMembers(print::JsonWriter& w, const AggregationTable& table, size_t column,
-                             uint64_t normal, const print::SymbolContext& symbols);
+void writeAggregationMembers(print::JsonWriter& w, const consume::AggregationTable& table,
+                             size_t column, uint64_t normal, const print::SymbolContext& symbols);
 
 // A whole line: an aggregation snapshot.
-void appendAggregationLine(std::string& out, const AggregationTable& table, size_t column,
+void appendAggregationLine(std::string& out, const consume::AggregationTable& table, size_t column,
                            uint64_t normal, const print::SymbolContext& symbols);
 
-// A whole line: a fault on a CPU, with the message text mode prints.
-void appendFaultLine(std::string& out, const ir::Program& program, uint32_t cpu,
+// A whole line: a fault on a CPU in the clauses of `ecb` (null: unknown),
+// with the message text mode prints.
+void appendFaultLine(std::string& out, const ir::Ecb* ecb, uint32_t cpu,
                      const ir::FaultRecord& fault, const std::string& message);
 
 // A whole line: lost data of a `kind` ("principal", "aggregation",
@@ -54,4 +55,4 @@ void appendFaultLine(std::string& out, const ir::Program& program, uint32_t cpu,
 void appendDropLine(std::string& out, std::string_view kind, int cpu, uint64_t count,
                     uint64_t total, const std::string& message);
 
-}  // namespace dtrace::consume
+}  // namespace dtrace::output

@@ -1,0 +1,28 @@
+#include "output/make_sink.h"
+
+#include "output/flame_graph_sink.h"
+#include "output/folded_sink.h"
+#include "output/json_sink.h"
+#include "output/text_sink.h"
+
+namespace dtrace::output {
+
+std::unique_ptr<consume::Sink> makeSink(const OptionTable& options, FILE* out, FILE* err,
+                                        bool quiet, const std::string& commandLine) {
+  const std::string format = options.text("oformat");
+  const bool rawBytes = options.flag("rawbytes");
+  std::unique_ptr<consume::Sink> sink;
+  if (format == "json") {
+    sink = std::make_unique<JsonSink>(out);
+  } else if (format == "folded") {
+    sink = std::make_unique<FoldedSink>(out, err, quiet, rawBytes);
+  } else {
+    sink = std::make_unique<TextSink>(out, quiet, rawBytes);
+  }
+  if (const std::string path = options.text("flamegraph"); !path.empty()) {
+    sink = std::make_unique<FlameGraphSink>(std::move(sink), path, commandLine);
+  }
+  return sink;
+}
+
+}  // namespace dtrace::output

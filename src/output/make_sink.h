@@ -1,0 +1,19 @@
+// The sink the options ask for: -x oformat's format (text, json or
+// folded), and -x flamegraph's graph besides it.
+#pragma once
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "consume/sink.h"
+#include "util/option_table.h"
+
+namespace dtrace::output {
+
+// Data goes to `out`; the folded format's records go to `err`.
+// `commandLine` names the flame graph.
+std::unique_ptr<consume::Sink> makeSink(const OptionTable& options, FILE* out, FILE* err,
+                                        bool quiet, const std::string& commandLine);
+
+}  // namespace dtrace::output
