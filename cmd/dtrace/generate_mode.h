@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "driver/session.h"
+#include "driver/compiler.h"
 #include "util/command_line.h"
 #include "util/option_table.h"
 

@@ -4,16 +4,15 @@
 
 #include <vector>
 
-#include "driver/session.h"
-#include "sema/symbols.h"
+#include "driver/compiler.h"
 
 namespace dtrace {
 
 // Lists the probes of `units` (all probes when there are none), with their
-// stability and argument types when `verbose` (-v); `macroTable` gives the
-// macro arguments, unused ones refused unless `argref`. Returns dtrace's
-// exit status, having printed any message.
-int listProbes(driver::Session& session, const std::vector<driver::SourceUnit>& units, bool verbose,
-               const sema::MacroTable& macroTable, bool argref);
+// stability and argument types when `verbose` (-v). The compiler parses
+// the descriptions and matches them as it does for tracing. Returns
+// dtrace's exit status, having printed any message.
+int listProbes(driver::Compiler& compiler, const std::vector<driver::SourceUnit>& units,
+               bool verbose);
 
 }  // namespace dtrace

@@ -1,4 +1,5 @@
-// dtrace(1M): option handling only; the work happens in the library.
+// dtrace(1M): option handling only; the work happens in the library: the
+// compiler, the enabled program and the work loop (src/driver), wired here.
 #include <signal.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -15,8 +16,10 @@
 
 #include "bpf/attach.h"
 #include "bpf/privileges.h"
-#include "driver/session.h"
+#include "driver/compiler.h"
+#include "driver/program.h"
 #include "driver/stability_report.h"
+#include "driver/work_loop.h"
 #include "generate_mode.h"
 #include "list_mode.h"
 #include "options.h"
@@ -217,13 +220,13 @@ int main(int argc, char** argv) {
   // -h and -G write a file from the provider definitions; nothing is traced.
   if (generating) return runProbeGeneration(cl, units, options);
 
-  driver::SessionConfig config;
+  driver::CompilerConfig config;
   config.quiet = options.flag("quiet");
   // -x verbose is -S (both are libdtrace's DTRACE_C_DIFV).
   config.showProgram = cl.showProgram || options.flag("verbose");
   config.allowZeroMatches = cl.allowZeroMatches || options.flag("zdefs");
   config.errtags = options.flag("errtags");
-  config.verbose = cl.verbose;
+  driver::WorkLoopConfig workConfig;
 
   // As dtrace(1M) fails to open DTrace without privileges (-e compiles
   // without them): one line, before anything is created.
@@ -241,9 +244,9 @@ int main(int argc, char** argv) {
     if (!out)
       return fail("failed to open output file '" + cl.outputFile + "': " + std::strerror(errno));
   }
-  config.out = out;
-  if (!cl.outputFile.empty()) config.outName = cl.outputFile;
-  for (int i = 0; i < argc; i++) config.commandLine += (i ? " " : "") + std::string(argv[i]);
+  workConfig.out = out;
+  if (!cl.outputFile.empty()) workConfig.outName = cl.outputFile;
+  for (int i = 0; i < argc; i++) workConfig.commandLine += (i ? " " : "") + std::string(argv[i]);
 
   // Targets exist before compiling: $target names the first one.
   std::vector<proc::Target> targets;
@@ -285,11 +288,10 @@ int main(int argc, char** argv) {
   // $target is always defined: 0 without -c or -p, as in DTrace.
   macros.named["target"] = targets.empty() ? "0" : std::to_string(targets.front().pid());
 
-  const sema::MacroTable listMacros = macros;
-  driver::Session session(std::move(config), options);
+  driver::Compiler compiler(std::move(config), options);
   TargetHook targetHook(targets);
-  session.catalog().setProcessHook(&targetHook);
-  if (cl.list) return listProbes(session, units, cl.verbose, listMacros, options.flag("argref"));
+  compiler.catalog().setProcessHook(&targetHook);
+  if (cl.list) return listProbes(compiler, units, cl.verbose);
   // dtrace(1M)'s main(): -e with nothing to compile is done; otherwise no
   // program is "no probes specified" (usage is for no arguments at all).
   if (units.empty()) {
@@ -306,28 +308,30 @@ int main(int argc, char** argv) {
   };
   std::vector<size_t> matched(units.size());
   std::vector<std::string> stabilityReports(units.size());  // -v
+  driver::Program program(compiler, options);
   for (size_t i = 0; i < units.size(); i++) {
-    auto r = session.compile(units[i], &matched[i]);
+    auto compiled = compiler.compile(units[i]);
     armCoreDump(options);  // #pragma D option core
-    if (!r) return fail(r.error().message);
+    if (!compiled) return fail(compiled.error().message);
+    matched[i] = program.enable(*compiled);
     if (cl.verbose) {
       stabilityReports[i] =
           driver::formatStabilityReport(units[i].isScript ? "script" : "description",
-                                        programName(units[i]), session.compiled(), cl.compileOnly);
+                                        programName(units[i]), compiled->clauses, cl.compileOnly);
     }
   }
-  if (session.showsProgram()) {
-    session.showVariableTables();
+  if (compiler.showsProgram()) {
+    program.showVariableTables();
     // As libdtrace lists DIF while compiling (DTRACE_C_DIFV), -e lists too:
     // the programs are generated without loading them.
     if (cl.compileOnly) {
-      if (auto r = session.generateUnloaded(SIZE_MAX, true); !r) return fail(r.error().message);
+      if (auto r = program.generateUnloaded(SIZE_MAX, true); !r) return fail(r.error().message);
     }
   }
   // exec_prog() for each program: the match notice, then with -v the
   // stability report on the output.
   for (size_t i = 0; i < units.size(); i++) {
-    if (!cl.compileOnly && !session.quiet()) {
+    if (!cl.compileOnly && !compiler.quiet()) {
       std::fprintf(stderr, "dtrace: %s '%s' matched %zu probe%s\n",
                    units[i].isScript ? "script" : "description", programName(units[i]).c_str(),
                    matched[i], matched[i] == 1 ? "" : "s");
@@ -360,7 +364,7 @@ int main(int argc, char** argv) {
   const bool statusRateSet = options.isSet("statusrate");
   const uint64_t requestedStatusrate = options.timeNs("statusrate");
   const uint64_t requestedCleanrate = options.timeNs("cleanrate");
-  if (auto r = session.load(); !r) return fail("could not enable tracing: " + r.error().message);
+  if (auto r = program.load(); !r) return fail("could not enable tracing: " + r.error().message);
   reportLoweredSize("buffer size", requestedBufsize, options.size("bufsize"));
   reportLoweredSize("aggregation size", requestedAggsize, options.size("aggsize"));
   reportLoweredSize("dynamic variable size", requestedDynvarsize, options.size("dynvarsize"));
@@ -368,10 +372,11 @@ int main(int argc, char** argv) {
   if (statusRateSet) {
     reportChangedRate("status rate", requestedStatusrate, options.timeNs("statusrate"));
   }
-  if (options.flag("destructive") && !session.quiet()) {
+  if (options.flag("destructive") && !compiler.quiet()) {
     std::fputs("dtrace: allowing destructive actions\n", stderr);
   }
-  auto status = session.run(targets);
+  workConfig.quiet = compiler.quiet();
+  auto status = driver::WorkLoop(program, options, std::move(workConfig)).run(targets);
   if (out != stdout) std::fclose(out);
   if (!status) return fail(status.error().message);
   return *status;

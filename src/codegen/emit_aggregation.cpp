@@ -111,7 +111,7 @@ void ProgramEmitter::chargeAggregationEntry(const ir::Aggregation& agg, Label dr
   as_.emit(ldMapValue(R1, maps_.globals, layout_.aggregationEpochOffset));
   as_.emit(ldx(Size::DW, R1, R1, 0));
   takeBytes({offsetof(ir::Counters, aggregationEpoch), offsetof(ir::Counters, aggregationBytes)},
-            agg.entryCharge(), layout_.aggregationBytesPerCpu, dropped);
+            agg.entryCharge(), layout_.runtime.aggregationBytesPerCpu, dropped);
   as_.bind(charged);
 }
 

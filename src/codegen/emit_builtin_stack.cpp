@@ -162,7 +162,7 @@ void ProgramEmitter::stackDepth(bool user) {
   for (int i = 0; i < kDepthChunk; i++) buffer = pushSlot();  // the lowest slot starts it
   Label done = as_.newLabel();
   as_.emit(mov64(R6, 0));
-  const int limit = static_cast<int>(std::min<uint32_t>(layout_.stackDepthLimit, 4096));
+  const int limit = static_cast<int>(std::min<uint32_t>(layout_.runtime.stackDepthLimit, 4096));
   for (int counted = 0; counted < limit; counted += kDepthChunk) {
     as_.emit(ldx(Size::DW, R1, R10, kCtxSlot));
     as_.emit(mov64(R2, R10));

@@ -56,9 +56,9 @@ Result<std::vector<Insn>> ProgramEmitter::emit(const std::vector<EnabledClause>&
   as_.emit(st(Size::DW, R10, kTimestampSlot, 0));
   as_.jumpIf(BPF_JEQ, R0, 0, done);
   as_.emit(mov64(R9, R0));
-  if (layout_.tracingCpu) {  // -x cpu: the other CPUs trace nothing
+  if (layout_.runtime.tracingCpu) {  // -x cpu: the other CPUs trace nothing
     as_.emit(call(BPF_FUNC_get_smp_processor_id));
-    as_.jumpIf(BPF_JNE, R0, static_cast<int32_t>(*layout_.tracingCpu), done);
+    as_.jumpIf(BPF_JNE, R0, static_cast<int32_t>(*layout_.runtime.tracingCpu), done);
   }
   if (maps_.probeTable >= 0) {
     // A shared program: which of its probes fired is in the attach cookie.
@@ -143,7 +143,7 @@ void ProgramEmitter::clause(const EnabledClause& ec) {
 void ProgramEmitter::emitRecord() {
   Label skipped = as_.newLabel();
   if (clause_->speculationTagOffset) speculativeRecordAllowed(skipped);
-  if (layout_.fillLimit && expected_ != Activity::Cooldown) fillRoomLeft(skipped);
+  if (layout_.runtime.fillLimit && expected_ != Activity::Cooldown) fillRoomLeft(skipped);
   sendRecord(static_cast<int32_t>(layout_.recordOffset), clause_->dataSize, true, skipped);
 }
 
@@ -179,7 +179,7 @@ void ProgramEmitter::loadCpuRing(int32_t header, Label missing) {
 // Taken as the record is sent, so that records stamped before the
 // consumer's snapshot of the time are in their rings by then.
 int32_t ProgramEmitter::stampRecord(int32_t header, uint32_t dataSize) {
-  if (!layout_.recordTimestamps) return 0;
+  if (!layout_.runtime.recordTimestamps) return 0;
   as_.emit(call(BPF_FUNC_ktime_get_ns));
   as_.emit(
       stx(Size::DW, R9, static_cast<int16_t>(header + sizeof(ir::RecordHeader) + dataSize), R0));
@@ -220,7 +220,7 @@ void ProgramEmitter::fillRoomLeft(Label skip) {
   lookupCounters(skip);
   as_.emit(ldx(Size::DW, R2, R0, offsetof(Counters, filledBytes)));
   as_.emit(alu64(BPF_ADD, R2, static_cast<int32_t>(sizeof(ir::RecordHeader) + clause_->dataSize)));
-  as_.emit(ldImm64(R3, layout_.fillLimit));
+  as_.emit(ldImm64(R3, layout_.runtime.fillLimit));
   as_.jumpIf(BPF_JLE, R2, R3, fits);
   as_.emit(mov64(R1, 1));
   as_.emit(atomicAdd64(R0, offsetof(Counters, bufferDrops), R1));

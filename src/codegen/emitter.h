@@ -20,6 +20,8 @@
 
 #include "bpf/assembler.h"
 #include "codegen/layout.h"
+#include "ir/maps.h"
+#include "ir/probe_table.h"
 #include "providers/probe.h"
 #include "providers/tracepoint_machinery.h"
 #include "sema/symbols.h"
@@ -71,48 +73,11 @@ inline constexpr int16_t kProbeEntrySlot = -56;
 inline constexpr int16_t kTimestampSlot = -64;
 inline constexpr int kFirstSpillSlot = -72;
 
-// A hash map as a program reaches it: named directly, or at `slot` of the
-// array of maps `fd` (map_sharing.h).
-struct MapRef {
-  int fd = -1;
-  int32_t slot = -1;  // -1: `fd` is the map itself
-};
-
-// A map added here is one more that a program may name beside its
-// aggregations and dynamic variables: count it in kFixedMapsPerProgram
-// (map_sharing.h), which keeps every program within the kernel's limit.
-struct MapFds {
-  int globals = -1;
-  int scratch = -1;
-  int counters = -1;
-  // The principal buffers: an array of maps holding one ring buffer per
-  // CPU (bpf::CpuRings), indexed by CPU number.
-  int cpuRings = -1;
-  // Records wake the consumer only once their CPU's ring holds this many
-  // bytes (it polls meanwhile); 0: every record may wake it.
-  uint64_t ringbufWakeBytes = 0;
-  int speculationUsage = -1;         // ir::SpeculationUsage per CPU and speculation ID
-  std::vector<MapRef> aggregations;  // by aggregation id
-  int aggregationZero = -1;          // one zeroed value, as large as any aggregation's
-  std::vector<MapRef> dynamics;      // by dynamic variable id
-  int probeTable = -1;               // a shared program's probe table (ProbeTableEntry values)
-};
-
-// A program shared by a group of probes tells them apart by the low 32
-// bits of its attach cookie, the key of the group's probe table: an array
-// whose entries hold each probe's ID, the EPID of each of the program's
-// clauses for it, and its module, function and name.
-struct ProbeTableEntry {
-  static constexpr uint32_t kModuleSize = 64, kFunctionSize = 128, kNameSize = 64;
-  explicit ProbeTableEntry(uint32_t clauseCount) : clauses(clauseCount) {}
-  uint32_t clauses;
-  static constexpr uint32_t idOffset() { return 0; }
-  uint32_t epidOffset(uint32_t clause) const { return 4 + 4 * clause; }
-  uint32_t moduleOffset() const { return (4 + 4 * clauses + 7) / 8 * 8; }
-  uint32_t functionOffset() const { return moduleOffset() + kModuleSize; }
-  uint32_t nameOffset() const { return functionOffset() + kFunctionSize; }
-  uint32_t size() const { return nameOffset() + kNameSize; }
-};
+// The maps and probe table the driver gives a program (ir/maps.h,
+// ir/probe_table.h), as the emitter names them.
+using ir::MapFds;
+using ir::MapRef;
+using ir::ProbeTableEntry;
 
 struct EnabledClause {
   const ClauseLayout* layout = nullptr;

@@ -11,6 +11,7 @@
 
 #include "codegen/map_sharing.h"
 #include "ir/program.h"
+#include "ir/runtime_config.h"
 #include "parse/ast.h"
 #include "sema/symbols.h"
 
@@ -137,27 +138,12 @@ struct Layout {
   uint32_t speculationOffset = 0;
   uint32_t speculations = 0;
   uint64_t speculationBytes = 0;  // specsize: one speculation's records per CPU
-  // bufpolicy=fill: the bytes a CPU records before tracing stops, END's
-  // records kept out of it (set by the driver, which knows END's clauses);
-  // 0 for the other policies.
-  uint64_t fillLimit = 0;
-  // aggsize: the bytes of new aggregation entries (Aggregation::
-  // entryCharge()) each CPU may make per aggregation interval, as DTrace's
-  // per-CPU aggregation buffer holds that many bytes of records between two
-  // aggrate snapshots; beyond it, aggregation drops. The interval is the
-  // globals word at aggregationEpochOffset, which the consumer bumps every
-  // aggrate. Set by the driver, which knows the size granted.
-  uint64_t aggregationBytesPerCpu = 0;
+  // The globals word counting aggregation intervals (RuntimeConfig::
+  // aggregationBytesPerCpu), which the consumer bumps every aggrate.
   uint32_t aggregationEpochOffset = 0;
-  // -x temporal and bufpolicy=ring: records carry their time
-  // (ir::kRecordTimestampSize; scratch always has room for it). Set by the
-  // driver.
-  bool recordTimestamps = false;
-  // stackdepth and ustackdepth count at most this many frames, the most
-  // bpf_get_stack() reports (perf_event_max_stack; set by the driver).
-  uint32_t stackDepthLimit = 127;
-  // -x cpu: probes fire only on this CPU (set by the driver).
-  std::optional<uint32_t> tracingCpu;
+  // What the options decide (set by the driver before any program is
+  // generated).
+  ir::RuntimeConfig runtime;
   std::vector<ClauseLayout> clauses;
   std::vector<ir::Aggregation> aggregations;
   std::vector<DynamicLayout> dynamics;  // by Variable::dynamicId

@@ -11,16 +11,16 @@
 namespace dtrace::driver {
 
 struct LibraryUnit {
-  const char* name;    // as errors name it: "process.d"
-  const char* source;  // D
+  const char* name;                     // as errors name it: "process.d"
+  const char* source;                   // D
   std::vector<std::string_view> names;  // what it defines for scripts
 };
 
 // io.d's, ip.d's, tcp.d's and udp.d's sources (io_library.cpp, ...).
-const char* ioLibrarySource();
-const char* ipLibrarySource();
-const char* tcpLibrarySource();
-const char* udpLibrarySource();
+extern const char kIoLibrarySource[];
+extern const char kIpLibrarySource[];
+extern const char kTcpLibrarySource[];
+extern const char kUdpLibrarySource[];
 
 // The library units a script needs: those defining a name it mentions.
 std::vector<const LibraryUnit*> libraryUnitsFor(std::string_view script);

@@ -5,8 +5,7 @@
 
 namespace dtrace::driver {
 
-const char* ioLibrarySource() {
-  return R"D(
+extern const char kIoLibrarySource[] = R"D(
 typedef char *caddr_t;
 
 typedef struct bufinfo {
@@ -93,6 +92,5 @@ translator fileinfo_t < struct request *R > {
   fi_oflags = 0;
 };
 )D";
-}
 
 }  // namespace dtrace::driver

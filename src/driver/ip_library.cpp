@@ -8,8 +8,7 @@
 
 namespace dtrace::driver {
 
-const char* ipLibrarySource() {
-  return R"D(
+extern const char kIpLibrarySource[] = R"D(
 typedef struct pktinfo {
   uintptr_t pkt_addr;
 } pktinfo_t;
@@ -207,6 +206,5 @@ translator ipv6info_t < struct sk_buff *S > {
       (uintptr_t)(arg7 ? S->data : S->head + S->network_header);
 };
 )D";
-}
 
 }  // namespace dtrace::driver

@@ -7,8 +7,7 @@
 
 namespace dtrace::driver {
 
-const char* tcpLibrarySource() {
-  return R"D(
+extern const char kTcpLibrarySource[] = R"D(
 /* The tcp provider's args[] use ip.d's pktinfo_t, csinfo_t and ipinfo_t. */
 typedef struct tcpinfo {
   uint16_t tcp_sport;
@@ -135,6 +134,5 @@ translator tcplsinfo_t < int I > {
   tcps_state = I;
 };
 )D";
-}
 
 }  // namespace dtrace::driver

@@ -6,8 +6,7 @@
 
 namespace dtrace::driver {
 
-const char* udpLibrarySource() {
-  return R"D(
+extern const char kUdpLibrarySource[] = R"D(
 /* The udp provider's args[] use ip.d's pktinfo_t, csinfo_t and ipinfo_t. */
 typedef struct udpinfo {
   uint16_t udp_sport;
@@ -51,6 +50,5 @@ translator udpsinfo_t < struct sock *S > {
       inet_ntoa(&S->__sk_common.skc_daddr) : inet_ntoa6(&S->__sk_common.skc_v6_daddr);
 };
 )D";
-}
 
 }  // namespace dtrace::driver

@@ -9,7 +9,8 @@
 #include <cstdio>
 #include <string>
 
-#include "driver/session.h"
+#include "driver/compiler.h"
+#include "driver/program.h"
 #include "fuzz/fuzz_macros.h"
 #include "util/option_table.h"
 
@@ -26,17 +27,18 @@ constexpr size_t kMaxPrograms = 8;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   OptionTable options;
   (void)options.set("destructive", "");  // -w: destructive actions compile too
-  driver::SessionConfig config;
+  driver::CompilerConfig config;
   config.allowZeroMatches = true;  // -Z: clauses that match nothing are checked all the same
   config.macros = fuzz::macroTable();
-  config.out = stderr;
-  driver::Session session(std::move(config), options);
+  driver::Compiler compiler(std::move(config), options);
+  driver::Program program(compiler, options);
   driver::SourceUnit unit;
   unit.isScript = true;
   unit.name = "fuzz.d";
   unit.text.assign(reinterpret_cast<const char*>(data), size);
-  size_t matched = 0;
-  if (!session.compile(unit, &matched)) return 0;
-  (void)session.generateUnloaded(kMaxPrograms);
+  auto compiled = compiler.compile(unit);
+  if (!compiled) return 0;
+  program.enable(*compiled);
+  (void)program.generateUnloaded(kMaxPrograms);
   return 0;
 }

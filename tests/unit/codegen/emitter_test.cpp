@@ -102,9 +102,9 @@ struct Record {
 
 // One compiled enabling with its maps and loaded program.
 struct Harness {
-  // Compiles src, creates the maps as Session::createMaps does, generates
-  // the program of `probe` for every clause (EPID = clause number) and
-  // loads it. Returns "" or the error (with the verifier log).
+  // Compiles src, creates the maps as driver::Program::createMaps does,
+  // generates the program of `probe` for every clause (EPID = clause
+  // number) and loads it. Returns "" or the error (with the verifier log).
   std::string load(std::string_view src, const providers::Probe& probe,
                    Activity expected = Activity::Warmup) {
     probe_ = probe;
@@ -124,7 +124,7 @@ struct Harness {
       if (auto* c = std::get_if<ast::ProbeClause>(&item)) clauses.push_back(c);
     }
     layout = computeLayout(clauses, symbols, /*quiet=*/true, types.stringBufferSize());
-    layout.aggregationBytesPerCpu = aggsize;
+    layout.runtime.aggregationBytesPerCpu = aggsize;
     if (std::string err = createMaps(); !err.empty()) return err;
 
     MapFds fds;
@@ -1120,10 +1120,10 @@ TEST_F(EmitterTest, AggregationsUnderIf) {
   EXPECT_EQ(aggregation(1, zeroKey(1))[0], 1);
 }
 
-// Session::run fires BEGIN and END with no arguments (BPF_PROG_RUN with an
-// empty context), but the kernel refuses to run a raw-tracepoint program
-// whose context reads reach past ctx_size_in: `BEGIN { trace(arg0); }`
-// fails with EINVAL. DTrace's BEGIN sees arg0..arg9 as 0.
+// The work loop (driver::WorkLoop) fires BEGIN and END with no arguments
+// (BPF_PROG_RUN with an empty context), but the kernel refuses to run a
+// raw-tracepoint program whose context reads reach past ctx_size_in:
+// `BEGIN { trace(arg0); }` fails with EINVAL. DTrace's BEGIN sees arg0..arg9 as 0.
 TEST_F(EmitterTest, BeginReadingArg0RunsWithSixZeroArguments) {
   ASSERT_EQ(load("BEGIN { x = arg0 + 1; }", beginProbe()), "");
   setState(Activity::Warmup);

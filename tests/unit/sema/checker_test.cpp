@@ -313,7 +313,8 @@ TEST_F(CheckerTest, CastOfAVariableIsNotConstant) {
 
 // DTrace refuses a constant zero divisor when the expression is parsed.
 // Our checker records the diagnostic but check() still returns true, so a
-// caller that trusts the result (Session::compile does) compiles the script.
+// caller that trusts the result (driver::Compiler::compile does) compiles
+// the script.
 TEST_F(CheckerTest, DivisionByConstantZeroFailsTheCheck) {
   EXPECT_EQ(check("BEGIN { x = 1 / 0; }"),
             "[D_DIV_ZERO] line 1: expression contains division by zero");

@@ -1,25 +1,26 @@
-// The D libraries a session compiles before its programs: the units
+// The D libraries the compiler compiles before its programs: the units
 // dtrace has built in (d_library.h), loaded when a program names what they
 // define, and the files of the library path (-L), loaded before the first
 // program. What a library defines (inlines, translators, types) is then
 // visible to every program of the session.
 #include <set>
 
+#include "driver/compiler.h"
 #include "driver/d_library.h"
 #include "driver/library_path.h"
-#include "driver/session.h"
+#include "driver/pragmas.h"
 
 namespace dtrace::driver {
 
-Result<void> Session::loadLibraries(std::string_view script) {
+Result<void> Compiler::loadLibraries(std::string_view script) {
   for (const LibraryUnit* lib : libraryUnitsFor(script)) {
     if (auto r = loadLibraryUnit(*lib); !r) return r;
   }
   return {};
 }
 
-// Each unit is checked once per session.
-Result<void> Session::loadLibraryUnit(const LibraryUnit& lib) {
+// Each unit is checked once per compiler (session).
+Result<void> Compiler::loadLibraryUnit(const LibraryUnit& lib) {
   if (!loadedLibraries_.insert(&lib).second) return {};
   if (auto r = loadLibraries(lib.source); !r) return r;  // units it builds on
   parse::ParseResult parsed = parseLibrary(lib.source);
@@ -30,7 +31,7 @@ Result<void> Session::loadLibraryUnit(const LibraryUnit& lib) {
   return checkLibrary(std::move(parsed), unit, "");
 }
 
-parse::ParseResult Session::parseLibrary(std::string_view source) {
+parse::ParseResult Compiler::parseLibrary(std::string_view source) {
   parse::ParseOptions po;
   po.isTypeName = [this](std::string_view n, bool) { return types().isTypeName(n); };
   return parse::parseProgram(source, po);
@@ -38,8 +39,8 @@ parse::ParseResult Session::parseLibrary(std::string_view source) {
 
 // Checks a parsed library; its definitions then serve every program.
 // Errors are reported against `unit`, naming `file`.
-Result<void> Session::checkLibrary(parse::ParseResult parsed, const SourceUnit& unit,
-                                   const std::string& file) {
+Result<void> Compiler::checkLibrary(parse::ParseResult parsed, const SourceUnit& unit,
+                                    const std::string& file) {
   auto program = std::make_unique<ast::Program>(std::move(parsed.program));
   Diagnostics diags;
   sema::Checker checker(types(), symbols_, config_.macros, diags, &definitions_);
@@ -54,7 +55,7 @@ Result<void> Session::checkLibrary(parse::ParseResult parsed, const SourceUnit& 
 // dependencies are not met (a library skipped before it, a provider or
 // module `depends_on` names that is not here: D_PRAGMA_DEPEND) is skipped
 // without a word, and its clauses are checked but never enabled.
-Result<void> Session::loadUserLibraries(const SourceUnit& unit) {
+Result<void> Compiler::loadUserLibraries(const SourceUnit& unit) {
   if (userLibrariesLoaded_) return {};
   userLibrariesLoaded_ = true;
   auto libraries = findLibraries(
@@ -78,7 +79,7 @@ Result<void> Session::loadUserLibraries(const SourceUnit& unit) {
     }
     for (const parse::PragmaLine& p : parsed.pragmas) {
       if (p.words.size() >= 2 && p.words[0] == "depends_on" && p.words[1] == "library") continue;
-      if (std::optional<Diagnostic> problem = pragmaProblem(p)) {
+      if (std::optional<Diagnostic> problem = pragmaProblem(p, catalog_)) {
         if (problem->tag != "D_PRAGMA_DEPEND") {
           return makeError(compileError(unit, *problem, lib.path));
         }

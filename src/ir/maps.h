@@ -1,0 +1,38 @@
+// The maps a generated program names, as the driver creates them and the
+// emitter refers to them.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace dtrace::ir {
+
+// A hash map as a program reaches it: named directly, or at `slot` of the
+// array of maps `fd` (codegen/map_sharing.h).
+struct MapRef {
+  int fd = -1;
+  int32_t slot = -1;  // -1: `fd` is the map itself
+};
+
+// A map added here is one more that a program may name beside its
+// aggregations and dynamic variables: count it in kFixedMapsPerProgram
+// (codegen/map_sharing.h), which keeps every program within the kernel's
+// limit.
+struct MapFds {
+  int globals = -1;
+  int scratch = -1;
+  int counters = -1;
+  // The principal buffers: an array of maps holding one ring buffer per
+  // CPU (bpf::CpuRings), indexed by CPU number.
+  int cpuRings = -1;
+  // Records wake the consumer only once their CPU's ring holds this many
+  // bytes (it polls meanwhile); 0: every record may wake it.
+  uint64_t ringbufWakeBytes = 0;
+  int speculationUsage = -1;         // ir::SpeculationUsage per CPU and speculation ID
+  std::vector<MapRef> aggregations;  // by aggregation id
+  int aggregationZero = -1;          // one zeroed value, as large as any aggregation's
+  std::vector<MapRef> dynamics;      // by dynamic variable id
+  int probeTable = -1;               // a shared program's probe table (ProbeTableEntry values)
+};
+
+}  // namespace dtrace::ir
