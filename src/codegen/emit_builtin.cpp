@@ -281,39 +281,12 @@ void ProgramEmitter::probeArgRead(const providers::ArgSource& a) {
     case Kind::Constant:
       constant(a.constant);
       return;
-    case Kind::CtxMember: {
-      int32_t offset = 0;
-      for (const auto& [type, member] : a.members) {
-        auto at = memberOffset_ ? memberOffset_(type.c_str(), member.c_str())
-                                : Result<uint32_t>(makeError("no kernel type information"));
-        if (!at) {
-          fail(at.error().message);
-          return;
-        }
-        offset += static_cast<int32_t>(*at);
-      }
-      as_.emit(ldx(Size::DW, R3, R1, a.offset));
-      as_.emit(alu64(BPF_ADD, R3, offset));
-      readAtR3(false, a.size, a.isSigned);
+    case Kind::CtxMember:
+      ctxMemberRead(a);
       return;
-    }
-    case Kind::ExitReason: {
-      // exit_code is a wait status: a signal number in the low 7 bits
-      // (0 for a normal exit), 0x80 when it dumped core.
-      Label done = as_.newLabel();
-      taskMember("exit_code", 4);
-      as_.emit(mov64(R1, R6));
-      as_.emit(mov64(R6, CLD_DUMPED));
-      as_.emit(mov64(R2, R1));
-      as_.emit(alu64(BPF_AND, R2, 0x80));
-      as_.jumpIf(BPF_JNE, R2, 0, done);
-      as_.emit(mov64(R6, CLD_EXITED));
-      as_.emit(alu64(BPF_AND, R1, 0x7f));
-      as_.jumpIf(BPF_JEQ, R1, 0, done);
-      as_.emit(mov64(R6, CLD_KILLED));
-      as_.bind(done);
+    case Kind::ExitReason:
+      exitReason();
       return;
-    }
     case Kind::CurrentTask:
       as_.emit(call(BPF_FUNC_get_current_task));
       as_.emit(mov64(R6, R0));
@@ -330,30 +303,67 @@ void ProgramEmitter::probeArgRead(const providers::ArgSource& a) {
       as_.bind(done);
       return;
     }
-    case Kind::UserMemory: {
-      // r3 = the address: a register, plus a scaled index register, plus
-      // a displacement.
-      if (a.offset >= 0) {
-        as_.emit(ldx(Size::DW, R3, R1, a.offset));
-      } else {
-        as_.emit(mov64(R3, 0));
-      }
-      if (a.indexOffset >= 0) {
-        as_.emit(ldx(Size::DW, R2, R1, a.indexOffset));
-        if (a.scale > 1) as_.emit(alu64(BPF_MUL, R2, a.scale));
-        as_.emit(alu64(BPF_ADD, R3, R2));
-      }
-      if (a.constant != 0) {
-        constant(a.constant, R2);
-        as_.emit(alu64(BPF_ADD, R3, R2));
-      }
-      readAtR3(true, a.size, a.isSigned);
+    case Kind::UserMemory:
+      userMemoryRead(a);
       return;
-    }
     case Kind::None:
       break;
   }
   as_.emit(mov64(R6, 0));
+}
+
+// A member of a kernel struct the context points to, at offsets BTF gives.
+void ProgramEmitter::ctxMemberRead(const providers::ArgSource& a) {
+  int32_t offset = 0;
+  for (const auto& [type, member] : a.members) {
+    auto at = memberOffset_ ? memberOffset_(type.c_str(), member.c_str())
+                            : Result<uint32_t>(makeError("no kernel type information"));
+    if (!at) {
+      fail(at.error().message);
+      return;
+    }
+    offset += static_cast<int32_t>(*at);
+  }
+  as_.emit(ldx(Size::DW, R3, R1, a.offset));
+  as_.emit(alu64(BPF_ADD, R3, offset));
+  readAtR3(false, a.size, a.isSigned);
+}
+
+void ProgramEmitter::exitReason() {
+  // exit_code is a wait status: a signal number in the low 7 bits
+  // (0 for a normal exit), 0x80 when it dumped core.
+  Label done = as_.newLabel();
+  taskMember("exit_code", 4);
+  as_.emit(mov64(R1, R6));
+  as_.emit(mov64(R6, CLD_DUMPED));
+  as_.emit(mov64(R2, R1));
+  as_.emit(alu64(BPF_AND, R2, 0x80));
+  as_.jumpIf(BPF_JNE, R2, 0, done);
+  as_.emit(mov64(R6, CLD_EXITED));
+  as_.emit(alu64(BPF_AND, R1, 0x7f));
+  as_.jumpIf(BPF_JEQ, R1, 0, done);
+  as_.emit(mov64(R6, CLD_KILLED));
+  as_.bind(done);
+}
+
+void ProgramEmitter::userMemoryRead(const providers::ArgSource& a) {
+  // r3 = the address: a register, plus a scaled index register, plus
+  // a displacement.
+  if (a.offset >= 0) {
+    as_.emit(ldx(Size::DW, R3, R1, a.offset));
+  } else {
+    as_.emit(mov64(R3, 0));
+  }
+  if (a.indexOffset >= 0) {
+    as_.emit(ldx(Size::DW, R2, R1, a.indexOffset));
+    if (a.scale > 1) as_.emit(alu64(BPF_MUL, R2, a.scale));
+    as_.emit(alu64(BPF_ADD, R3, R2));
+  }
+  if (a.constant != 0) {
+    constant(a.constant, R2);
+    as_.emit(alu64(BPF_ADD, R3, R2));
+  }
+  readAtR3(true, a.size, a.isSigned);
 }
 
 // r6 = current task's member at a dotted path, where each path element but

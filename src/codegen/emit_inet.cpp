@@ -4,6 +4,7 @@
 // (its choice of zero run for "::", IPv4-mapped and -compatible forms).
 // link_ntop(): a hardware address as text.
 #include "codegen/emitter.h"
+#include "ir/subroutine.h"
 
 namespace dtrace::codegen {
 
@@ -189,29 +190,29 @@ void ProgramEmitter::inet6(bool full, int32_t bytes) {
   as_.bind(done);
 }
 
-bool ProgramEmitter::inetString(const Expr& call, Reg base, int32_t offset, uint32_t size) {
-  const std::string& name = call.text;
-  if (name != "inet_ntoa" && name != "inet_ntoa6" && name != "inet_ntop") return false;
+void ProgramEmitter::inetString(const Expr& call, Reg base, int32_t offset, uint32_t size) {
+  using S = ir::Subroutine;
+  const S subr = *call.subroutine;
   const int32_t bytes = subrArea(0), out = subrArea(1);
   Label v4 = as_.newLabel(), text = as_.newLabel();
   const int16_t family = pushSlot();
-  if (name == "inet_ntop") {
+  if (subr == S::InetNtop) {
     operandValue(*call.operands[0]);
     as_.emit(stx(Size::DW, R10, family, R6));
     operandValue(*call.operands[1]);
   } else {
-    as_.emit(st(Size::DW, R10, family, name == "inet_ntoa" ? kAfInet : kAfInet6));
+    as_.emit(st(Size::DW, R10, family, subr == S::InetNtoa ? kAfInet : kAfInet6));
     operandValue(*call.operands[0]);
   }
   as_.emit(st(Size::DW, R9, static_cast<int16_t>(loopState(kPos)), kAddrStrLen - 2));
   as_.emit(st(Size::B, R9, static_cast<int16_t>(out + kAddrStrLen - 1), 0));
   as_.emit(ldx(Size::DW, R1, R10, family));
   popSlot();
-  if (name != "inet_ntoa") {
+  if (subr != S::InetNtoa) {
     Label notV6 = as_.newLabel();
     as_.jumpIf(BPF_JNE, R1, kAfInet6, notV6);
     readAddress(bytes, 16);
-    const bool strict = name == "inet_ntop" ||
+    const bool strict = subr == S::InetNtop ||
                         (call.operands.size() > 1 && call.operands[1]->constValue.value_or(0) != 0);
     inet6(strict, bytes);
     as_.jump(text);
@@ -228,14 +229,12 @@ bool ProgramEmitter::inetString(const Expr& call, Reg base, int32_t offset, uint
   as_.emit(mov64(R8, kAddrStrLen - 1));
   as_.emit(alu64(BPF_SUB, R8, R6));
   copySlice(out, R6, R8, base, offset, size);
-  return true;
 }
 
 // link_ntop(type, addr): the type's address length in bytes at addr, as
 // two lower-case hex digits each, joined by ':' (Oracle's subroutine); an
 // unknown type is an illegal operation.
-bool ProgramEmitter::linkString(const Expr& call, Reg base, int32_t offset, uint32_t size) {
-  if (call.text != "link_ntop") return false;
+void ProgramEmitter::linkString(const Expr& call, Reg base, int32_t offset, uint32_t size) {
   const int32_t bytes = subrArea(0), out = subrArea(1);
   const int16_t type = pushSlot();
   operandValue(*call.operands[0]);
@@ -274,7 +273,6 @@ bool ProgramEmitter::linkString(const Expr& call, Reg base, int32_t offset, uint
   as_.emit(alu64(BPF_MUL, R8, 3));
   as_.emit(alu64(BPF_SUB, R8, 1));  // without the last ':'
   copySlice(out, R6, R8, base, offset, size);
-  return true;
 }
 
 }  // namespace dtrace::codegen

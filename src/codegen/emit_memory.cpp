@@ -3,6 +3,7 @@
 // value is reset at every clause firing like DTrace's scratch space; it
 // is the only memory the copying subroutines write.
 #include "codegen/emitter.h"
+#include "ir/subroutine.h"
 #include "sema/checker.h"
 
 namespace dtrace::codegen {
@@ -94,7 +95,9 @@ void ProgramEmitter::readableScratch(uint32_t size) {
 }
 
 bool ProgramEmitter::memorySubroutine(const Expr& call) {
-  const std::string& name = call.text;
+  using S = ir::Subroutine;
+  if (!call.subroutine) return false;
+  const S subr = *call.subroutine;
   auto& args = call.operands;
   auto addressOfArea = [&]() {  // r6 = the D address of alloca offset r8
     scratchAddress();
@@ -113,78 +116,82 @@ bool ProgramEmitter::memorySubroutine(const Expr& call) {
     fault(ir::Fault::BadAddr, R6);
     as_.bind(ok);
   };
-  if (name == "alloca") {
-    operandValue(*args[0]);
-    allocate(R6);
-    addressOfArea();
-    return true;
-  }
-  if (name == "copyin") {  // copyin(uaddr, size): alloca(size) filled from user memory
-    const int16_t from = pushSlot();
-    operandValue(*args[0]);
-    as_.emit(stx(Size::DW, R10, from, R6));
-    operandValue(*args[1]);
-    allocate(R6);
-    as_.emit(mov64(R1, R9));
-    as_.emit(alu64(BPF_ADD, R1, static_cast<int32_t>(layout_.allocaOffset)));
-    as_.emit(alu64(BPF_ADD, R1, R8));
-    as_.emit(mov64(R2, R6));
-    copyFrom(true, from);
-    popSlot();
-    addressOfArea();
-    return true;
-  }
-  if (name == "copyinto" || name == "bcopy") {
-    // copyinto(uaddr, size, dest); bcopy(src, dest, size) from kernel memory.
-    const bool user = name == "copyinto";
-    const int16_t from = pushSlot(), to = pushSlot();
-    if (args[0]->type->isString()) {  // a string is the address of its bytes
-      operandInto(*args[0], 0);
-      scratchAddress();
-      as_.emit(mov64(R6, R0));
-      as_.emit(alu64(BPF_ADD, R6, subrArea(0)));
-    } else {
+  switch (subr) {
+    case S::Alloca: {
       operandValue(*args[0]);
+      allocate(R6);
+      addressOfArea();
+      return true;
     }
-    as_.emit(stx(Size::DW, R10, from, R6));
-    // The arguments run left to right (n++ in one is seen by the next).
-    const int16_t size = pushSlot();
-    operandValue(*args[1]);
-    as_.emit(stx(Size::DW, R10, user ? size : to, R6));
-    operandValue(*args[2]);
-    as_.emit(stx(Size::DW, R10, user ? to : size, R6));
-    as_.emit(ldx(Size::DW, R8, R10, size));
-    popSlot();
-    as_.emit(ldx(Size::DW, R6, R10, to));
-    writableRange(R6, R8);
-    as_.emit(mov64(R1, R0));
-    as_.emit(mov64(R2, R8));
-    copyFrom(user, from);
-    popSlot();
-    popSlot();
-    as_.emit(mov64(R6, 0));
-    return true;
+    case S::Copyin: {  // copyin(uaddr, size): alloca(size) filled from user memory
+      const int16_t from = pushSlot();
+      operandValue(*args[0]);
+      as_.emit(stx(Size::DW, R10, from, R6));
+      operandValue(*args[1]);
+      allocate(R6);
+      as_.emit(mov64(R1, R9));
+      as_.emit(alu64(BPF_ADD, R1, static_cast<int32_t>(layout_.allocaOffset)));
+      as_.emit(alu64(BPF_ADD, R1, R8));
+      as_.emit(mov64(R2, R6));
+      copyFrom(true, from);
+      popSlot();
+      addressOfArea();
+      return true;
+    }
+    case S::Copyinto:
+    case S::Bcopy: {
+      // copyinto(uaddr, size, dest); bcopy(src, dest, size) from kernel memory.
+      const bool user = subr == S::Copyinto;
+      const int16_t from = pushSlot(), to = pushSlot();
+      if (args[0]->type->isString()) {  // a string is the address of its bytes
+        operandInto(*args[0], 0);
+        scratchAddress();
+        as_.emit(mov64(R6, R0));
+        as_.emit(alu64(BPF_ADD, R6, subrArea(0)));
+      } else {
+        operandValue(*args[0]);
+      }
+      as_.emit(stx(Size::DW, R10, from, R6));
+      // The arguments run left to right (n++ in one is seen by the next).
+      const int16_t size = pushSlot();
+      operandValue(*args[1]);
+      as_.emit(stx(Size::DW, R10, user ? size : to, R6));
+      operandValue(*args[2]);
+      as_.emit(stx(Size::DW, R10, user ? to : size, R6));
+      as_.emit(ldx(Size::DW, R8, R10, size));
+      popSlot();
+      as_.emit(ldx(Size::DW, R6, R10, to));
+      writableRange(R6, R8);
+      as_.emit(mov64(R1, R0));
+      as_.emit(mov64(R2, R8));
+      copyFrom(user, from);
+      popSlot();
+      popSlot();
+      as_.emit(mov64(R6, 0));
+      return true;
+    }
+    case S::StringAddress: {  // a char pointer to a copy of a string
+      const auto size = static_cast<int32_t>(layout_.stringTempSize);
+      operandInto(*args[0], 0);
+      as_.emit(mov64(R6, size));
+      allocate(R6);
+      as_.emit(mov64(R1, R9));
+      as_.emit(alu64(BPF_ADD, R1, static_cast<int32_t>(layout_.allocaOffset)));
+      as_.emit(alu64(BPF_ADD, R1, R8));
+      as_.emit(mov64(R2, size));
+      as_.emit(mov64(R3, R9));
+      as_.emit(alu64(BPF_ADD, R3, subrArea(0)));
+      as_.emit(bpf::call(BPF_FUNC_probe_read_kernel));
+      addressOfArea();
+      return true;
+    }
+    case S::Progenyof: {
+      progenyOf(call);
+      return true;
+    }
+    default:
+      return false;
   }
-  if (name == sema::kStringAddress) {  // a char pointer to a copy of a string
-    const auto size = static_cast<int32_t>(layout_.stringTempSize);
-    operandInto(*args[0], 0);
-    as_.emit(mov64(R6, size));
-    allocate(R6);
-    as_.emit(mov64(R1, R9));
-    as_.emit(alu64(BPF_ADD, R1, static_cast<int32_t>(layout_.allocaOffset)));
-    as_.emit(alu64(BPF_ADD, R1, R8));
-    as_.emit(mov64(R2, size));
-    as_.emit(mov64(R3, R9));
-    as_.emit(alu64(BPF_ADD, R3, subrArea(0)));
-    as_.emit(bpf::call(BPF_FUNC_probe_read_kernel));
-    addressOfArea();
-    return true;
-  }
-  if (name == "progenyof") {
-    progenyOf(call);
-    return true;
-  }
-  return false;
 }
 
 // progenyof(pid): 1 when the current process is pid or descends from it,

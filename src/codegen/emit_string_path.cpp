@@ -2,6 +2,7 @@
 // (basename("/") is "/", dirname("foo") is ".", cleanpath("/a/./b/../c")
 // is "/a/c"), each scan a bpf_loop callback over the operand's bytes.
 #include "codegen/emitter.h"
+#include "ir/subroutine.h"
 
 namespace dtrace::codegen {
 
@@ -14,16 +15,13 @@ enum CleanWord { kIn, kOut, kChar, kMode };
 enum CleanMode { kRead, kNext, kBack };
 }  // namespace
 
-bool ProgramEmitter::pathString(const Expr& call, Reg base, int32_t offset, uint32_t size) {
-  const std::string& name = call.text;
-  if (name != "basename" && name != "dirname" && name != "cleanpath") return false;
+void ProgramEmitter::pathString(const Expr& call, Reg base, int32_t offset, uint32_t size) {
   operandInto(*call.operands[0], 0);
-  if (name == "cleanpath") {
+  if (*call.subroutine == ir::Subroutine::Cleanpath) {
     cleanPath(base, offset, size);
   } else {
-    baseOrDirName(name == "dirname", base, offset, size);
+    baseOrDirName(*call.subroutine == ir::Subroutine::Dirname, base, offset, size);
   }
-  return true;
 }
 
 // Scanning back from the end: the last non-slash is the basename's end,

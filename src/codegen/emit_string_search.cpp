@@ -4,6 +4,7 @@
 // DTrace's NULL (dtrace_dif_subr leaves 0 in the register): printing it
 // faults at 0, comparing it reads "".
 #include "codegen/emitter.h"
+#include "ir/subroutine.h"
 
 namespace dtrace::codegen {
 
@@ -13,12 +14,12 @@ using ast::Expr;
 namespace {
 enum Word { kPos, kMatched, kResult, kSublen, kLimit, kLen, kStart };
 
-bool isReverse(const std::string& name) { return name == "rindex" || name == "strrchr"; }
+using S = ir::Subroutine;
+
+bool isReverse(S subr) { return subr == S::Rindex || subr == S::Strrchr; }
 }  // namespace
 
-bool ProgramEmitter::searchString(const Expr& call, Reg base, int32_t offset, uint32_t size) {
-  const std::string& name = call.text;
-  if (name != "strstr" && name != "strchr" && name != "strrchr") return false;
+void ProgramEmitter::searchString(const Expr& call, Reg base, int32_t offset, uint32_t size) {
   const UnsetStringRead ifNull = std::exchange(nullResult_, {});
   stringSearch(call);
   Label found = as_.newLabel(), done = as_.newLabel();
@@ -29,13 +30,12 @@ bool ProgramEmitter::searchString(const Expr& call, Reg base, int32_t offset, ui
   as_.emit(mov64(R8, static_cast<int32_t>(size)));
   copySlice(subrArea(0), R6, R8, base, offset, size);
   as_.bind(done);
-  return true;
 }
 
 void ProgramEmitter::stringSearch(const Expr& call) {
-  const std::string& name = call.text;
-  const bool reverse = isReverse(name);
-  const bool byChar = name == "strchr" || name == "strrchr";
+  const S subr = *call.subroutine;
+  const bool reverse = isReverse(subr);
+  const bool byChar = subr == S::Strchr || subr == S::Strrchr;
   const bool hasStart = call.operands.size() == 3;
   const uint32_t n = layout_.stringTempSize;
   const int32_t s = subrArea(0), t = subrArea(1);
@@ -61,7 +61,7 @@ void ProgramEmitter::stringSearch(const Expr& call) {
   Label done = as_.newLabel(), search = as_.newLabel();
   as_.emit(ldx(Size::DW, R1, R9, word(kLen)));
   as_.emit(ldx(Size::DW, R2, R9, word(kSublen)));
-  if (name == "strchr") {  // strchr(s, 0) is the NUL at the end
+  if (subr == S::Strchr) {  // strchr(s, 0) is the NUL at the end
     Label notNul = as_.newLabel();
     as_.jumpIf(BPF_JNE, R2, 0, notNul);
     as_.emit(mov64(R6, R1));

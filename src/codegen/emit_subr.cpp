@@ -1,5 +1,6 @@
 // Subroutines: DTrace's built-in functions that compute a value.
 #include "codegen/emitter.h"
+#include "ir/subroutine.h"
 #include "sema/checker.h"
 
 namespace dtrace::codegen {
@@ -119,36 +120,62 @@ void ProgramEmitter::changeCase(bool upper, Reg base, int32_t offset, uint32_t s
   }
 }
 
+// String-valued subroutines written into base+offset; false for any other
+// call.
+bool ProgramEmitter::subroutineString(const Expr& call, Reg base, int32_t offset, uint32_t size) {
+  if (!call.subroutine) return false;
+  using S = ir::Subroutine;
+  switch (*call.subroutine) {
+    case S::Strstr:
+    case S::Strchr:
+    case S::Strrchr:
+      searchString(call, base, offset, size);
+      return true;
+    case S::Basename:
+    case S::Dirname:
+    case S::Cleanpath:
+      pathString(call, base, offset, size);
+      return true;
+    case S::InetNtoa:
+    case S::InetNtoa6:
+    case S::InetNtop:
+      inetString(call, base, offset, size);
+      return true;
+    case S::LinkNtop:
+      linkString(call, base, offset, size);
+      return true;
+    case S::Strtok:
+      tokenize(call, base, offset, size);
+      return true;
+    case S::Toupper:
+    case S::Tolower:  // s with ASCII letters changed
+      stringInto(*call.operands[0], base, offset, size);
+      changeCase(*call.subroutine == S::Toupper, base, offset, size);
+      return true;
+    case S::Substr:
+    case S::StringOffset:  // s + i is substr(s, i)
+      substring(call, base, offset, size);
+      return true;
+    case S::Lltostr:
+      integerToString(call, base, offset, size);
+      return true;
+    case S::Strjoin:
+      joinString(call, base, offset, size);
+      return true;
+    case S::Copyinstr:
+      copyInString(call, base, offset, size);
+      return true;
+    default:
+      return false;
+  }
+}
+
 // strjoin(a, b): a, then b, NUL-terminated; out of scratch space when the
 // two do not fit strsize.
-// toupper(s), tolower(s): s with ASCII letters changed.
-bool ProgramEmitter::subroutineString(const Expr& call, Reg base, int32_t offset, uint32_t size) {
-  const std::string& name = call.text;
-  if (searchString(call, base, offset, size) || pathString(call, base, offset, size) ||
-      inetString(call, base, offset, size) || linkString(call, base, offset, size)) {
-    return true;
-  }
-  if (name == "strtok") {
-    tokenize(call, base, offset, size);
-    return true;
-  }
-  if (name == "toupper" || name == "tolower") {
-    stringInto(*call.operands[0], base, offset, size);
-    changeCase(name == "toupper", base, offset, size);
-    return true;
-  }
-  if (name == "substr" || name == sema::kStringOffset) {  // s + i is substr(s, i)
-    substring(call, base, offset, size);
-    return true;
-  }
-  if (name == "lltostr") {
-    integerToString(call, base, offset, size);
-    return true;
-  }
-  if (name != "strjoin") return false;
+void ProgramEmitter::joinString(const Expr& call, Reg base, int32_t offset, uint32_t size) {
   if (joinDepth_ >= layout_.joinLevels) {
     fail("strjoin( ) calls are nested too deeply");
-    return true;
+    return;
   }
   const int32_t joined = joinInPlace(call, joinDepth_);
   as_.emit(mov64(R3, R9));
@@ -157,7 +184,6 @@ bool ProgramEmitter::subroutineString(const Expr& call, Reg base, int32_t offset
   as_.emit(alu64(BPF_ADD, R1, offset));
   as_.emit(mov64(R2, static_cast<int32_t>(size)));
   as_.emit(bpf::call(BPF_FUNC_probe_read_kernel_str));
-  return true;
 }
 
 // strjoin(a, b) into nesting level `level`'s area: the joined string (two
@@ -172,7 +198,7 @@ int32_t ProgramEmitter::joinInPlace(const Expr& call, uint32_t level) {
   const int32_t second = joined + static_cast<int32_t>(2 * n);
   const Expr& a = *call.operands[0];
   joinDepth_ = level + 1;
-  if (a.kind == ast::ExprKind::Call && a.text == "strjoin") {
+  if (a.kind == ast::ExprKind::Call && a.subroutine == ir::Subroutine::Strjoin) {
     joinInPlace(a, level);
     joinDepth_ = level + 1;
   } else {
@@ -366,58 +392,66 @@ void ProgramEmitter::stringCharacter(const Expr& call) {
 }
 
 void ProgramEmitter::subroutineValue(const Expr& call) {
-  if (call.text == sema::kStringCharacter) {
-    stringCharacter(call);
+  using S = ir::Subroutine;
+  if (!call.subroutine) {
+    fail("subroutine " + call.text + "( ) has no integer value");
     return;
   }
-  if (call.text == "strlen") {
-    // Bounded by strsize (the buffer is rounded up to whole words), so that
-    // a literal counts what a string variable would keep of it.
-    const int32_t temp = static_cast<int32_t>(layout_.stringTempOffset);
-    const uint32_t size = std::min(layout_.stringTempSize, types_.stringBufferSize());
-    stringInto(*call.operands[0], R9, temp, size);
-    stringLength(R9, temp, size);
-    return;
-  }
-  if (call.text == "speculation") {
-    speculationValue();
-    return;
-  }
-  if (call.text == "rand") {
-    // A pseudo-random int in illumos's range, [0, 1771875): its
-    // DIF_SUBR_RAND reduces a value modulo 1771875, so it is never
-    // negative and rand() % n buckets are 0..n-1.
-    as_.emit(bpf::call(BPF_FUNC_get_prandom_u32));
-    as_.emit(mov64(R6, R0));
-    as_.emit(alu64(BPF_MOD, R6, kRandModulus));
-    return;
-  }
-  const std::string& name = call.text;
-  if (name.starts_with("hton") || name.starts_with("ntoh")) {
-    value(*call.operands[0]);
-    as_.emit(toBigEndian(R6, static_cast<int32_t>(call.type->size * 8)));
-    normalize(R6, call.type);
-    return;
-  }
-  if (name == "index" || name == "rindex") {
-    stringSearch(call);
-    normalize(R6, call.type);
-    return;
-  }
-  if (name == "strtoll") {
-    stringToInteger(call);
-    return;
-  }
-  if (name == "getmajor" || name == "getminor") {
-    // Linux's kernel-internal dev_t: 12 bits of major above 20 of minor.
-    value(*call.operands[0]);
-    if (name == "getmajor") {
-      as_.emit(alu64(BPF_RSH, R6, 20));
-      as_.emit(alu64(BPF_AND, R6, 0xfff));
-    } else {
-      as_.emit(alu64(BPF_AND, R6, 0xfffff));
+  switch (*call.subroutine) {
+    case S::StringCharacter:
+      stringCharacter(call);
+      return;
+    case S::Strlen: {
+      // Bounded by strsize (the buffer is rounded up to whole words), so that
+      // a literal counts what a string variable would keep of it.
+      const int32_t temp = static_cast<int32_t>(layout_.stringTempOffset);
+      const uint32_t size = std::min(layout_.stringTempSize, types_.stringBufferSize());
+      stringInto(*call.operands[0], R9, temp, size);
+      stringLength(R9, temp, size);
+      return;
     }
-    return;
+    case S::Speculation:
+      speculationValue();
+      return;
+    case S::Rand:
+      // A pseudo-random int in illumos's range, [0, 1771875): its
+      // DIF_SUBR_RAND reduces a value modulo 1771875, so it is never
+      // negative and rand() % n buckets are 0..n-1.
+      as_.emit(bpf::call(BPF_FUNC_get_prandom_u32));
+      as_.emit(mov64(R6, R0));
+      as_.emit(alu64(BPF_MOD, R6, kRandModulus));
+      return;
+    case S::Htons:
+    case S::Htonl:
+    case S::Htonll:
+    case S::Ntohs:
+    case S::Ntohl:
+    case S::Ntohll:
+      value(*call.operands[0]);
+      as_.emit(toBigEndian(R6, static_cast<int32_t>(call.type->size * 8)));
+      normalize(R6, call.type);
+      return;
+    case S::Index:
+    case S::Rindex:
+      stringSearch(call);
+      normalize(R6, call.type);
+      return;
+    case S::Strtoll:
+      stringToInteger(call);
+      return;
+    case S::Getmajor:
+    case S::Getminor:
+      // Linux's kernel-internal dev_t: 12 bits of major above 20 of minor.
+      value(*call.operands[0]);
+      if (*call.subroutine == S::Getmajor) {
+        as_.emit(alu64(BPF_RSH, R6, 20));
+        as_.emit(alu64(BPF_AND, R6, 0xfff));
+      } else {
+        as_.emit(alu64(BPF_AND, R6, 0xfffff));
+      }
+      return;
+    default:
+      break;
   }
   if (memorySubroutine(call)) return;
   fail("subroutine " + call.text + "( ) has no integer value");

@@ -189,7 +189,7 @@ class ProgramEmitter {
   // and `missing` is jumped to.
   void loadMap(const MapRef& map, bpf::Label missing);
 
-  // emit_expr.cpp: expressions
+  // emit_expr.cpp, emit_operators.cpp, emit_strings.cpp: expressions
   void value(const ast::Expr& e);
   void constant(int64_t v, bpf::Reg dst = bpf::R6);
   void staticStorage(const ast::Expr& target);  // r1 = a global's or clause-local's bytes
@@ -239,7 +239,11 @@ class ProgramEmitter {
   void normalize(bpf::Reg r, const sema::Type* t);
   void typecast(bpf::Reg r, const sema::Type* from, const sema::Type* to);
   void stringInto(const ast::Expr& e, bpf::Reg base, int32_t offset, uint32_t size);
-  // stringInto for an operand compared or assigned (see emit_expr.cpp).
+  void charPointerInto(const ast::Expr& e, bpf::Reg base, int32_t offset, uint32_t size,
+                       const UnsetStringRead& unset);
+  bool variableStringInto(const ast::Expr& e, bpf::Reg base, int32_t offset, uint32_t size,
+                          const UnsetStringRead& unset);
+  // stringInto for an operand compared or assigned (see emit_strings.cpp).
   void stringValueInto(const ast::Expr& e, bpf::Reg base, int32_t offset, uint32_t size);
   // The same, noting in a stack slot it pushes (the caller pops it) 1 when
   // `e` was a NULL string, else 0.
@@ -280,6 +284,9 @@ class ProgramEmitter {
   bool isUserAddressArgument(const ast::Expr& e) const;
   void readAtR3(bool user, uint8_t size, bool isSigned);  // r6 = memory at r3
   void probeArgRead(const providers::ArgSource& a);       // probeArgFrom before negation
+  void ctxMemberRead(const providers::ArgSource& a);
+  void exitReason();                                   // r6 = the exiting task's CLD_* reason
+  void userMemoryRead(const providers::ArgSource& a);  // an operand a probe names in user memory
   // Jumps to `skip` unless every guard of the probe passes.
   void probeGuards(bpf::Label skip);                   // r6 = the argument a describes
   void builtinArray(const ast::Expr& index);           // r6 = args[i], uregs[i]
@@ -334,6 +341,7 @@ class ProgramEmitter {
   void integerToString(const ast::Expr& number, bpf::Reg base, int32_t offset, uint32_t size);
   // String-valued subroutines (strjoin, toupper, ...) written into base+offset.
   bool subroutineString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
+  void joinString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
   int32_t joinInPlace(const ast::Expr& call, uint32_t level);
   // A subroutine's two string operand buffers at the current nesting level.
   int32_t subrArea(int which);
@@ -355,17 +363,17 @@ class ProgramEmitter {
   void loadByte(int32_t area, bpf::Reg index, uint32_t limit, bpf::Label outside);
   // emit_string_search.cpp: index, rindex, strstr, strchr, strrchr
   void stringSearch(const ast::Expr& call);  // r6 = position or -1; operands in subrArea(0/1)
-  bool searchString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
+  void searchString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
   // emit_string_path.cpp: basename, dirname, cleanpath
-  bool pathString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
+  void pathString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
   void baseOrDirName(bool dir, bpf::Reg base, int32_t offset, uint32_t size);
   void cleanPath(bpf::Reg base, int32_t offset, uint32_t size);
   // emit_string_parse.cpp: strtok, strtoll
   void tokenize(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
   void stringToInteger(const ast::Expr& call);
   // emit_inet.cpp: inet_ntoa, inet_ntoa6, inet_ntop, link_ntop
-  bool inetString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
-  bool linkString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
+  void inetString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
+  void linkString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
   // `length` bytes of kernel (or scratch) memory at r6 into area, or an
   // invalid address fault.
   void readAddress(int32_t area, int32_t length);

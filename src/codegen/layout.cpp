@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "codegen/type_info.h"
+#include "ir/subroutine.h"
 #include "sema/checker.h"
 
 namespace dtrace::codegen {
@@ -183,17 +184,10 @@ struct ClauseWalker {
   }
 };
 
-// Subroutines that work in the scratch areas after joinOffset.
-bool isScratchSubroutine(const std::string& name) {
-  static const char* const kNames[] = {
-      "index",   "rindex",    "strstr",   "strchr",    "strrchr",    "strtok",    "basename",
-      "dirname", "cleanpath", "strtoll",  "inet_ntoa", "inet_ntoa6", "inet_ntop", "link_ntop",
-      "alloca",  "copyin",    "copyinto", "bcopy",     "progenyof",
-  };
-  for (const char* n : kNames) {
-    if (name == n) return true;
-  }
-  return name == sema::kStringAddress;
+// The scratch space a call's subroutine takes (the table's).
+ir::SubroutineScratch scratchOf(const ast::Expr* e) {
+  if (!e || e->kind != ast::ExprKind::Call || !e->subroutine) return ir::SubroutineScratch::None;
+  return ir::subroutineInfo(*e->subroutine).scratch;
 }
 
 // What a program needs beyond the fixed scratch areas: bpf_loop state (the
@@ -209,9 +203,7 @@ struct ScratchNeeds {
   uint32_t kernelStackBytes = 0;  // the largest stack() field
 };
 
-bool isStrjoin(const ast::Expr* e) {
-  return e && e->kind == ast::ExprKind::Call && e->text == "strjoin";
-}
+bool isStrjoin(const ast::Expr* e) { return scratchOf(e) == ir::SubroutineScratch::Join; }
 
 // `joins`: the strjoin() calls (and cwd or root) `e` is nested in; a
 // strjoin() that is another's first operand is joined in that one's area
@@ -231,14 +223,15 @@ void scan(const ast::Expr* e, ScratchNeeds& needs, uint32_t joins = 0, bool chai
     if (!chained) joins++;
     needs.joinLevels = std::max(needs.joinLevels, joins);
   }
-  if (e->kind == ast::ExprKind::Call && isScratchSubroutine(e->text)) {
+  if (scratchOf(e) == ir::SubroutineScratch::Areas) {
     needs.subroutines = true;
     needs.subrLevels = std::max(needs.subrLevels, ++subrs);
   }
   if (workArea) needs.loops = true;
   if (e->kind == ast::ExprKind::Call && e->text == "chill") needs.chill = true;
-  if (e->kind == ast::ExprKind::Call && (e->text == "speculation" || e->text == "speculate" ||
-                                         e->text == "commit" || e->text == "discard")) {
+  if (e->kind == ast::ExprKind::Call &&
+      (e->subroutine == ir::Subroutine::Speculation || e->text == "speculate" ||
+       e->text == "commit" || e->text == "discard")) {
     needs.speculations = true;
   }
   if (e->kind == ast::ExprKind::Call && e->text == "stack" && e->type) {
@@ -408,17 +401,12 @@ ir::DataKind dataKindOf(const sema::Type* t) {
   return ir::DataKind::Signed;
 }
 
-Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable& symbols,
-                     bool quiet, uint32_t stringBufferSize, SpeculationLimits speculations,
-                     uint32_t allocaSize, const ProgramClauses& programs) {
-  Layout layout;
+namespace {
 
-  for (sema::Variable& v : symbols.globals()) {
-    if (v.isDynamic()) continue;  // lives in its own map
-    v.offset = placeVariable(layout.globalsSize, v);
-  }
-  layout.globalsSize = alignUp(std::max<uint32_t>(layout.globalsSize, 8), 8);
-
+// Each clause's record: its actions' fields, and the action mask first
+// when it needs one. Returns the largest record's data size.
+uint32_t placeClauses(Layout& layout, std::vector<ast::ProbeClause*>& clauses, bool quiet,
+                      uint32_t stringBufferSize) {
   uint32_t maxRecord = 0;
   TypeInfoBuilder typeInfo;
   for (ast::ProbeClause* clause : clauses) {
@@ -440,16 +428,11 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
     layout.clauses.push_back(std::move(cl));
   }
   layout.types = typeInfo.take();
+  return maxRecord;
+}
 
-  const ScratchNeeds needs = scratchNeeds(clauses);
-  if (needs.speculations) {
-    layout.speculationOffset = layout.globalsSize;
-    layout.speculations = speculations.count;
-    layout.speculationBytes = speculations.bytesPerCpu;
-    layout.globalsSize += 8 * speculations.count;
-  }
-
-  uint32_t maxKey = 8;
+// Each aggregation's keys, and the globals that count its clear()s.
+void placeAggregations(Layout& layout, sema::SymbolTable& symbols, uint32_t stringBufferSize) {
   if (!symbols.aggregations().empty()) {
     layout.aggregationEpochOffset = layout.globalsSize;
     layout.globalsSize += 8;
@@ -473,7 +456,11 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
     a.recordKeySize = std::max<uint32_t>(8, alignUp(recordEnd, 8));
     layout.aggregations.push_back(std::move(a));
   }
+}
 
+// Each dynamic variable's key and value. Returns the largest value the
+// staging area holds.
+uint32_t placeDynamics(Layout& layout, sema::SymbolTable& symbols) {
   // The staging area also holds a struct or array bound for a global.
   uint32_t maxDynamicValue = 8;
   for (const sema::Variable& v : symbols.globals()) {
@@ -490,25 +477,13 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
     d.ownValueSize = d.valueSize;
     layout.dynamics.push_back(std::move(d));
   }
-  const std::vector<const sema::Variable*> addressed = addressedVariables(clauses);
-  for (const sema::Variable* v : addressed) {
-    if (v->isDynamic()) layout.addressedDynamics.push_back(v->dynamicId);
-  }
-  std::sort(layout.addressedDynamics.begin(), layout.addressedDynamics.end());
-  placeMaps(layout, clauses, programs);
-  for (const ir::Aggregation& a : layout.aggregations) {
-    maxKey = std::max(maxKey, a.keySize + ir::kAggregationCpuSlot);
-  }
-  for (const DynamicLayout& d : layout.dynamics) {
-    layout.dynamicKeySize = std::max(layout.dynamicKeySize, d.keySize);
-    maxDynamicValue = std::max(maxDynamicValue, d.valueSize);
-  }
+  return maxDynamicValue;
+}
 
-  uint32_t localsSize = 0;
-  for (sema::Variable& v : symbols.clauseLocals()) {
-    v.offset = placeVariable(localsSize, v);
-  }
-
+// The scratch value's fixed areas: the record, keys, clause locals, the
+// fault record, dynamic-variable keys and values, string temporaries.
+void placeScratch(Layout& layout, const ScratchNeeds& needs, uint32_t maxRecord, uint32_t maxKey,
+                  uint32_t localsSize, uint32_t maxDynamicValue, uint32_t stringBufferSize) {
   layout.recordOffset = 0;
   layout.keyOffset = alignUp(sizeof(ir::RecordHeader) + maxRecord + ir::kRecordTimestampSize, 8);
   layout.localsOffset = layout.keyOffset + maxKey;
@@ -524,6 +499,10 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
   layout.joinOffset = layout.stringTempOffset + 2 * layout.stringTempSize;
   layout.joinLevels = needs.joinLevels;  // only as deep as the program nests them
   layout.scratchSize = layout.joinOffset + layout.joinLevels * 3 * layout.stringTempSize;
+}
+
+// The areas only some programs need, after the fixed ones.
+void placeOptionalScratch(Layout& layout, const ScratchNeeds& needs, uint32_t allocaSize) {
   // The subroutines' areas cost scratch space (a per-CPU value is at most
   // 32 KiB): only programs that need them get them (allocaSize 0 otherwise).
   layout.selfAddressOffset = layout.scratchSize;
@@ -557,6 +536,55 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
     // offset plus the largest length, each of which may reach allocaSize.
     layout.scratchSize = layout.allocaOffset + 2 * layout.allocaSize;
   }
+}
+
+}  // namespace
+
+Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable& symbols,
+                     bool quiet, uint32_t stringBufferSize, SpeculationLimits speculations,
+                     uint32_t allocaSize, const ProgramClauses& programs) {
+  Layout layout;
+
+  for (sema::Variable& v : symbols.globals()) {
+    if (v.isDynamic()) continue;  // lives in its own map
+    v.offset = placeVariable(layout.globalsSize, v);
+  }
+  layout.globalsSize = alignUp(std::max<uint32_t>(layout.globalsSize, 8), 8);
+
+  const uint32_t maxRecord = placeClauses(layout, clauses, quiet, stringBufferSize);
+
+  const ScratchNeeds needs = scratchNeeds(clauses);
+  if (needs.speculations) {
+    layout.speculationOffset = layout.globalsSize;
+    layout.speculations = speculations.count;
+    layout.speculationBytes = speculations.bytesPerCpu;
+    layout.globalsSize += 8 * speculations.count;
+  }
+
+  placeAggregations(layout, symbols, stringBufferSize);
+  uint32_t maxDynamicValue = placeDynamics(layout, symbols);
+  const std::vector<const sema::Variable*> addressed = addressedVariables(clauses);
+  for (const sema::Variable* v : addressed) {
+    if (v->isDynamic()) layout.addressedDynamics.push_back(v->dynamicId);
+  }
+  std::sort(layout.addressedDynamics.begin(), layout.addressedDynamics.end());
+  placeMaps(layout, clauses, programs);
+  uint32_t maxKey = 8;
+  for (const ir::Aggregation& a : layout.aggregations) {
+    maxKey = std::max(maxKey, a.keySize + ir::kAggregationCpuSlot);
+  }
+  for (const DynamicLayout& d : layout.dynamics) {
+    layout.dynamicKeySize = std::max(layout.dynamicKeySize, d.keySize);
+    maxDynamicValue = std::max(maxDynamicValue, d.valueSize);
+  }
+
+  uint32_t localsSize = 0;
+  for (sema::Variable& v : symbols.clauseLocals()) {
+    v.offset = placeVariable(localsSize, v);
+  }
+
+  placeScratch(layout, needs, maxRecord, maxKey, localsSize, maxDynamicValue, stringBufferSize);
+  placeOptionalScratch(layout, needs, allocaSize);
   // Relocate the locals into the scratch value.
   for (sema::Variable& v : symbols.clauseLocals()) {
     v.offset += layout.localsOffset;

@@ -182,17 +182,113 @@ bool accepts(ArgCheck check, const PrintfArg& a) {
 
 std::string conversionNumber(size_t n) { return "format conversion #" + std::to_string(n); }
 
+// DTrace reports a malformed format as a syntax error of the program.
+PrintfError syntaxError(std::string message) { return PrintfError{"D_SYNTAX", std::move(message)}; }
+
+// The flags, width, precision and name of conversion `number`, whose '%'
+// is at s[p]; leaves p at its last character.
+std::optional<PrintfError> parseConversion(const std::string& s, size_t& p, size_t number,
+                                           PrintfConversion& conv, std::string& name) {
+  int digits = 0;
+  int dots = 0;
+  bool done = false;
+  while (!done) {
+    ++p;
+    const char c = p < s.size() ? s[p] : '\0';
+    if (c >= '0' && c <= '9') {
+      if (dots == 0 && digits == 0 && c == '0') {
+        // A leading zero is the zero-pad flag, and it wins over '-'.
+        conv.zeroPad = true;
+        conv.left = false;
+        continue;
+      }
+      int n = 0;
+      while (p < s.size() && std::isdigit(static_cast<unsigned char>(s[p]))) {
+        // As C's printf, which cannot print a field wider than INT_MAX.
+        if (n > (INT_MAX - (s[p] - '0')) / 10) {
+          return syntaxError(conversionNumber(number) + " has a " + (dots ? "precision" : "width") +
+                             " too large to print");
+        }
+        n = n * 10 + (s[p] - '0');
+        ++p;
+      }
+      --p;
+      (dots ? conv.precision : conv.width) = n;
+      ++digits;
+      continue;
+    }
+    switch (c) {
+      case '#':
+        conv.alt = true;
+        break;
+      case '*': {
+        bool& flag = dots ? conv.dynPrecision : conv.dynWidth;
+        if (flag) {
+          return syntaxError(conversionNumber(number) +
+                             " has more than one '*' specified for the output " +
+                             (dots ? "precision" : "width"));
+        }
+        flag = true;
+        break;
+      }
+      case '+':
+        conv.plusSign = true;
+        break;
+      case '-':
+        conv.left = true;
+        conv.zeroPad = false;
+        break;
+      case '.':
+        if (dots++ != 0) {
+          return syntaxError(conversionNumber(number) + " has more than one '.' specified");
+        }
+        digits = 0;
+        break;
+      case '?':
+        conv.width = 16;  // the width of a pointer on LP64
+        break;
+      case '@':
+        conv.aggregation = true;
+        break;
+      case '\'':
+        conv.group = true;
+        break;
+      case ' ':
+        conv.space = true;
+        break;
+      case '$':
+        return syntaxError(conversionNumber(number) + " uses unsupported positional format (%n$)");
+      case '%':
+        if (s[p - 1] != '%') {
+          return syntaxError(conversionNumber(number) +
+                             " cannot be combined with other format flags: %%");
+        }
+        name += c;
+        done = true;
+        break;
+      case '\0':
+        return syntaxError(conversionNumber(number) + " name expected before end of format string");
+      case 'h':
+      case 'l':
+      case 'L':
+      case 'w':
+        if (name.size() < 6) name += c;
+        break;
+      default:
+        name += c;
+        done = true;
+        break;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::variant<PrintfFormat, PrintfError> PrintfFormat::parse(std::string_view format) {
   PrintfFormat result;
   result.text_ = std::string(format);
   const std::string& s = result.text_;
-  // DTrace reports a malformed format as a syntax error of the program.
-  auto syntaxError = [](std::string message) {
-    return PrintfError{"D_SYNTAX", std::move(message)};
-  };
-
   size_t q = 0;
   size_t p;
   while ((p = s.find('%', q)) != std::string::npos) {
@@ -201,101 +297,7 @@ std::variant<PrintfFormat, PrintfError> PrintfFormat::parse(std::string_view for
     PrintfConversion conv;
     const size_t number = result.pieces_.size() + 1;
     std::string name;
-    int digits = 0;
-    int dots = 0;
-    bool done = false;
-
-    while (!done) {
-      ++p;
-      const char c = p < s.size() ? s[p] : '\0';
-      if (c >= '0' && c <= '9') {
-        if (dots == 0 && digits == 0 && c == '0') {
-          // A leading zero is the zero-pad flag, and it wins over '-'.
-          conv.zeroPad = true;
-          conv.left = false;
-          continue;
-        }
-        int n = 0;
-        while (p < s.size() && std::isdigit(static_cast<unsigned char>(s[p]))) {
-          // As C's printf, which cannot print a field wider than INT_MAX.
-          if (n > (INT_MAX - (s[p] - '0')) / 10) {
-            return syntaxError(conversionNumber(number) + " has a " +
-                               (dots ? "precision" : "width") + " too large to print");
-          }
-          n = n * 10 + (s[p] - '0');
-          ++p;
-        }
-        --p;
-        (dots ? conv.precision : conv.width) = n;
-        ++digits;
-        continue;
-      }
-      switch (c) {
-        case '#':
-          conv.alt = true;
-          break;
-        case '*': {
-          bool& flag = dots ? conv.dynPrecision : conv.dynWidth;
-          if (flag) {
-            return syntaxError(conversionNumber(number) +
-                               " has more than one '*' specified for the output " +
-                               (dots ? "precision" : "width"));
-          }
-          flag = true;
-          break;
-        }
-        case '+':
-          conv.plusSign = true;
-          break;
-        case '-':
-          conv.left = true;
-          conv.zeroPad = false;
-          break;
-        case '.':
-          if (dots++ != 0) {
-            return syntaxError(conversionNumber(number) + " has more than one '.' specified");
-          }
-          digits = 0;
-          break;
-        case '?':
-          conv.width = 16;  // the width of a pointer on LP64
-          break;
-        case '@':
-          conv.aggregation = true;
-          break;
-        case '\'':
-          conv.group = true;
-          break;
-        case ' ':
-          conv.space = true;
-          break;
-        case '$':
-          return syntaxError(conversionNumber(number) +
-                             " uses unsupported positional format (%n$)");
-        case '%':
-          if (s[p - 1] != '%') {
-            return syntaxError(conversionNumber(number) +
-                               " cannot be combined with other format flags: %%");
-          }
-          name += c;
-          done = true;
-          break;
-        case '\0':
-          return syntaxError(conversionNumber(number) +
-                             " name expected before end of format string");
-        case 'h':
-        case 'l':
-        case 'L':
-        case 'w':
-          if (name.size() < 6) name += c;
-          break;
-        default:
-          name += c;
-          done = true;
-          break;
-      }
-    }
-
+    if (auto error = parseConversion(s, p, number, conv, name)) return *error;
     const ConversionSpec* spec = findConversion(name);
     if (spec == nullptr) {
       return syntaxError(conversionNumber(number) + " is undefined: %" + name);

@@ -17,6 +17,10 @@ struct Variable;
 struct Translator;
 }  // namespace dtrace::sema
 
+namespace dtrace::ir {
+enum class Subroutine : uint8_t;  // defined by src/ir; the parser never sets it
+}  // namespace dtrace::ir
+
 namespace dtrace::ast {
 
 struct Expr;
@@ -208,6 +212,8 @@ struct Expr {
   const sema::Type* type = nullptr;
   std::optional<int64_t> constValue;
   const sema::Variable* variable = nullptr;  // what an identifier, self->x, this->x or @a names
+  // A call of a subroutine: which one, resolved from its name once.
+  std::optional<ir::Subroutine> subroutine;
   // A member of a struct held in a D variable (x.a, this->s.b, a[k].c):
   // `variable` is that variable, storageRoot the expression naming it, and
   // storageOffset the member's byte offset in the variable's value.

@@ -102,7 +102,7 @@ const Type* Checker::dereference(Expr& e) {
     // DTrace treats a string as a char pointer here; illumos refuses it).
     Expr& operand = *e.operands[0];
     ast::ExprPtr string, at;
-    if (operand.kind == ExprKind::Call && operand.text == kStringOffset) {
+    if (operand.kind == ExprKind::Call && operand.subroutine == ir::Subroutine::StringOffset) {
       string = std::move(operand.operands[0]);
       at = std::move(operand.operands[1]);
     } else {
@@ -114,8 +114,7 @@ const Type* Checker::dereference(Expr& e) {
     e.operands.clear();
     e.operands.push_back(std::move(string));
     e.operands.push_back(std::move(at));
-    e.kind = ExprKind::Call;
-    e.text = kStringCharacter;
+    becomeInternalCall(e, ir::Subroutine::StringCharacter);
     return types_.charType();
   }
   if (!t->isPointer() && !t->isArray()) {
@@ -198,8 +197,7 @@ const Type* Checker::arrayIndex(Expr& e) {
       }
       return types_.charType();
     }
-    e.kind = ExprKind::Call;
-    e.text = kStringCharacter;
+    becomeInternalCall(e, ir::Subroutine::StringCharacter);
     return types_.charType();
   }
   if (bt->isInteger() && it->isInteger()) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ir/printf_format.h"
+#include "ir/subroutine.h"
 #include "parse/ast.h"
 #include "sema/symbols.h"
 #include "sema/types.h"
@@ -114,7 +115,15 @@ class Checker {
   bool checkStatements(std::vector<ast::StmtPtr>& stmts);
   bool checkStatement(ast::Stmt& stmt);
   void foldConstantConditions(ast::ExprPtr& e);
+  // check_actions.cpp: trace(), printf(), exit(), ...
   bool checkAction(ast::Expr& call);
+  bool checkPrintAction(ast::Expr& call);
+  bool checkTracememAction(ast::Expr& call);
+  bool checkFormatAction(ast::Expr& call, ir::ActionKind kind);  // printf, system, freopen
+  bool actionArgCountError(const ast::Expr& call, size_t expected);
+  bool actionArgIncompatible(const ast::Expr& call, const char* tag, size_t i,
+                             const std::string& prototype);
+  bool recordedSize(const ast::Expr& call, const char* tag, size_t i);
   // check_stacks.cpp: stack(), ustack(), jstack(), sym(), usym(), ...
   // The type of one of these calls, its arguments already checked.
   const Type* codeAddressType(ast::Expr& call);
@@ -164,10 +173,13 @@ class Checker {
   bool arraysAsPointers(ast::Expr& e);
   // ---- subroutines.cpp: DTrace's subroutines ----
   const Type* subroutine(ast::Expr& e);
-  // True when e names one of these subroutines; `result` is its type, or
-  // null after an error.
-  bool stringSubroutine(ast::Expr& e, const Type*& result);
-  bool memorySubroutine(ast::Expr& e, const Type*& result);
+  // The type of a call of one of these subroutines, or null after an error.
+  const Type* stringSubroutine(ast::Expr& e);
+  const Type* memorySubroutine(ast::Expr& e);
+  const Type* notASubroutine(ast::Expr& e);  // the error for a name no subroutine has
+  // What the checker rewrites a D form into (s[i], s + i, ...): a call of
+  // an internal subroutine, its operands the form's.
+  static void becomeInternalCall(ast::Expr& e, ir::Subroutine subr);
   bool prototypeArity(ast::Expr& e, size_t min, size_t max);
   bool prototypeArg(ast::Expr& e, size_t i, bool ok, const char* prototype);
   void castToParameter(ast::ExprPtr& arg, std::string_view parameter);
@@ -313,18 +325,12 @@ bool isFunctionName(std::string_view name);
 bool isUnavailableDestructive(std::string_view name);
 // The expression an inline name stands for, through any chain of inlines.
 const ast::Expr& throughInlines(const ast::Expr& e);
+// A call of an action (trace(), printf(), ...).
+bool isActionCall(const ast::Expr& e);
 
 // A whole global or clause-local string variable, whose storage carries a
 // NULL marker (ir::kNullMarkerSize); not a member or element of one.
 bool hasNullMarker(const ast::Expr& e);
-// What a string index s[i] becomes: a call of this name, operands {s, i},
-// typed char. No D identifier can spell it.
-inline constexpr const char* kStringCharacter = "string[]";
-// s + i: the string from its character i on.
-inline constexpr const char* kStringOffset = "string+";
-// What a string assigned to a char pointer becomes: a call of this name,
-// operand {s}, whose value is the address of a copy of s in scratch space.
-inline constexpr const char* kStringAddress = "&string";
 // An xlate<T *>(...) result, directly or through an inline.
 bool isTranslatedPointer(const ast::Expr& e);
 // Built-in variables indexed like arrays: args[], uregs[].

@@ -1,51 +1,17 @@
 // Type checks of calls to DTrace's subroutines (strlen, copyinstr, ...):
 // arity and argument types against each prototype, and the result type.
+// Which subroutine a call names is resolved once, to ir::Subroutine.
+#include "ir/subroutine.h"
 #include "sema/checker.h"
+#include "sema/identifier_versions.h"
 
 namespace dtrace::sema {
 
 using ast::Expr;
+using ast::ExprKind;
+using S = ir::Subroutine;
 
 namespace {
-
-// DTrace subroutines Linux cannot give: destructive ones this kernel cannot
-// perform safely (and why), and ones that read Solaris kernel objects
-// (mutexes, rwlocks, STREAMS messages, devinfo nodes, file_t). They keep
-// DTrace's prototypes, checked before the refusal, so that a wrong call
-// gets DTrace's error.
-struct UnavailableSubroutine {
-  const char* name;
-  std::vector<const char*> params;
-  const char* reason;  // null: no more to say than "not available"
-  bool destructive = false;
-};
-
-const UnavailableSubroutine* findUnavailable(std::string_view name) {
-  static const char* const kNoUserWrites =
-      "writing user memory (bpf_probe_write_user) is refused by kernel lockdown";
-  static const UnavailableSubroutine kUnavailable[] = {
-      {"copyout", {"void *", "uintptr_t", "size_t"}, kNoUserWrites, true},
-      {"copyoutstr", {"char *", "uintptr_t", "size_t"}, kNoUserWrites, true},
-      {"panic", {}, "a BPF program cannot panic the kernel", true},
-      {"breakpoint", {}, "a BPF program cannot enter the kernel debugger", true},
-      // The kernel's own mutex, as illumos names genunix`kmutex_t.
-      {"mutex_owned", {"struct mutex *"}, nullptr},
-      {"mutex_owner", {"struct mutex *"}, nullptr},
-      {"mutex_type_adaptive", {"struct mutex *"}, nullptr},
-      {"mutex_type_spin", {"struct mutex *"}, nullptr},
-      {"rw_read_held", {"krwlock_t *"}, nullptr},
-      {"rw_write_held", {"krwlock_t *"}, nullptr},
-      {"rw_iswriter", {"krwlock_t *"}, nullptr},
-      {"msgsize", {"mblk_t *"}, nullptr},
-      {"msgdsize", {"mblk_t *"}, nullptr},
-      {"getf", {"int"}, nullptr},
-      {"ddi_pathname", {"void *", "int"}, nullptr},
-  };
-  for (const UnavailableSubroutine& u : kUnavailable) {
-    if (name == u.name) return &u;
-  }
-  return nullptr;
-}
 
 // Standard DTrace actions and subroutines this implementation lacks so far:
 // refused by name before their arguments are checked, so that printa(@a)
@@ -63,25 +29,73 @@ bool isUnsupportedYet(const std::string& name) {
 }  // namespace
 
 bool isUnavailableDestructive(std::string_view name) {
-  const UnavailableSubroutine* u = findUnavailable(name);
-  return u && u->destructive;
+  const ir::SubroutineInfo* s = ir::findSubroutine(name);
+  return s && s->unavailable && s->destructive;
 }
 
 bool isFunctionName(std::string_view name) {
-  static const char* const kSubroutines[] = {
-      "alloca",   "basename",    "bcopy",     "cleanpath",  "copyin",    "copyinstr",
-      "copyinto", "dirname",     "getmajor",  "getminor",   "htonl",     "htonll",
-      "htons",    "index",       "inet_ntoa", "inet_ntoa6", "inet_ntop", "link_ntop",
-      "lltostr",  "ntohl",       "ntohll",    "ntohs",      "progenyof", "rand",
-      "rindex",   "speculation", "strchr",    "strjoin",    "strlen",    "strrchr",
-      "strstr",   "strtok",      "strtoll",   "substr",     "tolower",   "toupper",
-  };
-  for (const char* n : kSubroutines) {
-    if (name == n) return true;
-  }
   const std::string s(name);
-  return isActionName(name) || isAggregatingFunction(name) || isUnsupportedYet(s) ||
-         findUnavailable(name) != nullptr;
+  return ir::findSubroutine(name) || isActionName(name) || isAggregatingFunction(name) ||
+         isUnsupportedYet(s);
+}
+
+void Checker::becomeInternalCall(Expr& e, ir::Subroutine subr) {
+  e.kind = ExprKind::Call;
+  e.text = ir::subroutineInfo(subr).name;
+  e.subroutine = subr;
+}
+
+const Type* Checker::call(Expr& e) {
+  // What string indexing and offsets became when first checked (a clause
+  // may be checked twice).
+  if (e.subroutine && ir::subroutineInfo(*e.subroutine).internal) {
+    return *e.subroutine == S::StringCharacter ? types_.charType()
+           : *e.subroutine == S::StringOffset  ? types_.stringType()
+                                               : e.type;
+  }
+  if (introducedIn(e.text) > version_) {  // not yet in the program's D version
+    error("D_FUNC_UNDEF", e.loc, "undefined function name: " + e.text);
+    return nullptr;
+  }
+  if (isActionName(e.text)) {
+    // Checked as a void function first: errors in its arguments, or in what
+    // uses its value, are the ones DTrace reports.
+    if (!checkAction(e)) return nullptr;
+    if (!nestedAction_) nestedAction_ = &e;
+    // stack(), sym() and their kin have a value (their record field).
+    return isCodeAddressCall(e) ? e.type : types_.voidType();
+  }
+  if (isAggregatingFunction(e.text)) {
+    error("D_CG_EXPR", e.loc,
+          "aggregating function " + e.text +
+              "( ) may not be called from a D expression (D program context required)");
+    return nullptr;
+  }
+  if (const ir::SubroutineInfo* info = ir::findSubroutine(e.text)) e.subroutine = info->subr;
+  if (!arraysAsPointers(e)) return nullptr;
+  return subroutine(e);
+}
+
+// An array passed where a subroutine takes a void * is its address, as
+// illumos's dt_node_is_argcompat allows: the argument becomes (void *)a.
+bool Checker::arraysAsPointers(Expr& e) {
+  if (!e.subroutine) return true;
+  const uint8_t voidPointers = ir::subroutineInfo(*e.subroutine).voidPointerArgs;
+  for (size_t i = 0; i < e.operands.size() && i < 8; i++) {
+    if (!(voidPointers & (1u << i))) continue;
+    ast::ExprPtr& arg = e.operands[i];
+    const Type* t = expr(*arg);
+    if (!t) return false;
+    if (!t->isArray()) continue;
+    auto cast = std::make_unique<Expr>(ExprKind::Cast, arg->loc);
+    cast->typeName = std::make_shared<ast::TypeName>();
+    cast->typeName->spec.basicWords = {"void"};
+    cast->typeName->declarator.steps.emplace_back();  // a pointer step
+    cast->typeName->loc = arg->loc;
+    cast->operands.push_back(std::move(arg));
+    arg = std::move(cast);
+  }
+  return true;
 }
 
 bool Checker::prototypeArity(Expr& e, size_t min, size_t max) {
@@ -147,8 +161,8 @@ bool Checker::stringArg(Expr& e, size_t i) {
 
 // A subroutine Linux cannot give: its prototype, then the refusal.
 const Type* Checker::unavailableSubroutine(Expr& e) {
-  const UnavailableSubroutine* u = findUnavailable(e.text);
-  const auto& params = u->params;
+  const ir::SubroutineInfo& info = ir::subroutineInfo(*e.subroutine);
+  const auto& params = info.unavailable->params;
   if (!prototypeArity(e, params.size(), params.size())) return nullptr;
   for (size_t i = 0; i < params.size(); i++) {
     const Type* t = e.operands[i]->type;
@@ -162,11 +176,11 @@ const Type* Checker::unavailableSubroutine(Expr& e) {
     if (!prototypeArg(e, i, ok, params[i])) return nullptr;
   }
   std::string message = e.text + "( ) is not available on Linux";
-  if (u->reason) message.append(": ").append(u->reason);
+  if (info.unavailable->reason) message.append(": ").append(info.unavailable->reason);
   // A destructive one (all return void) is a valid D action: DTrace's rules
   // on actions, such as none after speculate(), are checked before it is
   // refused, as illumos refuses it only when tracing is enabled.
-  if (u->destructive) {
+  if (info.destructive) {
     if (!unavailableAction_) unavailableAction_ = {e.loc, std::move(message)};
     return types_.voidType();
   }
@@ -174,7 +188,8 @@ const Type* Checker::unavailableSubroutine(Expr& e) {
   return nullptr;
 }
 
-// DTrace's subroutines that Linux gives a meaning, with their prototypes.
+// DTrace's subroutines that Linux gives a meaning, with their prototypes;
+// the arity is the table's.
 const Type* Checker::subroutine(Expr& e) {
   auto& args = e.operands;
   if (isUnsupportedYet(e.text)) {
@@ -184,58 +199,71 @@ const Type* Checker::subroutine(Expr& e) {
   for (auto& a : args) {
     if (!expr(*a)) return nullptr;
   }
-  if (findUnavailable(e.text)) return unavailableSubroutine(e);
-  auto arity = [&](size_t min, size_t max) { return prototypeArity(e, min, max); };
+  if (!e.subroutine) return notASubroutine(e);
+  const ir::SubroutineInfo& info = ir::subroutineInfo(*e.subroutine);
+  if (info.unavailable) return unavailableSubroutine(e);
+  if (!prototypeArity(e, info.minArgs, info.maxArgs)) return nullptr;
   auto argIs = [&](size_t i, bool ok, const char* prototype) {
     return prototypeArg(e, i, ok, prototype);
   };
-  if (e.text == "copyinstr") {
-    if (!arity(1, 2) || !argIs(0, args[0]->type->isScalar(), "uintptr_t")) return nullptr;
-    if (args.size() == 2 && !argIs(1, args[1]->type->isInteger(), "size_t")) return nullptr;
-    return types_.stringType();
-  }
-  if (e.text == "strlen") {
-    if (!arity(1, 1) || !stringArg(e, 0)) return nullptr;
-    return types_.lookup("size_t");
-  }
-  // Byte order: network order is big-endian; x86 is little-endian.
-  static const std::pair<const char*, const char*> kByteOrder[] = {
-      {"htons", "uint16_t"}, {"ntohs", "uint16_t"},  {"htonl", "uint32_t"},
-      {"ntohl", "uint32_t"}, {"htonll", "uint64_t"}, {"ntohll", "uint64_t"},
-  };
-  for (const auto& [name, typeName] : kByteOrder) {
-    if (e.text != name) continue;
-    if (!arity(1, 1) || !argIs(0, args[0]->type->isInteger(), typeName)) return nullptr;
-    return types_.lookup(typeName);
-  }
-  if (e.text == "strjoin") {
-    if (!arity(2, 2) || !stringArg(e, 0) || !stringArg(e, 1)) return nullptr;
-    return types_.stringType();
-  }
-  if (e.text == "substr") {
-    if (!arity(2, 3) || !stringArg(e, 0) || !argIs(1, args[1]->type->isInteger(), "int") ||
-        (args.size() == 3 && !argIs(2, args[2]->type->isInteger(), "int"))) {
-      return nullptr;
+  switch (*e.subroutine) {
+    case S::Copyinstr:
+      if (!argIs(0, args[0]->type->isScalar(), "uintptr_t")) return nullptr;
+      if (args.size() == 2 && !argIs(1, args[1]->type->isInteger(), "size_t")) return nullptr;
+      return types_.stringType();
+    case S::Strlen:
+      if (!stringArg(e, 0)) return nullptr;
+      return types_.lookup("size_t");
+    // Byte order: network order is big-endian; x86 is little-endian.
+    case S::Htons:
+    case S::Ntohs:
+    case S::Htonl:
+    case S::Ntohl:
+    case S::Htonll:
+    case S::Ntohll: {
+      const S s = *e.subroutine;
+      const char* typeName = s == S::Htons || s == S::Ntohs   ? "uint16_t"
+                             : s == S::Htonl || s == S::Ntohl ? "uint32_t"
+                                                              : "uint64_t";
+      if (!argIs(0, args[0]->type->isInteger(), typeName)) return nullptr;
+      return types_.lookup(typeName);
     }
-    return types_.stringType();
+    case S::Strjoin:
+      if (!stringArg(e, 0) || !stringArg(e, 1)) return nullptr;
+      return types_.stringType();
+    case S::Substr:
+      if (!stringArg(e, 0) || !argIs(1, args[1]->type->isInteger(), "int") ||
+          (args.size() == 3 && !argIs(2, args[2]->type->isInteger(), "int"))) {
+        return nullptr;
+      }
+      return types_.stringType();
+    case S::Lltostr:  // an optional base, 2 to 36, checked at run time
+      if (!argIs(0, args[0]->type->isInteger(), "int64_t")) return nullptr;
+      if (args.size() == 2 && !argIs(1, args[1]->type->isInteger(), "int")) return nullptr;
+      // "-9223372036854775808"; in base 2 up to 64 digits
+      return types_.boundedString(args.size() == 2 ? 65 : 21);
+    case S::Toupper:
+    case S::Tolower:
+      if (!stringArg(e, 0)) return nullptr;
+      return types_.stringType();
+    case S::Rand:
+    case S::Speculation:
+      return types_.intType();
+    case S::Alloca:
+    case S::Copyin:
+    case S::Copyinto:
+    case S::Bcopy:
+    case S::Progenyof:
+    case S::Getmajor:
+    case S::Getminor:
+      return memorySubroutine(e);
+    default:
+      return stringSubroutine(e);
   }
-  if (e.text == "lltostr") {  // an optional base, 2 to 36, checked at run time
-    if (!arity(1, 2) || !argIs(0, args[0]->type->isInteger(), "int64_t")) return nullptr;
-    if (args.size() == 2 && !argIs(1, args[1]->type->isInteger(), "int")) return nullptr;
-    // "-9223372036854775808"; in base 2 up to 64 digits
-    return types_.boundedString(args.size() == 2 ? 65 : 21);
-  }
-  if (e.text == "toupper" || e.text == "tolower") {
-    if (!arity(1, 1) || !stringArg(e, 0)) return nullptr;
-    return types_.stringType();
-  }
-  if (e.text == "rand" || e.text == "speculation") {
-    if (!arity(0, 0)) return nullptr;
-    return types_.intType();
-  }
-  const Type* result = nullptr;
-  if (stringSubroutine(e, result) || memorySubroutine(e, result)) return result;
-  // A name that is something else: DTrace says what kind of thing it is.
+}
+
+// A name that is something else: DTrace says what kind of thing it is.
+const Type* Checker::notASubroutine(Expr& e) {
   if (builtinVariable(e.text) || symbols_.findGlobal(e.text)) {
     const Variable* v = symbols_.findGlobal(e.text);
     const char* kind = v && v->isKeyed() ? "associative array" : "scalar";
@@ -248,137 +276,117 @@ const Type* Checker::subroutine(Expr& e) {
 }
 
 // String subroutines: "const char *" parameters take D strings.
-bool Checker::stringSubroutine(Expr& e, const Type*& result) {
+const Type* Checker::stringSubroutine(Expr& e) {
   auto& args = e.operands;
-  const std::string& name = e.text;
   auto isString = [&](size_t i) { return stringArg(e, i); };
   auto isInteger = [&](size_t i) { return args[i]->type->isInteger(); };
-  result = nullptr;
-  if (name == "index" || name == "rindex") {
-    if (prototypeArity(e, 2, 3) && isString(0) && isString(1) &&
-        (args.size() == 2 || prototypeArg(e, 2, isInteger(2), "int"))) {
-      result = types_.intType();
+  switch (*e.subroutine) {
+    case S::Index:
+    case S::Rindex:
+      if (isString(0) && isString(1) &&
+          (args.size() == 2 || prototypeArg(e, 2, isInteger(2), "int"))) {
+        return types_.intType();
+      }
+      return nullptr;
+    case S::Strchr:
+    case S::Strrchr:
+      if (isString(0) && prototypeArg(e, 1, isInteger(1), "char")) return types_.stringType();
+      return nullptr;
+    case S::Strstr:
+      if (isString(0) && isString(1)) return types_.stringType();
+      return nullptr;
+    case S::Strtok:  // strtok(NULL, delims) goes on with the previous string
+      if (((args[0]->constValue && *args[0]->constValue == 0) || isString(0)) && isString(1)) {
+        return types_.stringType();
+      }
+      return nullptr;
+    case S::Basename:
+    case S::Dirname:
+    case S::Cleanpath:
+      if (isString(0)) return types_.stringType();
+      return nullptr;
+    case S::Strtoll:
+      if (isString(0) && (args.size() == 1 || prototypeArg(e, 1, isInteger(1), "int"))) {
+        return types_.int64();
+      }
+      return nullptr;
+    case S::InetNtoa:
+    case S::InetNtoa6: {
+      // Oracle's inet_ntoa6(addr, strict): a non-zero integer constant asks
+      // for inet_ntop()'s IPv4-in-IPv6 forms (::ffff:1.2.3.4).
+      const bool ntoa6 = *e.subroutine == S::InetNtoa6;
+      if (prototypeArg(e, 0, args[0]->type->isScalar(), ntoa6 ? "in6_addr_t *" : "ipaddr_t *") &&
+          (args.size() == 1 ||
+           prototypeArg(e, 1, isInteger(1) && args[1]->constValue, "integer constant"))) {
+        return types_.boundedString(46);  // INET6_ADDRSTRLEN
+      }
+      return nullptr;
     }
-    return true;
+    case S::LinkNtop:  // Oracle's: 20 bytes of InfiniBand at most
+      if (prototypeArg(e, 0, isInteger(0), "int") &&
+          prototypeArg(e, 1, args[1]->type->isScalar(), "void *")) {
+        return types_.boundedString(60);
+      }
+      return nullptr;
+    case S::InetNtop:
+      if (prototypeArg(e, 0, isInteger(0), "int") &&
+          prototypeArg(e, 1, args[1]->type->isScalar(), "void *")) {
+        return types_.boundedString(46);
+      }
+      return nullptr;
+    default:
+      return notASubroutine(e);
   }
-  if (name == "strchr" || name == "strrchr") {
-    if (prototypeArity(e, 2, 2) && isString(0) && prototypeArg(e, 1, isInteger(1), "char")) {
-      result = types_.stringType();
-    }
-    return true;
-  }
-  if (name == "strstr") {
-    if (prototypeArity(e, 2, 2) && isString(0) && isString(1)) {
-      result = types_.stringType();
-    }
-    return true;
-  }
-  if (name == "strtok") {  // strtok(NULL, delims) goes on with the previous string
-    if (prototypeArity(e, 2, 2) &&
-        ((args[0]->constValue && *args[0]->constValue == 0) || isString(0)) && isString(1)) {
-      result = types_.stringType();
-    }
-    return true;
-  }
-  if (name == "basename" || name == "dirname" || name == "cleanpath") {
-    if (prototypeArity(e, 1, 1) && isString(0)) {
-      result = types_.stringType();
-    }
-    return true;
-  }
-  if (name == "strtoll") {
-    if (prototypeArity(e, 1, 2) && isString(0) &&
-        (args.size() == 1 || prototypeArg(e, 1, isInteger(1), "int"))) {
-      result = types_.int64();
-    }
-    return true;
-  }
-  if (name == "inet_ntoa" || name == "inet_ntoa6") {
-    // Oracle's inet_ntoa6(addr, strict): a non-zero integer constant asks
-    // for inet_ntop()'s IPv4-in-IPv6 forms (::ffff:1.2.3.4).
-    const bool ntoa6 = name == "inet_ntoa6";
-    if (prototypeArity(e, 1, ntoa6 ? 2 : 1) &&
-        prototypeArg(e, 0, args[0]->type->isScalar(), ntoa6 ? "in6_addr_t *" : "ipaddr_t *") &&
-        (args.size() == 1 ||
-         prototypeArg(e, 1, isInteger(1) && args[1]->constValue, "integer constant"))) {
-      result = types_.boundedString(46);  // INET6_ADDRSTRLEN
-    }
-    return true;
-  }
-  if (name == "link_ntop") {  // Oracle's: 20 bytes of InfiniBand at most
-    if (prototypeArity(e, 2, 2) && prototypeArg(e, 0, isInteger(0), "int") &&
-        prototypeArg(e, 1, args[1]->type->isScalar(), "void *")) {
-      result = types_.boundedString(60);
-    }
-    return true;
-  }
-  if (name == "inet_ntop") {
-    if (prototypeArity(e, 2, 2) && prototypeArg(e, 0, isInteger(0), "int") &&
-        prototypeArg(e, 1, args[1]->type->isScalar(), "void *")) {
-      result = types_.boundedString(46);
-    }
-    return true;
-  }
-  return false;
 }
 
 // Scratch memory, copies from user and kernel memory, process ancestry and
 // device numbers.
-bool Checker::memorySubroutine(Expr& e, const Type*& result) {
+const Type* Checker::memorySubroutine(Expr& e) {
   auto& args = e.operands;
-  const std::string& name = e.text;
   auto isScalar = [&](size_t i) { return args[i]->type->isScalar(); };
   auto isInteger = [&](size_t i) { return args[i]->type->isInteger(); };
   const Type* voidPointer = types_.pointerTo(types_.voidType());
-  result = nullptr;
-  if (name == "alloca") {
-    if (prototypeArity(e, 1, 1) && prototypeArg(e, 0, isInteger(0), "size_t")) {
+  switch (*e.subroutine) {
+    case S::Alloca: {
+      if (!prototypeArg(e, 0, isInteger(0), "size_t")) return nullptr;
       // As Oracle's DTrace: a constant size the scratch space cannot hold.
       const std::optional<int64_t> size = args[0]->constValue;
       if (size && static_cast<uint64_t>(*size) > scratchSize_) {
-        return error("D_ALLOCA_SIZE", e.loc,
-                     "alloca(" + std::to_string(static_cast<uint64_t>(*size)) +
-                         ") size larger than scratchsize " + std::to_string(scratchSize_));
+        error("D_ALLOCA_SIZE", e.loc,
+              "alloca(" + std::to_string(static_cast<uint64_t>(*size)) +
+                  ") size larger than scratchsize " + std::to_string(scratchSize_));
+        return nullptr;
       }
-      result = voidPointer;
+      return voidPointer;
     }
-    return true;
+    case S::Copyin:
+      if (prototypeArg(e, 0, isScalar(0), "uintptr_t") &&
+          prototypeArg(e, 1, isInteger(1), "size_t")) {
+        return voidPointer;
+      }
+      return nullptr;
+    case S::Copyinto:
+      if (prototypeArg(e, 0, isScalar(0), "uintptr_t") &&
+          prototypeArg(e, 1, isInteger(1), "size_t") && prototypeArg(e, 2, isScalar(2), "void *")) {
+        return types_.voidType();
+      }
+      return nullptr;
+    case S::Bcopy:
+      if (prototypeArg(e, 0, isScalar(0) || args[0]->type->isString(), "void *") &&
+          prototypeArg(e, 1, isScalar(1), "void *") && prototypeArg(e, 2, isInteger(2), "size_t")) {
+        return types_.voidType();
+      }
+      return nullptr;
+    case S::Progenyof:
+      if (prototypeArg(e, 0, isInteger(0), "pid_t")) return types_.intType();
+      return nullptr;
+    case S::Getmajor:
+    case S::Getminor:
+      if (prototypeArg(e, 0, isInteger(0), "dev_t")) return types_.uintType();
+      return nullptr;
+    default:
+      return notASubroutine(e);
   }
-  if (name == "copyin") {
-    if (prototypeArity(e, 2, 2) && prototypeArg(e, 0, isScalar(0), "uintptr_t") &&
-        prototypeArg(e, 1, isInteger(1), "size_t")) {
-      result = voidPointer;
-    }
-    return true;
-  }
-  if (name == "copyinto") {
-    if (prototypeArity(e, 3, 3) && prototypeArg(e, 0, isScalar(0), "uintptr_t") &&
-        prototypeArg(e, 1, isInteger(1), "size_t") && prototypeArg(e, 2, isScalar(2), "void *")) {
-      result = types_.voidType();
-    }
-    return true;
-  }
-  if (name == "bcopy") {
-    if (prototypeArity(e, 3, 3) &&
-        prototypeArg(e, 0, isScalar(0) || args[0]->type->isString(), "void *") &&
-        prototypeArg(e, 1, isScalar(1), "void *") && prototypeArg(e, 2, isInteger(2), "size_t")) {
-      result = types_.voidType();
-    }
-    return true;
-  }
-  if (name == "progenyof") {
-    if (prototypeArity(e, 1, 1) && prototypeArg(e, 0, isInteger(0), "pid_t")) {
-      result = types_.intType();
-    }
-    return true;
-  }
-  if (name == "getmajor" || name == "getminor") {
-    if (prototypeArity(e, 1, 1) && prototypeArg(e, 0, isInteger(0), "dev_t")) {
-      result = types_.uintType();
-    }
-    return true;
-  }
-  return false;
 }
 
 }  // namespace dtrace::sema
