@@ -13,6 +13,7 @@
 #include "consume/messages.h"
 #include "print/printf.h"
 #include "print/value.h"
+#include "util/fd.h"
 
 namespace dtrace::consume {
 namespace {
@@ -360,9 +361,11 @@ std::string Consumer::runCommand(const std::string& command, bool capture) {
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   posix_spawn_file_actions_t files;
   posix_spawn_file_actions_init(&files);
-  int pipeFds[2] = {-1, -1};
-  if (capture && pipe2(pipeFds, O_CLOEXEC) == 0) {
-    posix_spawn_file_actions_adddup2(&files, pipeFds[1], STDOUT_FILENO);
+  Fd readEnd, writeEnd;
+  if (int ends[2]; capture && pipe2(ends, O_CLOEXEC) == 0) {
+    readEnd.reset(ends[0]);
+    writeEnd.reset(ends[1]);
+    posix_spawn_file_actions_adddup2(&files, writeEnd.get(), STDOUT_FILENO);
   } else if (const OutputFile& out = sink_->output();
              out.original() == stdout && out.current() != out.original()) {
     posix_spawn_file_actions_adddup2(&files, fileno(out.current()), STDOUT_FILENO);
@@ -373,16 +376,15 @@ std::string Consumer::runCommand(const std::string& command, bool capture) {
   posix_spawn_file_actions_destroy(&files);
   posix_spawnattr_destroy(&attr);
   std::string output;
-  if (pipeFds[1] >= 0) close(pipeFds[1]);
-  if (err == 0 && pipeFds[0] >= 0) {
+  writeEnd.reset();  // the command holds the only write end: read to its end
+  if (err == 0 && readEnd) {
     char chunk[4096];
-    for (ssize_t n; (n = read(pipeFds[0], chunk, sizeof chunk)) != 0;) {
+    for (ssize_t n; (n = read(readEnd.get(), chunk, sizeof chunk)) != 0;) {
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) break;
       output.append(chunk, static_cast<size_t>(n));
     }
   }
-  if (pipeFds[0] >= 0) close(pipeFds[0]);
   if (err != 0) {
     std::fprintf(err_, "dtrace: failed to run system( ) command \"%s\": %s\n", command.c_str(),
                  std::strerror(err));

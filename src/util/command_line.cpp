@@ -149,18 +149,45 @@ class Parser {
     cl_.settings.push_back({std::move(name), std::move(value), std::move(what)});
   }
 
+  // -32 or -64.
+  void dataModel(char c) {
+    if (optarg_ != (c == '3' ? "2" : "4")) {
+      getoptError_ = UsageError{pname_ + ": illegal option -- " + std::string(1, c) + optarg_ +
+                                    "\n" + usageText(pname_.c_str()),
+                                2};
+      return;
+    }
+    cl_.dataModel = c == '3' ? 32 : 64;
+  }
+
+  // -p PID: the first invalid one is reported once options are read.
+  void grabPid() {
+    errno = 0;
+    char* end = nullptr;
+    long pid = std::strtol(optarg_.c_str(), &end, 10);
+    if (errno != 0 || optarg_.empty() || *end != '\0' || pid <= 0 || pid > INT32_MAX) {
+      if (!cl_.invalidPid) cl_.invalidPid = optarg_;
+    } else {
+      cl_.pids.push_back(static_cast<int>(pid));
+    }
+  }
+
+  // -x name[=value]: "-x name" has no value, "-x name=" an empty one
+  // (dtrace.c splits at '=').
+  void option() {
+    const size_t eq = optarg_.find('=');
+    std::string name = optarg_.substr(0, eq);
+    std::optional<std::string> value;
+    if (eq != std::string::npos) value = optarg_.substr(eq + 1);
+    setting(name, std::move(value), "-x " + name);
+  }
+
   void handle(char c) {
     using Kind = ProgramSource::Kind;
     switch (c) {
       case '3':
       case '6':
-        if (optarg_ != (c == '3' ? "2" : "4")) {
-          getoptError_ = UsageError{pname_ + ": illegal option -- " + std::string(1, c) + optarg_ +
-                                        "\n" + usageText(pname_.c_str()),
-                                    2};
-          return;
-        }
-        cl_.dataModel = c == '3' ? 32 : 64;
+        dataModel(c);
         break;
       case 'a':
         cl_.claimAnonymous = true;
@@ -229,17 +256,9 @@ class Parser {
       case 'o':
         cl_.outputFile = optarg_;
         break;
-      case 'p': {
-        errno = 0;
-        char* end = nullptr;
-        long pid = std::strtol(optarg_.c_str(), &end, 10);
-        if (errno != 0 || optarg_.empty() || *end != '\0' || pid <= 0 || pid > INT32_MAX) {
-          if (!cl_.invalidPid) cl_.invalidPid = optarg_;
-        } else {
-          cl_.pids.push_back(static_cast<int>(pid));
-        }
+      case 'p':
+        grabPid();
         break;
-      }
       case 'P':
         addSource(Kind::ProviderName);
         break;
@@ -267,15 +286,9 @@ class Parser {
         cl_.destructive = true;
         setting("destructive", std::nullopt, "-w");
         break;
-      case 'x': {
-        // "-x name" has no value, "-x name=" an empty one (dtrace.c splits at '=').
-        const size_t eq = optarg_.find('=');
-        std::string name = optarg_.substr(0, eq);
-        std::optional<std::string> value;
-        if (eq != std::string::npos) value = optarg_.substr(eq + 1);
-        setting(name, std::move(value), "-x " + name);
+      case 'x':
+        option();
         break;
-      }
       case 'X':
         setting("stdc", optarg_, "-X " + optarg_);
         break;
