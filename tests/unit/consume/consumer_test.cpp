@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "../print/memory_file.h"
 #include "../print/record_builder.h"
 #include "consume/messages.h"
 #include "output/text_sink.h"
@@ -14,6 +15,7 @@
 namespace dtrace::consume {
 namespace {
 
+using testing::Capture;
 using testing::RecordBuilder;
 
 std::string pad(size_t n) { return std::string(n, ' '); }
@@ -22,26 +24,6 @@ std::string pad(size_t n) { return std::string(n, ' '); }
 std::unique_ptr<Sink> textSink(FILE* out, bool quiet) {
   return std::make_unique<output::TextSink>(out, quiet, false);
 }
-
-// A FILE* whose contents the test can read back.
-class Capture {
- public:
-  Capture() : file_(open_memstream(&buf_, &len_)) {}
-  ~Capture() {
-    std::fclose(file_);
-    std::free(buf_);
-  }
-  FILE* file() { return file_; }
-  std::string str() {
-    std::fflush(file_);
-    return std::string(buf_, len_);
-  }
-
- private:
-  char* buf_ = nullptr;
-  size_t len_ = 0;
-  FILE* file_;
-};
 
 ir::Ecb makeEcb(uint32_t epid, uint32_t probeId, std::string provider, std::string function,
                 std::string name, uint32_t dataSize) {

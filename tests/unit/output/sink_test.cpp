@@ -7,6 +7,7 @@
 #include <cstring>
 #include <regex>
 
+#include "../print/memory_file.h"
 #include "../print/record_builder.h"
 #include "consume/consumer.h"
 #include "output/folded_sink.h"
@@ -17,27 +18,8 @@
 namespace dtrace::output {
 namespace {
 
+using testing::Capture;
 using testing::RecordBuilder;
-
-// A FILE* whose contents the test can read back.
-class Capture {
- public:
-  Capture() : file_(open_memstream(&buf_, &len_)) {}
-  ~Capture() {
-    std::fclose(file_);
-    std::free(buf_);
-  }
-  FILE* file() { return file_; }
-  std::string str() {
-    std::fflush(file_);
-    return std::string(buf_, len_);
-  }
-
- private:
-  char* buf_ = nullptr;
-  size_t len_ = 0;
-  FILE* file_;
-};
 
 // BEGIN tracing the int 42.
 struct TraceProgram {
