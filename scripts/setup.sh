@@ -24,30 +24,29 @@ fi
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends -t bookworm-backports \
   libbpf-dev linux-libc-dev libelf-dev libdw-dev >/dev/null
+# What dtrace needs to build and run (cpp: the C preprocessor of -C;
+# libgtest-dev: CMake's configure step looks for it), first: a newcomer has
+# an installed dtrace before the test tools arrive.
+apt-get install -y -qq --no-install-recommends \
+  g++ cmake ninja-build pkg-config cpp binutils \
+  libbpf-dev libelf-dev libdw-dev zlib1g-dev libcapstone-dev libgtest-dev >/dev/null
+
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+ninja -C build -j"$(nproc)" dtrace
+scripts/install-dtrace.sh build/dtrace
+echo "setup.sh: dtrace installed as /usr/sbin/dtrace after ${SECONDS} s"
+
+# What the tests need (scripts/test.sh builds the tests themselves).
 # chromium, python3-pil and fonts-dejavu-core: the browser test of flame
 # graphs (tests/browser/) renders them and checks the screenshot.
-# libcapstone-dev: instruction boundaries for pid offset and return probes.
-# gcc, python3 and systemtap-sdt-dev: the USDT tests build C programs with
-# probes and trace the probes Debian's python3 ships. gdb: the tests of
+# gcc, make, python3 and systemtap-sdt-dev: the USDT tests build C programs
+# with probes and trace the probes Debian's python3 ships. gdb: the tests of
 # dtrace -h and -G check that a debugger reads the probes' arguments.
 # bpftool: the cleanup tests (tests/d/cleanup/) check that no BPF program,
 # map or link of a dtrace outlives it. clang and libclang-rt-14-dev
 # (libFuzzer and the sanitizers' run-time): the sanitizer build with the
 # fuzz targets (tests/fuzz, docs/ROBUSTNESS.md).
 apt-get install -y -qq --no-install-recommends \
-  g++ gcc cmake ninja-build pkg-config cpp make \
-  libbpf-dev libelf-dev libdw-dev zlib1g-dev libgtest-dev libcapstone-dev \
-  python3 systemtap-sdt-dev gdb bpftool \
+  gcc make python3 systemtap-sdt-dev gdb bpftool \
   chromium python3-pil fonts-dejavu-core jq gawk clang libclang-rt-14-dev >/dev/null
-
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-ninja -C build -j"$(nproc)"
-install -m 0755 build/dtrace /usr/sbin/dtrace
-# The same under AddressSanitizer and UndefinedBehaviorSanitizer, with the
-# libFuzzer targets: scripts/test.sh runs its unit tests and a short fuzz
-# run. -O1 and line tables only: a quicker build, stacks still symbolized.
-# The workloads the tests trace stay gcc's, built as in build/.
-CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DDTRACE_FUZZ=ON >/dev/null
-ninja -C build-fuzz -j"$(nproc)"
-echo "setup.sh: dtrace built and installed as /usr/sbin/dtrace"
+echo "setup.sh: test tools installed after ${SECONDS} s; scripts/test.sh builds and runs the tests"

@@ -12,8 +12,16 @@ tracefs=/sys/kernel/tracing
 if [ ! -e "$tracefs/events" ]; then
   mount -t tracefs nodev "$tracefs"
 fi
-[ -d build ] && [ -d build-fuzz ] || { echo "test.sh: run scripts/setup.sh first" >&2; exit 2; }
+[ -d build ] || { echo "test.sh: run scripts/setup.sh first" >&2; exit 2; }
+# The tests, the workloads they trace, and the tree built under
+# AddressSanitizer and UndefinedBehaviorSanitizer with the libFuzzer
+# targets (-O1 and line tables only: a quicker build, stacks still
+# symbolized; the workloads stay gcc's, built as in build/).
 ninja -C build -j"$(nproc)" >/dev/null
+if [ ! -f build-fuzz/build.ninja ]; then
+  CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DDTRACE_FUZZ=ON >/dev/null
+fi
 ninja -C build-fuzz -j"$(nproc)" >/dev/null
 # Under AddressSanitizer and UndefinedBehaviorSanitizer: the unit tests,
 # then every fuzz target on every input that ever crashed one
