@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "bpf/errors.h"
+#include "util/clock.h"
 
 namespace dtrace::bpf {
 namespace {
@@ -20,6 +21,10 @@ constexpr size_t kConsumerPage = 0;
 constexpr size_t kProducerPage = 1;
 constexpr size_t kFirstDataPage = 2;
 
+// A window left sooner than this after the last move is followed by one
+// twice as large.
+constexpr uint64_t kGrowWithinNs = 1000000000;
+
 size_t roundUp(size_t bytes, size_t unit) { return (bytes + unit - 1) / unit * unit; }
 
 Error mmapError(const char* what, int err) {
@@ -28,7 +33,7 @@ Error mmapError(const char* what, int err) {
 
 }  // namespace
 
-Result<MappedRing> MappedRing::open(int mapFd, size_t windowBytes) {
+Result<MappedRing> MappedRing::open(int mapFd, RingWindow window) {
   bpf_map_info info{};
   uint32_t infoSize = sizeof info;
   if (bpf_map_get_info_by_fd(mapFd, &info, &infoSize) != 0) {
@@ -40,7 +45,7 @@ Result<MappedRing> MappedRing::open(int mapFd, size_t windowBytes) {
   }
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   const size_t dataSize = info.max_entries;
-  const size_t window = std::clamp(roundUp(windowBytes, page), page, dataSize);
+  window.bytes = std::clamp(roundUp(window.bytes, page), page, dataSize);
   MappedRing ring(mapFd, dataSize, window, page);
 
   void* consumer =
@@ -57,26 +62,30 @@ Result<MappedRing> MappedRing::open(int mapFd, size_t windowBytes) {
 MappedRing::MappedRing(MappedRing&& other) noexcept
     : fd_(other.fd_),
       dataSize_(other.dataSize_),
-      windowBytes_(other.windowBytes_),
+      policy_(other.policy_),
       pageSize_(other.pageSize_),
       consumerPos_(std::exchange(other.consumerPos_, nullptr)),
       producerPos_(std::exchange(other.producerPos_, nullptr)),
       window_(std::exchange(other.window_, nullptr)),
       windowPos_(std::exchange(other.windowPos_, 0)),
-      windowLength_(std::exchange(other.windowLength_, 0)) {}
+      windowLength_(std::exchange(other.windowLength_, 0)),
+      whole_(other.whole_),
+      lastMoveNs_(other.lastMoveNs_) {}
 
 MappedRing& MappedRing::operator=(MappedRing&& other) noexcept {
   if (this != &other) {
     unmapAll();
     fd_ = other.fd_;
     dataSize_ = other.dataSize_;
-    windowBytes_ = other.windowBytes_;
+    policy_ = other.policy_;
     pageSize_ = other.pageSize_;
     consumerPos_ = std::exchange(other.consumerPos_, nullptr);
     producerPos_ = std::exchange(other.producerPos_, nullptr);
     window_ = std::exchange(other.window_, nullptr);
     windowPos_ = std::exchange(other.windowPos_, 0);
     windowLength_ = std::exchange(other.windowLength_, 0);
+    whole_ = other.whole_;
+    lastMoveNs_ = other.lastMoveNs_;
   }
   return *this;
 }
@@ -96,10 +105,36 @@ void MappedRing::unmapAll() {
 // The new window starts at the page holding `pos`. As data pages sit
 // twice in a row, a window of at most the ring's size plus a page fits
 // from any page of the first copy on, and a record of at most the ring's
-// size ends within it.
+// size ends within it. Once the window is the whole (doubled) data area,
+// a position's lap only picks which copy its record starts in.
 const uint8_t* MappedRing::moveWindow(uint64_t pos, size_t length) {
+  if (!whole_ && policy_.grows) {
+    const uint64_t now = util::monotonicNs();
+    if (window_ != nullptr && now - lastMoveNs_ < kGrowWithinNs) {
+      policy_.bytes = std::min(policy_.bytes * 2, dataSize_);
+    }
+    lastMoveNs_ = now;
+    if (policy_.bytes == dataSize_) {
+      if (!mapWindow(0, 2 * dataSize_)) return nullptr;
+      whole_ = true;
+    }
+  }
+  if (whole_) {
+    windowPos_ = pos / dataSize_ * dataSize_;
+    windowLength_ = 2 * dataSize_;
+    return window_ + (pos - windowPos_);
+  }
   const uint64_t start = pos / pageSize_ * pageSize_;
-  const size_t span = std::max(windowBytes_, roundUp(pos - start + length, pageSize_));
+  if (!mapWindow(start, std::max(policy_.bytes, roundUp(pos - start + length, pageSize_)))) {
+    return nullptr;
+  }
+  windowPos_ = start;
+  return window_ + (pos - start);
+}
+
+// Maps `span` bytes of the data area from ring position `start` (a page
+// boundary) in place of the window; false, with errno set, if it cannot.
+bool MappedRing::mapWindow(uint64_t start, size_t span) {
   const off_t offset = static_cast<off_t>(kFirstDataPage * pageSize_ + (start & (dataSize_ - 1)));
   // A window of the same length is replaced in place (one system call).
   void* hint = nullptr;
@@ -118,12 +153,11 @@ const uint8_t* MappedRing::moveWindow(uint64_t pos, size_t length) {
     windowPos_ = 0;
     windowLength_ = 0;
     errno = err;
-    return nullptr;
+    return false;
   }
   window_ = static_cast<const uint8_t*>(addr);
-  windowPos_ = start;
   windowLength_ = span;
-  return window_ + (pos - start);
+  return true;
 }
 
 }  // namespace dtrace::bpf

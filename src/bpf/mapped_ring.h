@@ -7,6 +7,13 @@
 // resident. The kernel maps the data pages twice in a row, so a window that
 // starts at any page holds the records after it contiguously, even those
 // that wrap around the end of the ring.
+//
+// Each page of a new window costs a TLB (on a shadow-paging hypervisor, a
+// hypervisor) fault when it is first read, so a reader that goes through
+// windows quickly would pay that for every page of every lap. A window the
+// reader leaves within a second of the last one is followed by one twice
+// as large, up to the whole data area (mapped twice, like libbpf's reader),
+// which then stays: a ring read that fast takes the memory it uses.
 #pragma once
 
 #include <cstddef>
@@ -16,11 +23,17 @@
 
 namespace dtrace::bpf {
 
+// How much of a ring's data is mapped at a time.
+struct RingWindow {
+  size_t bytes = 256 * 1024;  // rounded to pages, at most the ring's size
+  bool grows = true;          // else it only slides (and widens for a large record)
+};
+
 class MappedRing {
  public:
-  // The window spans `windowBytes` (rounded to pages, at most the ring's
-  // size) unless a record needs more.
-  static Result<MappedRing> open(int mapFd, size_t windowBytes);
+  // The window spans window.bytes at first, more when a record needs it or
+  // as it grows.
+  static Result<MappedRing> open(int mapFd, RingWindow window = {});
 
   MappedRing(MappedRing&& other) noexcept;
   MappedRing& operator=(MappedRing&& other) noexcept;
@@ -50,20 +63,23 @@ class MappedRing {
   }
 
  private:
-  MappedRing(int fd, size_t dataSize, size_t windowBytes, size_t pageSize)
-      : fd_(fd), dataSize_(dataSize), windowBytes_(windowBytes), pageSize_(pageSize) {}
+  MappedRing(int fd, size_t dataSize, RingWindow window, size_t pageSize)
+      : fd_(fd), dataSize_(dataSize), policy_(window), pageSize_(pageSize) {}
   const uint8_t* moveWindow(uint64_t pos, size_t length);
+  bool mapWindow(uint64_t start, size_t span);
   void unmapAll();
 
   int fd_ = -1;  // the map's, not owned
   size_t dataSize_ = 0;
-  size_t windowBytes_ = 0;
+  RingWindow policy_;  // bytes: its length now, unless a record needs more
   size_t pageSize_ = 0;
   uint64_t* consumerPos_ = nullptr;
   const uint64_t* producerPos_ = nullptr;
   const uint8_t* window_ = nullptr;
   uint64_t windowPos_ = 0;  // the ring position at window_[0], a page boundary
   size_t windowLength_ = 0;
+  bool whole_ = false;       // window_ maps the data area twice, for good
+  uint64_t lastMoveNs_ = 0;  // when the window last moved
 };
 
 }  // namespace dtrace::bpf

@@ -27,19 +27,19 @@ Error readError(int err) { return makeError("failed to read ring buffer: " + err
 
 }  // namespace
 
-Result<RingBuffer> RingBuffer::open(int mapFd, RecordHandler onRecord, size_t windowBytes) {
-  return open(std::vector<int>{mapFd}, std::move(onRecord), windowBytes);
+Result<RingBuffer> RingBuffer::open(int mapFd, RecordHandler onRecord, RingWindow window) {
+  return open(std::vector<int>{mapFd}, std::move(onRecord), window);
 }
 
 Result<RingBuffer> RingBuffer::open(const std::vector<int>& mapFds, RecordHandler onRecord,
-                                    size_t windowBytes) {
+                                    RingWindow window) {
   if (mapFds.empty()) return makeError("failed to open ring buffer: no ring");
   Fd epoll(epoll_create1(EPOLL_CLOEXEC));
   if (!epoll) return makeError("failed to open ring buffer: " + errnoText(errno));
   std::vector<MappedRing> rings;
   rings.reserve(mapFds.size());
   for (size_t i = 0; i < mapFds.size(); i++) {
-    auto ring = MappedRing::open(mapFds[i], windowBytes);
+    auto ring = MappedRing::open(mapFds[i], window);
     if (!ring) return ring.error();
     epoll_event event{};
     event.events = EPOLLIN;

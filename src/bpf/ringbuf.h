@@ -23,15 +23,12 @@ class RingBuffer {
   // during the call.
   using RecordHandler = std::function<int(const void* data, size_t size)>;
 
-  // How much of each ring's data is mapped at a time: the window moves
-  // (one mmap) each time the reader has gone through this much.
-  static constexpr size_t kWindowBytes = 256 * 1024;
-
-  static Result<RingBuffer> open(int mapFd, RecordHandler onRecord,
-                                 size_t windowBytes = kWindowBytes);
+  // `window`: how much of each ring's data is mapped at a time (see
+  // MappedRing); the default suits the principal buffers.
+  static Result<RingBuffer> open(int mapFd, RecordHandler onRecord, RingWindow window = {});
   // Several rings (one per CPU), numbered in the order given.
   static Result<RingBuffer> open(const std::vector<int>& mapFds, RecordHandler onRecord,
-                                 size_t windowBytes = kWindowBytes);
+                                 RingWindow window = {});
 
   size_t ringCount() const { return rings_.size(); }
   // Waits up to timeoutMs (-1: forever) for data, then drains the rings

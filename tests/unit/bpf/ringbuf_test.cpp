@@ -1,7 +1,9 @@
 // The ring buffer reader against real BPF_MAP_TYPE_RINGBUF maps: a tiny
 // program, run with BPF_PROG_RUN, writes each record with
 // bpf_ringbuf_output() (or reserves and discards one), so the records and
-// their headers are the kernel's own. Needs root; skipped without it.
+// their headers are the kernel's own. Each test runs with a window that
+// only slides and with one that grows (to the whole ring, as records are
+// read quickly here). Needs root; skipped without it.
 #include "bpf/ringbuf.h"
 
 #include <gtest/gtest.h>
@@ -106,7 +108,7 @@ uint64_t residentMapBytes() {
   return kb * 1024;
 }
 
-class RingBufferTest : public ::testing::Test {
+class RingBufferTest : public ::testing::TestWithParam<bool> {
  protected:
   void SetUp() override {
     if (geteuid() != 0) GTEST_SKIP() << "needs root";
@@ -147,7 +149,7 @@ class RingBufferTest : public ::testing::Test {
   }
 
   // A reader of the rings (the first, or both) that notes what it is handed.
-  RingBuffer open(size_t rings = 1, size_t windowBytes = kWindowBytes) {
+  RingBuffer open(size_t rings = 1) {
     std::vector<int> fds;
     for (size_t i = 0; i < rings; i++) fds.push_back(rings_.at(i).fd());
     auto rb = RingBuffer::open(
@@ -160,7 +162,7 @@ class RingBufferTest : public ::testing::Test {
           if (onRecord_) onRecord_();
           return 0;
         },
-        windowBytes);
+        RingWindow{kWindowBytes, GetParam()});
     EXPECT_TRUE(rb.ok()) << rb.error().message;
     return std::move(*rb);
   }
@@ -173,7 +175,7 @@ class RingBufferTest : public ::testing::Test {
   std::function<void()> onRecord_;
 };
 
-TEST_F(RingBufferTest, RecordsArriveInOrderAndWhole) {
+TEST_P(RingBufferTest, RecordsArriveInOrderAndWhole) {
   RingBuffer rb = open();
   const size_t sizes[] = {1, 8, 13, 100, 255, 1024, 64};
   std::vector<Seen> want;
@@ -193,7 +195,7 @@ TEST_F(RingBufferTest, RecordsArriveInOrderAndWhole) {
 // Records of 1,000 bytes take 1,008 with their header, which does not
 // divide the ring's 16 KiB: the 17th (from 16,128) runs past the end of
 // the ring into its start, and so do others on later laps.
-TEST_F(RingBufferTest, RecordStraddlingTheWrapAroundIsWhole) {
+TEST_P(RingBufferTest, RecordStraddlingTheWrapAroundIsWhole) {
   RingBuffer rb = open();
   std::vector<Seen> want;
   for (int i = 0; i < 40; i++) {
@@ -207,7 +209,7 @@ TEST_F(RingBufferTest, RecordStraddlingTheWrapAroundIsWhole) {
   EXPECT_EQ(seen_, want);
 }
 
-TEST_F(RingBufferTest, RecordLargerThanTheWindowIsWhole) {
+TEST_P(RingBufferTest, RecordLargerThanTheWindowIsWhole) {
   RingBuffer rb = open();
   std::vector<Seen> want;
   // 6,000 bytes against a 4 KiB window, the third across the wrap-around
@@ -225,7 +227,7 @@ TEST_F(RingBufferTest, RecordLargerThanTheWindowIsWhole) {
   EXPECT_EQ(seen_, want);
 }
 
-TEST_F(RingBufferTest, DiscardedRecordsAreSkipped) {
+TEST_P(RingBufferTest, DiscardedRecordsAreSkipped) {
   RingBuffer rb = open();
   discardOne();
   emit(32, 1);
@@ -241,7 +243,7 @@ TEST_F(RingBufferTest, DiscardedRecordsAreSkipped) {
 
 // A record written while an interval is being read (here, from the
 // handler) waits for the next interval; the other ring is not touched.
-TEST_F(RingBufferTest, IntervalStopsAtItsSnapshotOfTheProducer) {
+TEST_P(RingBufferTest, IntervalStopsAtItsSnapshotOfTheProducer) {
   RingBuffer rb = open(2);
   emit(16, 1);
   emit(16, 2);
@@ -266,12 +268,15 @@ TEST_F(RingBufferTest, IntervalStopsAtItsSnapshotOfTheProducer) {
                                       expected(16, 4), expected(16, 50)}));
 }
 
-TEST_F(RingBufferTest, HandlerErrorStopsTheDrainAfterItsRecord) {
+TEST_P(RingBufferTest, HandlerErrorStopsTheDrainAfterItsRecord) {
   std::vector<size_t> sizes;
-  auto rb = RingBuffer::open(rings_.front().fd(), [&](const void*, size_t size) {
-    sizes.push_back(size);
-    return size == 16 ? -EIO : 0;
-  });
+  auto rb = RingBuffer::open(
+      rings_.front().fd(),
+      [&](const void*, size_t size) {
+        sizes.push_back(size);
+        return size == 16 ? -EIO : 0;
+      },
+      RingWindow{kWindowBytes, GetParam()});
   ASSERT_TRUE(rb.ok()) << rb.error().message;
   emit(8, 1);
   emit(16, 2);
@@ -285,7 +290,7 @@ TEST_F(RingBufferTest, HandlerErrorStopsTheDrainAfterItsRecord) {
   EXPECT_EQ(sizes, (std::vector<size_t>{8, 16, 24}));
 }
 
-TEST_F(RingBufferTest, PollWaitsForRecordsThenDrains) {
+TEST_P(RingBufferTest, PollWaitsForRecordsThenDrains) {
   RingBuffer rb = open(2);
   auto none = rb.poll(0);
   ASSERT_TRUE(none.ok()) << none.error().message;
@@ -303,15 +308,41 @@ TEST_F(RingBufferTest, PollWaitsForRecordsThenDrains) {
 
 // The point of the window: a 4 MiB ring costs the reader its window and
 // two pages of resident memory, not the ring twice over.
-TEST_F(RingBufferTest, OnlyTheWindowIsResident) {
+TEST_P(RingBufferTest, OnlyTheWindowIsResident) {
   auto big = Map::create(BPF_MAP_TYPE_RINGBUF, "rb_big", 0, 0, 4 << 20);
   ASSERT_TRUE(big.ok()) << big.error().message;
   const uint64_t before = residentMapBytes();
-  auto rb = RingBuffer::open(big->fd(), [](const void*, size_t) { return 0; });
+  const RingWindow window{.grows = GetParam()};
+  auto rb = RingBuffer::open(
+      big->fd(), [](const void*, size_t) { return 0; }, window);
   ASSERT_TRUE(rb.ok()) << rb.error().message;
   const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-  EXPECT_LE(residentMapBytes() - before, RingBuffer::kWindowBytes + 2 * page);
+  EXPECT_LE(residentMapBytes() - before, window.bytes + 2 * page);
 }
+
+// Read through quickly, a growing window becomes the whole ring (twice
+// over, so that no record needs another mapping); a sliding one stays
+// within the two pages a record across a page boundary needs.
+TEST_P(RingBufferTest, WindowReadQuicklyGrowsToTheWholeRing) {
+  RingBuffer rb = open();
+  const uint64_t before = residentMapBytes();
+  for (int i = 0; i < 40; i++) {
+    emit(1000, static_cast<uint8_t>(i));
+    ASSERT_TRUE(rb.consume().ok());
+  }
+  ASSERT_EQ(seen_.size(), 40u);
+  const uint64_t grown = residentMapBytes() - before;
+  if (GetParam()) {
+    EXPECT_EQ(grown, 2 * kRingBytes - kWindowBytes);
+  } else {
+    EXPECT_LE(grown, kWindowBytes);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Window, RingBufferTest, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                           return info.param ? std::string("Growing") : std::string("Sliding");
+                         });
 
 }  // namespace
 }  // namespace dtrace::bpf
