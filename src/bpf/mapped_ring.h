@@ -8,12 +8,13 @@
 // starts at any page holds the records after it contiguously, even those
 // that wrap around the end of the ring.
 //
-// Each page of a new window costs a TLB (on a shadow-paging hypervisor, a
-// hypervisor) fault when it is first read, so a reader that goes through
-// windows quickly would pay that for every page of every lap. A window the
-// reader leaves within a second of the last one is followed by one twice
-// as large, up to the whole data area (mapped twice, like libbpf's reader),
-// which then stays: a ring read that fast takes the memory it uses.
+// The pages of a new window cost more to read the first time than pages
+// mapped long before (on the project's VM, which shadows page tables,
+// about 3 us a page), so a reader that goes through windows quickly would
+// pay that for every page of every lap. A window the reader leaves within
+// a second of the last one is followed by one twice as large, up to the
+// whole data area (mapped twice, like libbpf's reader), which then stays:
+// a ring read that fast takes the memory it uses.
 #pragma once
 
 #include <cstddef>
@@ -40,10 +41,6 @@ class MappedRing {
   MappedRing(const MappedRing&) = delete;
   MappedRing& operator=(const MappedRing&) = delete;
   ~MappedRing();
-
-  int fd() const { return fd_; }
-  size_t dataSize() const { return dataSize_; }
-  size_t windowLength() const { return windowLength_; }
 
   // The positions count bytes ever reserved (producer) and read (consumer);
   // the kernel publishes the producer's with a release store.
