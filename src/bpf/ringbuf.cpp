@@ -1,9 +1,10 @@
 #include "bpf/ringbuf.h"
 
-#include <bpf/libbpf.h>
+#include <linux/bpf.h>
+#include <sys/epoll.h>
 
+#include <algorithm>
 #include <cerrno>
-#include <climits>
 #include <utility>
 
 #include "bpf/errors.h"
@@ -11,104 +12,112 @@
 namespace dtrace::bpf {
 namespace {
 
-// What dispatch() returns for a record beyond the interval's snapshot: it
-// stops libbpf's loop, the record having been kept for the next interval.
-constexpr int kPastSnapshot = INT_MIN + 1;
+constexpr uint64_t kFollowProducer = UINT64_MAX;
 
-Result<int> countOrError(int rc, const char* what) {
-  if (rc >= 0) return rc;
-  if (rc == -EINTR) return 0;
-  return makeError(std::string(what) + ": " + errnoText(-rc));
+// A record's header (kernel/bpf/ringbuf.c): its length, with the BUSY bit
+// set while the producer writes it and the DISCARD bit if it was thrown
+// away, then 4 bytes of the kernel's own; the next record starts 8-aligned.
+constexpr uint32_t kFlagBits = BPF_RINGBUF_BUSY_BIT | BPF_RINGBUF_DISCARD_BIT;
+
+uint64_t recordSpan(uint32_t header) {
+  return (uint64_t{header & ~kFlagBits} + BPF_RINGBUF_HDR_SZ + 7) / 8 * 8;
 }
+
+Error readError(int err) { return makeError("failed to read ring buffer: " + errnoText(err)); }
 
 }  // namespace
 
-void RingBuffer::Deleter::operator()(ring_buffer* rb) const { ring_buffer__free(rb); }
-
-RingBuffer::RingBuffer(std::unique_ptr<ring_buffer, Deleter> rb,
-                       std::unique_ptr<RecordHandler> handler,
-                       std::vector<std::unique_ptr<Ring>> rings)
-    : handler_(std::move(handler)), rings_(std::move(rings)), rb_(std::move(rb)) {}
-
-RingBuffer::RingBuffer(RingBuffer&&) noexcept = default;
-RingBuffer& RingBuffer::operator=(RingBuffer&&) noexcept = default;
-RingBuffer::~RingBuffer() = default;
-
-// libbpf publishes the consumer position after each record's callback, so
-// during the callback it is where this record starts.
-int RingBuffer::dispatch(void* context, void* data, size_t size) {
-  Ring& ring = *static_cast<Ring*>(context);
-  if (ring.bounded && ring__consumer_pos(ring.ring) >= ring.limit) {
-    ring.carried.assign(static_cast<const char*>(data), size);
-    ring.hasCarried = true;
-    return kPastSnapshot;
-  }
-  return (*ring.handler)(data, size);
+Result<RingBuffer> RingBuffer::open(int mapFd, RecordHandler onRecord, RingWindow window) {
+  return open(std::vector<int>{mapFd}, std::move(onRecord), window);
 }
 
-Result<RingBuffer> RingBuffer::open(int mapFd, RecordHandler onRecord) {
-  return open(std::vector<int>{mapFd}, std::move(onRecord));
-}
-
-Result<RingBuffer> RingBuffer::open(const std::vector<int>& mapFds, RecordHandler onRecord) {
+Result<RingBuffer> RingBuffer::open(const std::vector<int>& mapFds, RecordHandler onRecord,
+                                    RingWindow window) {
   if (mapFds.empty()) return makeError("failed to open ring buffer: no ring");
-  auto handler = std::make_unique<RecordHandler>(std::move(onRecord));
-  std::vector<std::unique_ptr<Ring>> rings;
-  std::unique_ptr<ring_buffer, Deleter> rb;
+  Fd epoll(epoll_create1(EPOLL_CLOEXEC));
+  if (!epoll) return makeError("failed to open ring buffer: " + errnoText(errno));
+  std::vector<MappedRing> rings;
+  rings.reserve(mapFds.size());
   for (size_t i = 0; i < mapFds.size(); i++) {
-    auto ring = std::make_unique<Ring>();
-    ring->handler = handler.get();
-    if (i == 0) {
-      rb.reset(ring_buffer__new(mapFds[0], dispatch, ring.get(), nullptr));
-      if (!rb) return makeError("failed to open ring buffer: " + errnoText(errno));
-    } else if (const int rc = ring_buffer__add(rb.get(), mapFds[i], dispatch, ring.get()); rc < 0) {
-      return makeError("failed to open ring buffer: " + errnoText(-rc));
+    auto ring = MappedRing::open(mapFds[i], window);
+    if (!ring) return ring.error();
+    epoll_event event{};
+    event.events = EPOLLIN;
+    event.data.u64 = i;
+    if (epoll_ctl(epoll.get(), EPOLL_CTL_ADD, mapFds[i], &event) != 0) {
+      return makeError("failed to open ring buffer: " + errnoText(errno));
     }
-    ring->ring = ring_buffer__ring(rb.get(), static_cast<unsigned>(i));
-    rings.push_back(std::move(ring));
+    rings.push_back(std::move(*ring));
   }
-  return RingBuffer(std::move(rb), std::move(handler), std::move(rings));
+  return RingBuffer(std::move(onRecord), std::move(rings), std::move(epoll));
+}
+
+// Hands over the committed records from the consumer position up to
+// `limit` (or on, while producers add more), publishing the consumer
+// position past each. A record still being written stops the drain: those
+// after it wait for the next. A record the handler refuses is consumed.
+Result<int> RingBuffer::drain(MappedRing& ring, uint64_t limit) {
+  int handled = 0;
+  uint64_t pos = ring.consumerPos();
+  for (;;) {
+    const uint64_t end = std::min(limit, ring.producerPos());
+    if (pos >= end) return handled;
+    while (pos < end) {
+      const uint8_t* at = ring.bytes(pos, BPF_RINGBUF_HDR_SZ);
+      if (at == nullptr) return readError(errno);
+      const uint32_t header =
+          __atomic_load_n(reinterpret_cast<const uint32_t*>(at), __ATOMIC_ACQUIRE);
+      if (header & BPF_RINGBUF_BUSY_BIT) return handled;
+      const uint64_t span = recordSpan(header);
+      if ((header & BPF_RINGBUF_DISCARD_BIT) == 0) {
+        at = ring.bytes(pos, span);
+        if (at == nullptr) return readError(errno);
+        const int rc = handler_(at + BPF_RINGBUF_HDR_SZ, header & ~kFlagBits);
+        if (rc < 0) {
+          ring.publishConsumerPos(pos + span);
+          if (rc == -EINTR) return handled;
+          return readError(-rc);
+        }
+        handled++;
+      }
+      pos += span;
+      ring.publishConsumerPos(pos);
+    }
+  }
 }
 
 Result<int> RingBuffer::poll(int timeoutMs) {
-  return countOrError(ring_buffer__poll(rb_.get(), timeoutMs), "failed to poll ring buffer");
-}
-
-// The record a previous interval left goes first: it came before the rest.
-Result<int> RingBuffer::consumeRing(Ring& ring, bool bounded) {
-  int handled = 0;
-  if (ring.hasCarried) {
-    ring.hasCarried = false;
-    if (const int rc = (*ring.handler)(ring.carried.data(), ring.carried.size()); rc < 0) {
-      return countOrError(rc, "failed to read ring buffer");
-    }
-    handled++;
+  std::vector<epoll_event> events(rings_.size());
+  const int ready =
+      epoll_wait(epoll_.get(), events.data(), static_cast<int>(events.size()), timeoutMs);
+  if (ready < 0) {
+    if (errno == EINTR) return 0;
+    return makeError("failed to poll ring buffer: " + errnoText(errno));
   }
-  ring.bounded = bounded;
-  ring.limit = ring__producer_pos(ring.ring);
-  if (bounded && ring__consumer_pos(ring.ring) >= ring.limit) return handled;
-  const int rc = ring__consume(ring.ring);
-  ring.bounded = false;
-  if (rc == kPastSnapshot) return handled;  // the count of this call is lost; it is only a hint
-  auto counted = countOrError(rc, "failed to read ring buffer");
-  if (!counted) return counted;
-  return handled + *counted;
-}
-
-Result<int> RingBuffer::consume() {
   int handled = 0;
-  for (auto& ring : rings_) {
-    auto n = consumeRing(*ring, false);
+  for (int i = 0; i < ready; i++) {
+    auto n = drain(rings_.at(events[static_cast<size_t>(i)].data.u64), kFollowProducer);
     if (!n) return n;
     handled += *n;
   }
   return handled;
 }
 
-Result<int> RingBuffer::consumeInterval(size_t index) {
-  return consumeRing(*rings_.at(index), true);
+Result<int> RingBuffer::consume() {
+  int handled = 0;
+  for (MappedRing& ring : rings_) {
+    auto n = drain(ring, kFollowProducer);
+    if (!n) return n;
+    handled += *n;
+  }
+  return handled;
 }
 
-int RingBuffer::epollFd() const { return ring_buffer__epoll_fd(rb_.get()); }
+// The record that starts at the snapshot or after it stays in the ring:
+// the next interval reads it first.
+Result<int> RingBuffer::consumeInterval(size_t index) {
+  MappedRing& ring = rings_.at(index);
+  return drain(ring, ring.producerPos());
+}
 
 }  // namespace dtrace::bpf
