@@ -46,7 +46,9 @@ echo "setup.sh: dtrace installed as /usr/sbin/dtrace after ${SECONDS} s"
 # map or link of a dtrace outlives it. clang and libclang-rt-14-dev
 # (libFuzzer and the sanitizers' run-time): the sanitizer build with the
 # fuzz targets (tests/fuzz, docs/ROBUSTNESS.md).
+# libdebuginfod1 (gdb's) from backports, to match backports' libelf1 and
+# libdw1 installed above.
 apt-get install -y -qq --no-install-recommends \
-  gcc make python3 systemtap-sdt-dev gdb bpftool \
+  gcc make python3 systemtap-sdt-dev gdb libdebuginfod1/bookworm-backports bpftool \
   chromium python3-pil fonts-dejavu-core jq gawk clang libclang-rt-14-dev >/dev/null
 echo "setup.sh: test tools installed after ${SECONDS} s; scripts/test.sh builds and runs the tests"
