@@ -103,12 +103,13 @@ class SyscallProvider final : public Provider {
     const bool entry = probe.name == "entry";
     SyscallDispatcher& dispatcher = entry ? entry_ : return_;
     bool& directUsed = entry ? entryDirectUsed_ : returnDirectUsed_;
-    Result<bpf::Link> link =
-        directUsed
-            ? dispatcher.attach(probe.syscallNumber, progFd)
-            : bpf::attachRawTracepoint(progFd, syscallTracepoint(entry ? SyscallDirection::Entry
-                                                                       : SyscallDirection::Return));
-    directUsed = true;
+    Result<bpf::Link> link = Error{"not attached"};
+    if (!directUsed) {
+      directUsed = true;
+      link = bpf::attachRawTracepoint(
+          progFd, syscallTracepoint(entry ? SyscallDirection::Entry : SyscallDirection::Return));
+    }
+    if (!link) link = dispatcher.attach(probe.syscallNumber, progFd);
     if (!link) return link.error();
     std::vector<bpf::Link> links;
     links.push_back(std::move(*link));
