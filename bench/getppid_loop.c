@@ -15,8 +15,8 @@ int main(int argc, char** argv) {
   long n = argc > 1 ? strtol(argv[1], NULL, 10) : 2000000;
   long nr = argc > 2 ? strtol(argv[2], NULL, 10) : SYS_getppid;
   const char* clock_name = getenv("CLOCK");
-  clockid_t clock = clock_name && strcmp(clock_name, "wall") == 0 ? CLOCK_MONOTONIC
-                                                                   : CLOCK_THREAD_CPUTIME_ID;
+  clockid_t clock =
+      clock_name && strcmp(clock_name, "wall") == 0 ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID;
   struct timespec a, b;
   clock_gettime(clock, &a);
   for (long i = 0; i < n; i++) syscall(nr);
