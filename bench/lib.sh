@@ -19,3 +19,19 @@ last() { grep -E '^[0-9.]+$' | tail -1; }
 median_of_runs() {
   for _ in $(seq "$runs"); do "$@" 2>/dev/null | last; done | median
 }
+
+# Runs each named configuration (a shell function whose workload prints
+# its ns/call) once per round, $runs rounds, the configurations in turn so
+# that a slow patch of the machine hits them all alike; then sets
+# median[NAME] to each one's median. Needs `declare -A median` first.
+interleaved_medians() {
+  local -A figures=()
+  local name
+  for _ in $(seq "$runs"); do
+    for name in "$@"; do figures[$name]+="$("$name" 2>/dev/null | last) "; done
+  done
+  for name in "$@"; do median[$name]=$(printf '%s\n' ${figures[$name]} | median); done
+}
+
+# "A / B" of the added costs (over the untraced figure `base`), 2 decimals.
+ratio() { echo "scale=2; ($1 - $3) / ($2 - $3)" | bc -l; }

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <tuple>
 
+#include "providers/syscall_dispatch.h"
 #include "sema/checker.h"
 
 namespace dtrace::codegen {
@@ -52,6 +53,14 @@ void ProgramEmitter::popSlot() { slots_--; }
 Result<std::vector<Insn>> ProgramEmitter::emit(const std::vector<EnabledClause>& clauses) {
   Label done = as_.newLabel();
   clauseCount_ = static_cast<uint32_t>(clauses.size());
+  if (probe_->attachKind == providers::AttachKind::SyscallDispatch) {
+    // Runs on the raw tracepoint for every system call, or from the
+    // dispatcher: not a native call of this number ends here.
+    providers::syscallProbeGuard(as_,
+                                 probe_->name == "entry" ? providers::SyscallDirection::Entry
+                                                         : providers::SyscallDirection::Return,
+                                 probe_->syscallNumber, done);
+  }
   prologue();
   as_.emit(st(Size::DW, R10, kTimestampSlot, 0));
   as_.jumpIf(BPF_JEQ, R0, 0, done);

@@ -12,40 +12,36 @@ namespace dtrace::providers {
 
 using namespace bpf;
 
+// r7 = the number of the system call sys_exit reports (it passes the
+// return value, not the number): task_pt_regs(current)->orig_ax, read as a
+// plain load through the BTF pointers (bpf_probe_read_kernel() would cost a
+// copy with page faults disabled). r8 = current's task_struct.
+static void exitingSyscallNumber(Assembler& a) {
+  a.emit(call(BPF_FUNC_get_current_task_btf));
+  a.emit(mov64(R8, R0));
+  a.emit(mov64(R1, R0));
+  a.emit(call(BPF_FUNC_task_pt_regs));
+  a.emit(ldx(Size::DW, R7, R0, syscallabi::kOrigAx));
+}
+
+// Every system call on the machine runs the dispatcher while any syscall
+// probe of its direction is enabled through it, so it does no more than it
+// must: the number, its bound, and the tail call, which falls through an
+// empty slot in a few instructions. Whether the call is a native one is
+// the probe program's own guard (syscallProbeGuard), paid only by the
+// calls that are traced.
 std::vector<Insn> syscallDispatcherProgram(SyscallDirection direction, int progArrayFd,
                                            int maxNumber) {
   Assembler a;
   Label out = a.newLabel();
-  Label dispatch = a.newLabel();
   a.emit(mov64(R6, R1));  // ctx
   if (direction == SyscallDirection::Entry) {
     a.emit(ldx(Size::DW, R7, R6, 8));  // ctx[1]: the system call number
   } else {
-    // sys_exit passes the return value instead: the number is regs->orig_ax.
-    a.emit(ldx(Size::DW, R3, R6, 0));
-    a.emit(alu64(BPF_ADD, R3, syscallabi::kOrigAx));
-    a.emit(mov64(R1, R10));
-    a.emit(alu64(BPF_ADD, R1, -8));
-    a.emit(mov64(R2, 8));
-    a.emit(call(BPF_FUNC_probe_read_kernel));
-    a.jumpIf(BPF_JNE, R0, 0, out);
-    a.emit(ldx(Size::DW, R7, R10, -8));
+    exitingSyscallNumber(a);
   }
-  // Unsigned: -1 (no system call) and x32-style high bits fall out here too.
+  // Unsigned: -1 (no system call) and x32-style high bits fall out here.
   a.jumpIf(BPF_JGT, R7, maxNumber, out);
-  // An ia32 system call numbers its calls differently: ftrace's syscall
-  // events skip them, and so do we (TS_COMPAT in current's thread_info).
-  a.emit(call(BPF_FUNC_get_current_task));
-  a.emit(mov64(R3, R0));
-  a.emit(alu64(BPF_ADD, R3, syscallabi::kThreadStatus));
-  a.emit(mov64(R1, R10));
-  a.emit(alu64(BPF_ADD, R1, -16));
-  a.emit(mov64(R2, 4));
-  a.emit(call(BPF_FUNC_probe_read_kernel));
-  a.jumpIf(BPF_JNE, R0, 0, dispatch);  // unreadable: assume a native call
-  a.emit(ldx(Size::W, R1, R10, -16));
-  a.jumpIf(BPF_JSET, R1, syscallabi::kTsCompat, out);
-  a.bind(dispatch);
   a.emit(mov64(R1, R6));
   a.emit(ldMapFd(R2, progArrayFd));
   a.emit(mov64(R3, R7));
@@ -54,6 +50,24 @@ std::vector<Insn> syscallDispatcherProgram(SyscallDirection direction, int progA
   a.emit(mov64(R0, 0));
   a.emit(exit());
   return a.finish().value();
+}
+
+void syscallProbeGuard(Assembler& a, SyscallDirection direction, int number, Label skip) {
+  a.emit(mov64(R6, R1));  // ctx
+  if (direction == SyscallDirection::Entry) {
+    a.emit(ldx(Size::DW, R7, R6, 8));  // ctx[1]: the system call number
+    a.jumpIf(BPF_JNE, R7, number, skip);
+    a.emit(call(BPF_FUNC_get_current_task_btf));
+    a.emit(mov64(R8, R0));
+  } else {
+    exitingSyscallNumber(a);
+    a.jumpIf(BPF_JNE, R7, number, skip);
+  }
+  // An ia32 system call numbers its calls differently: ftrace's syscall
+  // events skip them, and so do we (TS_COMPAT in current's thread_info).
+  a.emit(ldx(Size::W, R1, R8, syscallabi::kThreadStatus));
+  a.jumpIf(BPF_JSET, R1, syscallabi::kTsCompat, skip);
+  a.emit(mov64(R1, R6));
 }
 
 const char* syscallTracepoint(SyscallDirection d) {

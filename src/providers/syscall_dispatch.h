@@ -5,12 +5,19 @@
 // in well under a millisecond and detaches in ~0.3 ms, where a perf
 // tracepoint costs ~70 ms per probe to detach: `syscall:::entry` enables
 // every call at the price of one attachment.
+//
+// The first probe of a direction is attached to the raw tracepoint itself,
+// without the dispatcher: its program checks its own number
+// (syscallProbeGuard), and a probe firing saves the dispatcher's run and
+// its tail call (an indirect jump, a retpoline on this kind of machine),
+// while every other system call pays the same few instructions either way.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <vector>
 
+#include "bpf/assembler.h"
 #include "bpf/attach.h"
 #include "bpf/insn.h"
 #include "bpf/map.h"
@@ -37,10 +44,17 @@ inline constexpr int16_t kArgRegisters[6] = {112, 104, 96, 56, 72, 64};
 // The dispatcher's instructions. Its raw tracepoint context is
 // (struct pt_regs *regs, long id) for sys_enter and (regs, long ret) for
 // sys_exit, where the number comes from regs->orig_ax. Numbers above
-// maxNumber and ia32 system calls (whose numbers mean other calls) are not
-// dispatched.
+// maxNumber are not dispatched; any other is tail-called, ia32 system
+// calls too (whose numbers mean other calls): every syscall probe's
+// program starts with syscallProbeGuard, which leaves them out.
 std::vector<bpf::Insn> syscallDispatcherProgram(SyscallDirection direction, int progArrayFd,
                                                 int maxNumber);
+
+// The first instructions of a syscall probe's program: to `skip` unless
+// the tracepoint fired for native system call `number`. So the program
+// may run from the dispatcher or on the raw tracepoint itself. r1 (the
+// context) is kept; r0, r2-r5 and r6-r8 are clobbered.
+void syscallProbeGuard(bpf::Assembler& a, SyscallDirection direction, int number, bpf::Label skip);
 
 // The dispatcher of one direction, loaded and attached on first use.
 //

@@ -95,9 +95,21 @@ class SyscallProvider final : public Provider {
                                                    : SyscallDirection::Return);
   }
 
+  // A direction's first probe goes on the raw tracepoint directly (its
+  // program's guard checks the number); the others through the dispatcher,
+  // so that every system call runs at most two programs however many calls
+  // are traced.
   Result<std::vector<bpf::Link>> attach(const Probe& probe, int progFd) override {
-    SyscallDispatcher& dispatcher = probe.name == "entry" ? entry_ : return_;
-    Result<bpf::Link> link = dispatcher.attach(probe.syscallNumber, progFd);
+    const bool entry = probe.name == "entry";
+    SyscallDispatcher& dispatcher = entry ? entry_ : return_;
+    bool& directUsed = entry ? entryDirectUsed_ : returnDirectUsed_;
+    Result<bpf::Link> link = Error{"not attached"};
+    if (!directUsed) {
+      directUsed = true;
+      link = bpf::attachRawTracepoint(
+          progFd, syscallTracepoint(entry ? SyscallDirection::Entry : SyscallDirection::Return));
+    }
+    if (!link) link = dispatcher.attach(probe.syscallNumber, progFd);
     if (!link) return link.error();
     std::vector<bpf::Link> links;
     links.push_back(std::move(*link));
@@ -116,6 +128,7 @@ class SyscallProvider final : public Provider {
 
   std::string name_ = "syscall";
   SyscallDispatcher entry_, return_;
+  bool entryDirectUsed_ = false, returnDirectUsed_ = false;
 };
 
 struct ScalarType {

@@ -16,6 +16,7 @@
 #include "bpf/program.h"
 #include "providers/catalog.h"
 #include "providers/description.h"
+#include "providers/syscall_dispatch.h"
 #include "providers/syscall_numbers.h"
 #include "util/fd.h"
 
@@ -41,10 +42,17 @@ uint64_t runCount(int progFd) {
 }
 
 // A raw-tracepoint program that, for events of this process, adds 1 to the
-// u64 at key 0 of `counts` and stores ctx[ctxWord] at key 1.
-std::vector<Insn> countingProgram(int mapFd, int16_t ctxWord) {
+// u64 at key 0 of `counts` and stores ctx[ctxWord] at key 1. A syscall
+// probe's program starts, as dtrace's do, with the guard that keeps other
+// system calls (and ia32 ones) out.
+std::vector<Insn> countingProgram(int mapFd, int16_t ctxWord, const Probe* syscallProbe) {
   Assembler a;
   Label out = a.newLabel();
+  if (syscallProbe != nullptr) {
+    syscallProbeGuard(
+        a, syscallProbe->name == "entry" ? SyscallDirection::Entry : SyscallDirection::Return,
+        syscallProbe->syscallNumber, out);
+  }
   a.emit(mov64(R6, R1));
   a.emit(call(BPF_FUNC_get_current_pid_tgid));
   a.emit(alu64(BPF_RSH, R0, 32));
@@ -75,10 +83,10 @@ struct Counter {
   Map map;
   Program program;
 
-  static Counter make(int16_t ctxWord) {
+  static Counter make(int16_t ctxWord, const Probe* syscallProbe = nullptr) {
     Result<Map> map = Map::create(BPF_MAP_TYPE_ARRAY, "provtest", 4, 8, 2);
     Result<Program> prog = Program::load(BPF_PROG_TYPE_RAW_TRACEPOINT, "provtest",
-                                         countingProgram(map->fd(), ctxWord));
+                                         countingProgram(map->fd(), ctxWord, syscallProbe));
     return Counter{std::move(*map), std::move(*prog)};
   }
   uint64_t at(uint32_t key) const {
@@ -111,7 +119,7 @@ TEST_F(ProviderAttach, SyscallEntryCountsThisProcessAndStopsWithItsLink) {
   const Probe* p = probe("syscall::getppid:entry");
   ASSERT_NE(p, nullptr);
   ASSERT_EQ(p->progType, BPF_PROG_TYPE_RAW_TRACEPOINT);
-  Counter counter = Counter::make(1);  // ctx[1]: the system call number
+  Counter counter = Counter::make(1, p);  // ctx[1]: the system call number
   {
     Result<std::vector<Link>> links = catalog_.attach(*p, counter.program.fd());
     ASSERT_TRUE(links.ok()) << links.error().message;
@@ -129,7 +137,7 @@ TEST_F(ProviderAttach, SyscallEntryCountsThisProcessAndStopsWithItsLink) {
 TEST_F(ProviderAttach, SyscallReturnSeesTheReturnValue) {
   const Probe* p = probe("syscall::getppid:return");
   ASSERT_NE(p, nullptr);
-  Counter counter = Counter::make(1);  // ctx[1]: the return value
+  Counter counter = Counter::make(1, p);  // ctx[1]: the return value
   Result<std::vector<Link>> links = catalog_.attach(*p, counter.program.fd());
   ASSERT_TRUE(links.ok()) << links.error().message;
   for (int i = 0; i < 5; ++i) syscall(SYS_getppid);
@@ -142,7 +150,7 @@ TEST_F(ProviderAttach, SyscallEntryAndReturnTogether) {
   const Probe* ret = probe("syscall::getppid:return");
   const Probe* other = probe("syscall::getpid:entry");
   ASSERT_TRUE(entry && ret && other);
-  Counter e = Counter::make(1), r = Counter::make(1), o = Counter::make(1);
+  Counter e = Counter::make(1, entry), r = Counter::make(1, ret), o = Counter::make(1, other);
   std::vector<Link> links;
   for (auto [p, c] : {std::pair{entry, &e}, std::pair{ret, &r}, std::pair{other, &o}}) {
     Result<std::vector<Link>> l = catalog_.attach(*p, c->program.fd());
@@ -160,7 +168,7 @@ TEST_F(ProviderAttach, SyscallReattachAfterDetachDoesNotReviveOldProbes) {
   const Probe* getppidEntry = probe("syscall::getppid:entry");
   const Probe* getpidEntry = probe("syscall::getpid:entry");
   ASSERT_TRUE(getppidEntry && getpidEntry);
-  Counter first = Counter::make(1), second = Counter::make(1);
+  Counter first = Counter::make(1, getppidEntry), second = Counter::make(1, getpidEntry);
   {
     Result<std::vector<Link>> links = catalog_.attach(*getppidEntry, first.program.fd());
     ASSERT_TRUE(links.ok()) << links.error().message;
@@ -196,13 +204,18 @@ TEST_F(ProviderAttach, Ia32SystemCallsAreNotDispatched) {
   if (!ia32SystemCallsRun()) GTEST_SKIP() << "this kernel has no ia32 system calls";
   const Probe* semget = probe("syscall::semget:entry");
   ASSERT_NE(semget, nullptr);
-  Counter counter = Counter::make(1);
-  Result<std::vector<Link>> links = catalog_.attach(*semget, counter.program.fd());
-  ASSERT_TRUE(links.ok()) << links.error().message;
+  // The first on the raw tracepoint itself, the second from the dispatcher.
+  Counter direct = Counter::make(1, semget), dispatched = Counter::make(1, semget);
+  Result<std::vector<Link>> first = catalog_.attach(*semget, direct.program.fd());
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  Result<std::vector<Link>> second = catalog_.attach(*semget, dispatched.program.fd());
+  ASSERT_TRUE(second.ok()) << second.error().message;
   EXPECT_EQ(ia32Getppid(), getppid());  // it did run, as ia32 getppid
-  EXPECT_EQ(counter.count(), 0u);
+  EXPECT_EQ(direct.count(), 0u);
+  EXPECT_EQ(dispatched.count(), 0u);
   syscall(SYS_semget, 0, -1, 0);  // EINVAL, but a semget all the same
-  EXPECT_EQ(counter.count(), 1u);
+  EXPECT_EQ(direct.count(), 1u);
+  EXPECT_EQ(dispatched.count(), 1u);
 }
 #endif
 

@@ -35,12 +35,44 @@ TEST(SyscallNumbers, TracefsNamesAndAliases) {
   EXPECT_EQ(syscallForTracepoint("nosuchcall"), std::nullopt);
 }
 
+size_t occurrences(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) n++;
+  return n;
+}
+
 TEST(SyscallDispatcher, ProgramsTailCallByNumber) {
   for (SyscallDirection d : {SyscallDirection::Entry, SyscallDirection::Return}) {
     const std::string text = bpf::disassemble(syscallDispatcherProgram(d, 3, 469));
     EXPECT_NE(text.find("tail_call"), std::string::npos) << text;
     EXPECT_NE(text.find("> 0x1d5"), std::string::npos) << text;  // 469
-    EXPECT_NE(text.find("probe_read_kernel"), std::string::npos) << text;
+    // sys_exit's number is a plain load through BTF pointers: no helper
+    // copies memory on every system call.
+    EXPECT_EQ(text.find("probe_read"), std::string::npos) << text;
+  }
+  // Every other system call pays sys_enter's dispatcher: no helper before
+  // the tail call.
+  const std::string entry =
+      bpf::disassemble(syscallDispatcherProgram(SyscallDirection::Entry, 3, 469));
+  EXPECT_EQ(occurrences(entry, "call "), 1u) << entry;
+}
+
+// The probe program's own guard: its number, then not an ia32 call.
+TEST(SyscallDispatcher, ProbeGuardChecksNumberAndIa32) {
+  for (SyscallDirection d : {SyscallDirection::Entry, SyscallDirection::Return}) {
+    bpf::Assembler a;
+    bpf::Label skip = a.newLabel();
+    syscallProbeGuard(a, d, SYS_getppid, skip);
+    a.emit(bpf::mov64(bpf::R0, 1));
+    a.bind(skip);
+    a.emit(bpf::exit());
+    const std::string text = bpf::disassemble(a.finish().value());
+    EXPECT_NE(text.find("!= 0x6e"), std::string::npos) << text;  // 110, getppid
+    EXPECT_NE(text.find("& 0x2"), std::string::npos) << text;    // TS_COMPAT
+    EXPECT_NE(text.find("get_current_task_btf"), std::string::npos) << text;
+    EXPECT_EQ(text.find("probe_read"), std::string::npos) << text;
+    EXPECT_EQ(text.find("task_pt_regs") != std::string::npos, d == SyscallDirection::Return)
+        << text;
   }
 }
 
