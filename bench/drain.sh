@@ -8,7 +8,8 @@
 #   fast the loop can fire a probe, so it understates a fast consumer;
 # - the drain capacity: records per second of the tracer's own CPU time
 #   (its user + system time, less the workload's, which the loop reports,
-#   less what the same command costs with no record, start-up and exit).
+#   less what the same command costs with no record, start-up and exit;
+#   the loop's CPU time is its ns per call, which it reports, times calls).
 # Drops are counted from each tracer's own report.
 #   bench/drain.sh [path/to/dtrace]
 set -euo pipefail
@@ -30,13 +31,13 @@ one() {
   shift
   local t0 t1
   t0=$(date +%s%N)
-  /usr/bin/time -o "$stats" -f '%U %S' "$@" "$loop -r $n" >"$out" 2>"$err" || true
+  /usr/bin/time -o "$stats" -f '%U %S' "$@" "$loop $n" >"$out" 2>"$err" || true
   t1=$(date +%s%N)
   local records drops total workload
   records=$(grep -cE '^[0-9]+ [0-9]+$' "$out" || true)
   drops=$(awk '/drops? on CPU/ { s += $2 } /^Lost [0-9]+ events/ { s += $2 } END { print s + 0 }' "$err")
   total=$(tail -1 "$stats" | awk '{ print $1 + $2 }')
-  workload=$(awk '/^cpu / { print $2 }' "$out")
+  workload=$(awk -v n="$n" '/^[0-9.]+$/ { w = $1 * n / 1e9 } END { print w + 0 }' "$out")
   echo "$records $drops $(echo "($t1 - $t0) / 1000000000" | bc -l) $(echo "$total - ${workload:-0}" | bc -l)"
 }
 
