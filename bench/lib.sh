@@ -35,3 +35,16 @@ interleaved_medians() {
 
 # "A / B" of the added costs (over the untraced figure `base`), 2 decimals.
 ratio() { echo "scale=2; ($1 - $3) / ($2 - $3)" | bc -l; }
+
+# Compiles the getppid loop and the raw-tracepoint floor into $tmp (removed
+# at exit) and sets $pinned: `taskset -c $PIN` (default CPU 1) to run the
+# loop on one CPU, or nothing with PIN= . Needs $here.
+build_loops() {
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  cc -O2 -o "$tmp/loop" "$here/getppid_loop.c"
+  cc -O2 -o "$tmp/floor" "$here/raw_tp_floor.c"
+  local pin=${PIN-1}
+  pinned=""
+  if [ -n "$pin" ]; then pinned="$(command -v taskset) -c $pin "; fi
+}

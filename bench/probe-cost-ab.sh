@@ -14,14 +14,9 @@ B=${1:?usage: probe-cost-ab.sh dtrace-before dtrace-after}
 A=${2:?usage: probe-cost-ab.sh dtrace-before dtrace-after}
 runs=${RUNS:-9}
 calls=${CALLS:-1000000}
-pin=${PIN-1}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cc -O2 -o "$tmp/loop" "$here/getppid_loop.c"
-cc -O2 -o "$tmp/floor" "$here/raw_tp_floor.c"
-loop="$tmp/loop $calls"
-[ -n "$pin" ] && loop="$(command -v taskset) -c $pin $loop"
 . "$here/lib.sh"
+build_loops
+loop="${pinned}$tmp/loop $calls"
 
 count='syscall::getppid:entry { @[execname] = count(); }'
 tls='syscall::getppid:entry { self->ts = timestamp; }

@@ -14,15 +14,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 dtrace=${1:-$here/../build/dtrace}
 runs=${RUNS:-7}
 calls=${CALLS:-2000000}
-pin=${PIN-1}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cc -O2 -o "$tmp/loop" "$here/getppid_loop.c"
-cc -O2 -o "$tmp/floor" "$here/raw_tp_floor.c"
-loop="$tmp/loop $calls"
-[ -n "$pin" ] && loop="$(command -v taskset) -c $pin $loop"
-
 . "$here/lib.sh"
+build_loops
+loop="${pinned}$tmp/loop $calls"
+
 base() { $loop; }
 floor() { "$tmp/floor" $loop; }
 dempty() { "$dtrace" -q -n 'syscall::getppid:entry /0/ { }' -c "$loop"; }

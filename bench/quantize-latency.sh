@@ -11,19 +11,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 dtrace=${1:-$here/../build/dtrace}
 runs=${RUNS:-7}
 calls=${CALLS:-2000000}
-pin=${PIN-1}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cc -O2 -o "$tmp/loop" "$here/getppid_loop.c"
-loop="$tmp/loop $calls"
-[ -n "$pin" ] && loop="$(command -v taskset) -c $pin $loop"
+. "$here/lib.sh"
+build_loops
+loop="${pinned}$tmp/loop $calls"
 
 dscript='syscall::getppid:entry { self->ts = timestamp; }
 syscall::getppid:return /self->ts/ { @ = quantize(timestamp - self->ts); self->ts = 0; }'
 bscript='tracepoint:syscalls:sys_enter_getppid { @ts[tid] = nsecs; }
 tracepoint:syscalls:sys_exit_getppid /@ts[tid]/ { @ = hist(nsecs - @ts[tid]); delete(@ts[tid]); }'
 
-. "$here/lib.sh"
 base() { $loop; }
 dquantize() { "$dtrace" -q -n "$dscript" -c "$loop"; }
 bhist() { bpftrace -e "$bscript" -c "$loop"; }

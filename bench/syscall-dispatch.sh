@@ -13,17 +13,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 dtrace=${1:-$here/../build/dtrace}
 runs=${RUNS:-7}
 calls=${CALLS:-2000000}
-pin=${PIN-1}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cc -O2 -o "$tmp/loop" "$here/getppid_loop.c"
-cc -O2 -o "$tmp/floor" "$here/raw_tp_floor.c"
+. "$here/lib.sh"
+build_loops
 getpid=$(printf '#include <sys/syscall.h>\nSYS_getpid\n' | cc -E -P - | tail -1)
 getppid=$(printf '#include <sys/syscall.h>\nSYS_getppid\n' | cc -E -P - | tail -1)
-loop="$tmp/loop $calls $getpid"
-[ -n "$pin" ] && loop="$(command -v taskset) -c $pin $loop"
+loop="${pinned}$tmp/loop $calls $getpid"
 
-. "$here/lib.sh"
 base() { $loop; }
 floor() { "$tmp/floor" -n "$getppid" $loop; }
 dtrace_getppid() { "$dtrace" -q -n 'syscall::getppid:entry { @[execname] = count(); }' -c "$loop"; }
