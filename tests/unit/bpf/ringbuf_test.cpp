@@ -21,6 +21,7 @@
 #include "bpf/assembler.h"
 #include "bpf/map.h"
 #include "bpf/program.h"
+#include "test_programs.h"
 
 namespace dtrace::bpf {
 namespace {
@@ -55,11 +56,7 @@ std::vector<Insn> outputProgram(int ringFd, int sourceFd) {
   Assembler a;
   Label fail = a.newLabel();
   a.emit(ldx(Size::DW, R6, R1, 0));
-  a.emit(st(Size::W, R10, -4, 0));
-  a.emit(mov64(R2, R10));
-  a.emit(alu64(BPF_ADD, R2, -4));
-  a.emit(ldMapFd(R1, sourceFd));
-  a.emit(call(BPF_FUNC_map_lookup_elem));
+  testing::lookupKeyZero(a, sourceFd);
   a.jumpIf(BPF_JEQ, R0, 0, fail);
   a.jumpIf(BPF_JGT, R6, static_cast<int32_t>(kLargestRecord), fail);
   a.emit(ldMapFd(R1, ringFd));
