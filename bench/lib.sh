@@ -48,3 +48,7 @@ build_loops() {
   pinned=""
   if [ -n "$pin" ]; then pinned="$(command -v taskset) -c $pin "; fi
 }
+
+# A row of a bench's table: a label, a configuration's ns/call, and what it
+# adds over the untraced figure $b.
+show() { printf '%-46s %7.1f ns/call  (+%.1f)\n' "$1" "$2" "$(echo "$2 - $b" | bc)"; }

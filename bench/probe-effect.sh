@@ -39,8 +39,7 @@ command -v bpftrace >/dev/null && configs+=(bempty bagg btls)
 declare -A median
 interleaved_medians "${configs[@]}"
 b=${median[base]}
-show() { printf '%-44s %7.1f ns/call  (+%.1f)\n' "$1" "$2" "$(echo "$2 - $b" | bc)"; }
-printf '%-44s %7.1f ns/call\n' 'getppid, no tracing:' "$b"
+printf '%-46s %7.1f ns/call\n' 'getppid, no tracing:' "$b"
 show 'raw tracepoint floor (empty sys_enter prog):' "${median[floor]}"
 show 'dtrace, predicate /0/ (empty program):' "${median[dempty]}"
 show 'dtrace, @[execname] = count():' "${median[dagg]}"

@@ -29,7 +29,6 @@ command -v bpftrace >/dev/null && configs+=(bpftrace_getppid)
 declare -A median
 interleaved_medians "${configs[@]}"
 b=${median[base]}
-show() { printf '%-46s %7.1f ns/call  (+%.1f)\n' "$1" "$2" "$(echo "$2 - $b" | bc)"; }
 printf '%-46s %7.1f ns/call\n' 'getpid, no tracing:' "$b"
 show 'raw tracepoint, early-out unless getppid:' "${median[floor]}"
 show 'dtrace, syscall::getppid:entry enabled:' "${median[dtrace_getppid]}"
