@@ -56,9 +56,7 @@ Result<std::vector<Insn>> ProgramEmitter::emit(const std::vector<EnabledClause>&
   if (probe_->attachKind == providers::AttachKind::SyscallDispatch) {
     // Runs on the raw tracepoint for every system call, or from the
     // dispatcher: not a native call of this number ends here.
-    providers::syscallProbeGuard(as_,
-                                 probe_->name == "entry" ? providers::SyscallDirection::Entry
-                                                         : providers::SyscallDirection::Return,
+    providers::syscallProbeGuard(as_, providers::syscallDirection(probe_->name),
                                  probe_->syscallNumber, done);
   }
   prologue();

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "bpf/assembler.h"
@@ -30,6 +31,10 @@ enum class SyscallDirection { Entry, Return };
 
 // The raw tracepoint of a direction: sys_enter or sys_exit.
 const char* syscallTracepoint(SyscallDirection direction);
+// The direction a syscall probe's name ("entry" or "return") gives.
+inline SyscallDirection syscallDirection(std::string_view probeName) {
+  return probeName == "entry" ? SyscallDirection::Entry : SyscallDirection::Return;
+}
 
 // Offsets in x86-64 `struct pt_regs` and `struct thread_info` (the first
 // member of task_struct) that the dispatchers read; stable kernel ABI.

@@ -79,7 +79,7 @@ class SyscallProvider final : public Provider {
     Result<std::vector<TracepointField>> fields =
         readTracepointFormat(probe.tpCategory, probe.tpEvent);
     if (!fields) return fields.error();
-    if (probe.name == "entry") {
+    if (syscallDirection(probe.name) == SyscallDirection::Entry) {
       probe.args = syscallEntryArgs(*fields);
     } else {
       Result<std::vector<ArgSource>> args = syscallReturnArgs(*fields);
@@ -91,8 +91,7 @@ class SyscallProvider final : public Provider {
   }
 
   std::string rawTracepoint(const Probe& probe) const override {
-    return syscallTracepoint(probe.name == "entry" ? SyscallDirection::Entry
-                                                   : SyscallDirection::Return);
+    return syscallTracepoint(syscallDirection(probe.name));
   }
 
   // A direction's first probe goes on the raw tracepoint directly (its
@@ -100,14 +99,13 @@ class SyscallProvider final : public Provider {
   // so that every system call runs at most two programs however many calls
   // are traced.
   Result<std::vector<bpf::Link>> attach(const Probe& probe, int progFd) override {
-    const bool entry = probe.name == "entry";
+    const bool entry = syscallDirection(probe.name) == SyscallDirection::Entry;
     SyscallDispatcher& dispatcher = entry ? entry_ : return_;
     bool& directUsed = entry ? entryDirectUsed_ : returnDirectUsed_;
     Result<bpf::Link> link = Error{"not attached"};
     if (!directUsed) {
       directUsed = true;
-      link = bpf::attachRawTracepoint(
-          progFd, syscallTracepoint(entry ? SyscallDirection::Entry : SyscallDirection::Return));
+      link = bpf::attachRawTracepoint(progFd, rawTracepoint(probe));
     }
     if (!link) link = dispatcher.attach(probe.syscallNumber, progFd);
     if (!link) return link.error();
