@@ -24,12 +24,13 @@ fi
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends -t bookworm-backports \
   libbpf-dev linux-libc-dev libelf-dev libdw-dev >/dev/null
-# What dtrace needs to build and run (cpp: the C preprocessor of -C;
-# libgtest-dev: CMake's configure step looks for it), first: a newcomer has
-# an installed dtrace before the test tools arrive.
+# The rest of what dtrace needs to build and run (cpp: the C preprocessor
+# of -C; libcapstone-dev: instruction boundaries for pid offset and return
+# probes; libgtest-dev: CMake's configure step looks for it), first: a
+# newcomer has an installed dtrace before the test tools arrive.
 apt-get install -y -qq --no-install-recommends \
   g++ cmake ninja-build pkg-config cpp binutils \
-  libbpf-dev libelf-dev libdw-dev zlib1g-dev libcapstone-dev libgtest-dev >/dev/null
+  zlib1g-dev libcapstone-dev libgtest-dev >/dev/null
 
 # -g1: line tables and function names (backtraces, perf, gdb's `bt`) at
 # two thirds of the compile time of full debug info.
