@@ -1,6 +1,7 @@
 #include "bpf/map.h"
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -61,6 +63,30 @@ Result<Map> Map::createArrayOfMaps(const std::string& name, int innerMapFd, uint
     return makeError("failed to create BPF map '" + name + "': " + errnoText(err));
   }
   return Map(Fd(fd), BPF_MAP_TYPE_ARRAY_OF_MAPS, 4, 4, maxEntries);
+}
+
+// The kernel takes a local-storage map only with BTF describing its key
+// (the task's file descriptor, an int) and its value (here bytes).
+Result<Map> Map::createTaskStorage(const std::string& name, uint32_t valueSize) {
+  std::unique_ptr<btf, void (*)(btf*)> types(btf__new_empty(), btf__free);
+  if (!types) return makeError("cannot describe BPF map '" + name + "': " + errnoText(errno));
+  const int intType = btf__add_int(types.get(), "int", 4, BTF_INT_SIGNED);
+  const int byteType = btf__add_int(types.get(), "char", 1, 0);
+  const int valueType = btf__add_array(types.get(), intType, byteType, valueSize);
+  if (intType < 0 || byteType < 0 || valueType < 0 || btf__load_into_kernel(types.get()) != 0) {
+    return makeError("cannot describe BPF map '" + name + "': " + errnoText(errno));
+  }
+  LIBBPF_OPTS(bpf_map_create_opts, opts, .btf_fd = static_cast<__u32>(btf__fd(types.get())),
+              .btf_key_type_id = static_cast<__u32>(intType),
+              .btf_value_type_id = static_cast<__u32>(valueType), .map_flags = BPF_F_NO_PREALLOC);
+  const std::string kernelName = kernelObjectName(name);
+  const int fd =
+      bpf_map_create(BPF_MAP_TYPE_TASK_STORAGE, kernelName.c_str(), 4, valueSize, 0, &opts);
+  if (fd < 0) {
+    const int err = errno;
+    return makeError("failed to create BPF map '" + name + "': " + errnoText(err));
+  }
+  return Map(Fd(fd), BPF_MAP_TYPE_TASK_STORAGE, 4, valueSize, 0);
 }
 
 Map::Map(Fd fd, bpf_map_type type, uint32_t keySize, uint32_t valueSize, uint32_t maxEntries)

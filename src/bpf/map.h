@@ -26,6 +26,10 @@ class Map {
   static Result<Map> createArrayOfMaps(const std::string& name, int innerMapFd,
                                        uint32_t maxEntries);
 
+  // A BPF_MAP_TYPE_TASK_STORAGE: one value of valueSize bytes per thread,
+  // made when a program first asks for it, freed when the thread exits.
+  static Result<Map> createTaskStorage(const std::string& name, uint32_t valueSize);
+
   Map(Map&& other) noexcept;
   Map& operator=(Map&& other) noexcept;
   Map(const Map&) = delete;

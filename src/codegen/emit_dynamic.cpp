@@ -1,9 +1,11 @@
 // Dynamic variables: associative arrays (a[k1, k2]) and thread-locals
 // (self->x), each in its own hash map (named directly, or found in an
-// array of maps: map_sharing.h). As in DTrace, an element that was
-// never stored reads as 0 (a string as NULL, see dynamicStringInto),
-// storing 0 (or NULL) deletes it, and a store that finds the map full is
-// counted as a dynamic variable drop.
+// array of maps: map_sharing.h), or for a scalar thread-local its own
+// task-local storage (DynamicLayout::perTask). As in DTrace, an element
+// that was never stored reads as 0 (a string as NULL, see
+// dynamicStringInto), storing 0 (or NULL) deletes it (a per-task element
+// is cleared: it reads as 0 all the same), and a store that finds the map
+// full is counted as a dynamic variable drop.
 #include "codegen/emitter.h"
 #include "sema/symbols.h"
 
@@ -23,6 +25,7 @@ int32_t ProgramEmitter::dynamicKey(const Expr& target, const sema::Variable& v) 
   const DynamicLayout& d = layout_.dynamics.at(v.dynamicId);
   const int32_t key =
       static_cast<int32_t>(layout_.dynamicKeyOffset + dynamicDepth_ * layout_.dynamicKeySize);
+  if (d.perTask) return key;  // the task is the key
   dynamicDepth_++;
   for (uint32_t off = 0; off < d.keySize; off += 8) {
     as_.emit(st(Size::DW, R9, static_cast<int16_t>(key + off), 0));
@@ -41,7 +44,19 @@ int32_t ProgramEmitter::dynamicKey(const Expr& target, const sema::Variable& v) 
 }
 
 void ProgramEmitter::dynamicLookup(const sema::Variable& v, int32_t key) {
+  if (layout_.dynamics.at(v.dynamicId).perTask) {
+    taskElement(maps_.dynamics.at(v.dynamicId), false);
+    return;
+  }
   mapLookup(maps_.dynamics.at(v.dynamicId), key);
+}
+
+void ProgramEmitter::taskElement(const MapRef& map, bool create) {
+  as_.emit(ldx(Size::DW, R2, R10, kTaskSlot));
+  as_.emit(ldMapFd(R1, map.fd));
+  as_.emit(mov64(R3, 0));
+  as_.emit(mov64(R4, create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0));
+  as_.emit(call(BPF_FUNC_task_storage_get));
 }
 
 // A member of a struct in a dynamic variable (a[k].m) is read from the
@@ -119,8 +134,9 @@ void ProgramEmitter::storeDynamic(const Expr& target) {
 
 void ProgramEmitter::deleteDynamic(const Expr& target) {
   const sema::Variable& v = *target.variable;
-  mapDelete(maps_.dynamics.at(v.dynamicId), dynamicKey(target, v));
+  const int32_t key = dynamicKey(target, v);
   as_.emit(mov64(R6, 0));
+  storeOrDelete(v, key, R6);
 }
 
 // Storing 0 deletes the element. A word stored to an element that exists
@@ -130,6 +146,25 @@ void ProgramEmitter::storeOrDelete(const sema::Variable& v, int32_t key, Reg pre
   const MapRef& map = maps_.dynamics.at(v.dynamicId);
   const int32_t val = static_cast<int32_t>(layout_.dynamicValueOffset);
   Label store = as_.newLabel(), fresh = as_.newLabel(), done = as_.newLabel();
+  if (layout_.dynamics.at(v.dynamicId).perTask) {
+    // Storing 0 clears the element if the thread has one; any other value
+    // is written to the element, made first if the thread has none.
+    as_.jumpIf(BPF_JNE, present, 0, store);
+    taskElement(map, false);
+    as_.jumpIf(BPF_JEQ, R0, 0, done);
+    as_.emit(st(Size::DW, R0, 0, 0));
+    as_.jump(done);
+    as_.bind(store);
+    taskElement(map, true);
+    as_.jumpIf(BPF_JNE, R0, 0, fresh);
+    bumpCounter(offsetof(Counters, dynamicDrops));
+    as_.jump(done);
+    as_.bind(fresh);
+    as_.emit(ldx(Size::DW, R1, R9, static_cast<int16_t>(val)));
+    as_.emit(stx(Size::DW, R0, 0, R1));
+    as_.bind(done);
+    return;
+  }
   as_.jumpIf(BPF_JNE, present, 0, store);
   mapDelete(map, key);
   as_.jump(done);

@@ -53,11 +53,22 @@ void ProgramEmitter::popSlot() { slots_--; }
 Result<std::vector<Insn>> ProgramEmitter::emit(const std::vector<EnabledClause>& clauses) {
   Label done = as_.newLabel();
   clauseCount_ = static_cast<uint32_t>(clauses.size());
-  if (probe_->attachKind == providers::AttachKind::SyscallDispatch) {
+  const bool syscallGuard = probe_->attachKind == providers::AttachKind::SyscallDispatch;
+  if (syscallGuard) {
     // Runs on the raw tracepoint for every system call, or from the
     // dispatcher: not a native call of this number ends here.
     providers::syscallProbeGuard(as_, providers::syscallDirection(probe_->name),
                                  probe_->syscallNumber, done);
+  }
+  if (std::any_of(clauses.begin(), clauses.end(),
+                  [](const EnabledClause& c) { return c.layout->usesPerTask; })) {
+    if (!syscallGuard) {  // the guard found it already
+      as_.emit(mov64(R6, R1));
+      as_.emit(call(BPF_FUNC_get_current_task_btf));
+      as_.emit(mov64(R8, R0));
+      as_.emit(mov64(R1, R6));
+    }
+    as_.emit(stx(Size::DW, R10, kTaskSlot, R8));
   }
   prologue();
   as_.emit(st(Size::DW, R10, kTimestampSlot, 0));

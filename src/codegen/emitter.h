@@ -71,7 +71,10 @@ inline constexpr int16_t kProbeEntrySlot = -56;
 // timestamp as first read in this probe firing (0: not read yet): DTrace
 // samples it once per firing, so every clause sees the same value.
 inline constexpr int16_t kTimestampSlot = -64;
-inline constexpr int kFirstSpillSlot = -72;
+// The current task (bpf_get_current_task_btf), read once in the prologue
+// of a program whose clauses use per-task variables (DynamicLayout::perTask).
+inline constexpr int16_t kTaskSlot = -72;
+inline constexpr int kFirstSpillSlot = -80;
 
 // The maps and probe table the driver gives a program (ir/maps.h,
 // ir/probe_table.h), as the emitter names them.
@@ -223,6 +226,9 @@ class ProgramEmitter {
                         const UnsetStringRead& unset);
   void storeDynamicString(const ast::Expr& target, const ast::Expr& value);
   void dynamicLookup(const sema::Variable& v, int32_t key);  // r0 = value pointer or 0
+  // r0 = the calling thread's element of a per-task variable, made (zero)
+  // first when `create`; 0 if it has none (or, creating, none could be made).
+  void taskElement(const MapRef& map, bool create);
   // Stores the value at dynamicValueOffset under `key`, or deletes the
   // element when `present` is 0 (DTrace frees a variable set to 0 or "").
   void deleteDynamic(const ast::Expr& target);  // `x = 0` of a whole struct element

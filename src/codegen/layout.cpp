@@ -458,6 +458,30 @@ void placeAggregations(Layout& layout, sema::SymbolTable& symbols, uint32_t stri
   }
 }
 
+// Which thread-locals live in task-local storage (DynamicLayout::perTask):
+// scalars that no pointer reaches (a write through a pointer searches the
+// variable's hash map for its element), that are not shared through an
+// array of maps (task storage cannot be an inner map), and that no clause
+// reaches on behalf of another thread (whose task a program can name, but
+// not as the trusted pointer task storage wants).
+void placePerTask(Layout& layout, const std::vector<ast::ProbeClause*>& clauses,
+                  const sema::SymbolTable& symbols, const std::vector<size_t>& otherTask) {
+  std::vector<uint32_t> keyedByIds = layout.addressedDynamics;
+  for (size_t i : otherTask) {
+    for (uint32_t id : mapsUsed(*clauses.at(i)).dynamics) keyedByIds.push_back(id);
+  }
+  for (const sema::Variable* v : symbols.dynamics()) {
+    DynamicLayout& d = layout.dynamics.at(v->dynamicId);
+    d.perTask = v->kind == sema::Variable::Kind::ThreadLocal && !v->isKeyed() &&
+                v->type->isScalar() && !d.place.shared() &&
+                std::find(keyedByIds.begin(), keyedByIds.end(), v->dynamicId) == keyedByIds.end();
+  }
+  for (ClauseLayout& c : layout.clauses) {
+    if (!c.clause) continue;
+    for (uint32_t id : mapsUsed(*c.clause).dynamics) c.usesPerTask |= layout.dynamics[id].perTask;
+  }
+}
+
 // Each dynamic variable's key and value. Returns the largest value the
 // staging area holds.
 uint32_t placeDynamics(Layout& layout, sema::SymbolTable& symbols) {
@@ -542,7 +566,8 @@ void placeOptionalScratch(Layout& layout, const ScratchNeeds& needs, uint32_t al
 
 Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable& symbols,
                      bool quiet, uint32_t stringBufferSize, SpeculationLimits speculations,
-                     uint32_t allocaSize, const ProgramClauses& programs) {
+                     uint32_t allocaSize, const ProgramClauses& programs,
+                     const std::vector<size_t>& otherTask) {
   Layout layout;
 
   for (sema::Variable& v : symbols.globals()) {
@@ -569,6 +594,7 @@ Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable&
   }
   std::sort(layout.addressedDynamics.begin(), layout.addressedDynamics.end());
   placeMaps(layout, clauses, programs);
+  placePerTask(layout, clauses, symbols, otherTask);
   uint32_t maxKey = 8;
   for (const ir::Aggregation& a : layout.aggregations) {
     maxKey = std::max(maxKey, a.keySize + ir::kAggregationCpuSlot);

@@ -48,6 +48,7 @@ struct ClauseLayout {
   std::optional<uint32_t> speculationTagOffset;
   bool hasActionMask = false;
   uint32_t dataSize = 0;
+  bool usesPerTask = false;  // reads or stores a DynamicLayout::perTask variable
 };
 
 // A dynamic variable's map: an associative array keyed by its tuple, or a
@@ -60,6 +61,12 @@ struct DynamicLayout {
   uint32_t valueSize = 8;
   uint32_t ownValueSize = 8;  // the bytes of the variable's value
   MapPlace place;
+  // A thread-local integer or pointer that a program names directly lives
+  // in task-local storage (one element per thread, found from the task
+  // itself, freed when the thread exits) instead of a hash map keyed by
+  // the thread: no key to build and hash, and storing 0 clears the
+  // element in place instead of freeing it.
+  bool perTask = false;
 };
 
 // Nested dynamic-variable reads (a[b[i]]) build each key in its own area,
@@ -167,11 +174,14 @@ struct SpeculationLimits {
 // `allocaSize` is the scratchsize option: the bytes alloca() and copyin()
 // may take in one clause. `programs` lists the clauses (indexes into
 // `clauses`) that run together in one program, for sharing maps; none
-// means all of them in one.
+// means all of them in one. `otherTask` lists the clauses that run on
+// behalf of a thread other than the current one (Probe::contextTaskWord):
+// their thread-locals stay in hash maps, keyed by that thread.
 using ProgramClauses = std::vector<std::vector<size_t>>;
 Layout computeLayout(std::vector<ast::ProbeClause*>& clauses, sema::SymbolTable& symbols,
                      bool quiet, uint32_t stringBufferSize, SpeculationLimits speculations = {},
-                     uint32_t allocaSize = kAllocaSize, const ProgramClauses& programs = {});
+                     uint32_t allocaSize = kAllocaSize, const ProgramClauses& programs = {},
+                     const std::vector<size_t>& otherTask = {});
 
 // The record field kind for a value of type t.
 ir::DataKind dataKindOf(const sema::Type* t);

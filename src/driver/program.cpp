@@ -86,6 +86,22 @@ codegen::ProgramClauses Program::programClauses() const {
   return {programs.begin(), programs.end()};
 }
 
+// The clauses that run on behalf of a thread other than the current one
+// (Probe::contextTaskWord), ERROR's too when they do: it runs inline.
+std::vector<size_t> Program::otherTaskClauses() const {
+  std::vector<size_t> out;
+  for (const ProbeEnabling& e : enablings_) {
+    if (e.probe->contextTaskWord < 0) continue;
+    for (const auto& [clauseIndex, epid] : e.clauses) out.push_back(clauseIndex);
+  }
+  if (out.empty()) return out;
+  for (const ProbeEnabling& e : enablings_) {
+    if (!isErrorProbe(*e.probe)) continue;
+    for (const auto& [clauseIndex, epid] : e.clauses) out.push_back(clauseIndex);
+  }
+  return out;
+}
+
 constexpr uint32_t kMaxScratchSize = 32 * 1024;
 
 Result<void> Program::layOut() {
@@ -112,7 +128,8 @@ Result<void> Program::layOut() {
   }
   layout_ = codegen::computeLayout(compiler_.clauses(), compiler_.symbols(), compiler_.quiet(),
                                    compiler_.types().stringBufferSize(), speculations,
-                                   static_cast<uint32_t>(scratchsize), programClauses());
+                                   static_cast<uint32_t>(scratchsize), programClauses(),
+                                   otherTaskClauses());
   // As dtrace_go() refuses them (EDT_DESTRUCTIVE), before anything is attached.
   if (layout_.destructive && !options_.flag("destructive")) {
     return makeError("Destructive actions not allowed");

@@ -97,6 +97,7 @@ class Program {
   void configureRuntime();
   // The clauses that run together in one program (for sharing maps).
   codegen::ProgramClauses programClauses() const;
+  std::vector<size_t> otherTaskClauses() const;
   // How programs reach the aggregations' and dynamic variables' maps.
   void referToMaps(ir::MapFds& fds) const;
   Result<void> createMaps();

@@ -196,6 +196,12 @@ Result<void> Program::createDynamicMaps(bool autoResize) {
   // 0 is a size too: as few elements as a map may have.
   const uint64_t dynvarsize = options_.size("dynvarsize");
   for (const codegen::DynamicLayout& d : layout_.dynamics) {
+    if (d.perTask) {
+      auto map = bpf::Map::createTaskStorage("dt_self", d.valueSize);
+      if (!map) return makeError("cannot create thread-local variable map: " + map.error().message);
+      maps_->dynamics.push_back(std::move(*map));
+      continue;
+    }
     const uint64_t perEntry = d.keySize + d.valueSize + kHashEntryOverhead;
     uint64_t size = dynvarsize;
     auto map =

@@ -58,7 +58,8 @@ std::vector<bpf::Insn> syscallDispatcherProgram(SyscallDirection direction, int 
 // The first instructions of a syscall probe's program: to `skip` unless
 // the tracepoint fired for native system call `number`. So the program
 // may run from the dispatcher or on the raw tracepoint itself. r1 (the
-// context) is kept; r0, r2-r5 and r6-r8 are clobbered.
+// context) is kept; r8 holds the current task (bpf_get_current_task_btf);
+// r0, r2-r5, r6 and r7 are clobbered.
 void syscallProbeGuard(bpf::Assembler& a, SyscallDirection direction, int number, bpf::Label skip);
 
 // The dispatcher of one direction, loaded and attached on first use.

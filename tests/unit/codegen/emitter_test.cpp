@@ -184,8 +184,9 @@ struct Harness {
     if (!z) return "aggregation zero: " + z.error().message;
     aggregationZero.emplace(std::move(*z));
     for (const DynamicLayout& d : layout.dynamics) {
-      auto m = bpf::Map::create(BPF_MAP_TYPE_HASH, "dt_dynvar", d.keySize, d.valueSize, 1024,
-                                BPF_F_NO_PREALLOC);
+      auto m = d.perTask ? bpf::Map::createTaskStorage("dt_self", d.valueSize)
+                         : bpf::Map::create(BPF_MAP_TYPE_HASH, "dt_dynvar", d.keySize, d.valueSize,
+                                            1024, BPF_F_NO_PREALLOC);
       if (!m) return "dynamic variable: " + m.error().message;
       dynamics.push_back(std::move(*m));
     }
@@ -201,6 +202,8 @@ struct Harness {
     if (!shareMaps) return refs;
     std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> shapes;
     for (uint32_t i = 0; i < maps.size(); i++) {
+      // Task storage is never an array's member (DynamicLayout::perTask).
+      if (maps[i].type() == BPF_MAP_TYPE_TASK_STORAGE) continue;
       shapes[{maps[i].keySize(), maps[i].valueSize()}].push_back(i);
     }
     for (const auto& [shape, members] : shapes) {

@@ -484,5 +484,31 @@ TEST_F(LayoutTest, SharedMapsPadValuesToTheirArraysShape) {
   }
 }
 
+TEST_F(LayoutTest, ScalarThreadLocalsLiveInTaskStorage) {
+  lay("self int *p; BEGIN { self->n = 1; self->p = 0; self->s = \"x\"; self->a[1] = 2;"
+      "}");
+  auto perTask = [&](const char* name) {
+    for (const sema::Variable* v : symbols.dynamics()) {
+      if (v->name == name) return layout.dynamics.at(v->dynamicId).perTask;
+    }
+    ADD_FAILURE() << name;
+    return false;
+  };
+  EXPECT_TRUE(perTask("n"));   // an integer
+  EXPECT_TRUE(perTask("p"));   // a pointer
+  EXPECT_FALSE(perTask("s"));  // a string: its NULL differs from ""
+  EXPECT_FALSE(perTask("a"));  // keyed by a tuple too
+  EXPECT_TRUE(layout.clauses.at(0).usesPerTask);
+}
+
+TEST_F(LayoutTest, ThreadLocalsOfAnotherThreadsClauseStayKeyedByIt) {
+  lay("BEGIN { self->n = 1; } END { self->k = 1; }");
+  SpeculationLimits speculations;
+  layout = computeLayout(clauses, symbols, false, types.stringBufferSize(), speculations,
+                         kAllocaSize, {}, {1});
+  EXPECT_TRUE(layout.dynamics.at(symbols.dynamics().at(0)->dynamicId).perTask);
+  EXPECT_FALSE(layout.dynamics.at(symbols.dynamics().at(1)->dynamicId).perTask);
+}
+
 }  // namespace
 }  // namespace dtrace::codegen
