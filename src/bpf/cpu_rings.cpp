@@ -17,11 +17,14 @@ Result<CpuRings> CpuRings::create(int cpus, uint32_t ringSize) {
   auto array =
       Map::createArrayOfMaps("dt_buffers", rings.front().fd(), static_cast<uint32_t>(cpus));
   if (!array) return array.error();
-  for (uint32_t cpu = 0; cpu < static_cast<uint32_t>(cpus); cpu++) {
-    const uint32_t fd = static_cast<uint32_t>(rings[cpu].fd());
-    if (auto r = array->update(&cpu, &fd); !r) return r.error();
-  }
   return CpuRings(std::move(rings), std::move(*array), ringSize);
+}
+
+Result<void> CpuRings::fillArray() {
+  if (filled_) return {};
+  if (auto r = array_.fillMapSlots(ringFds()); !r) return r;
+  filled_ = true;
+  return {};
 }
 
 std::vector<int> CpuRings::ringFds() const {

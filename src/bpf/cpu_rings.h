@@ -19,8 +19,14 @@ class CpuRings {
   // page size).
   static Result<CpuRings> create(int cpus, uint32_t ringSize);
 
-  // The array of maps the generated programs look their ring up in.
+  // The array of maps the generated programs look their ring up in. It
+  // is empty until fillArray(): filling an array of maps waits for an RCU
+  // grace period (10-25 ms on a small VM), which a script whose programs
+  // all run in dtrace's own thread (BEGIN, END: they name their CPU's ring
+  // directly) need not pay.
   int arrayFd() const { return array_.fd(); }
+  Result<void> fillArray();
+  int ringFd(uint32_t cpu) const { return rings_.at(cpu).fd(); }
   // The rings' descriptors, by CPU, for the consumer.
   std::vector<int> ringFds() const;
   uint32_t ringSize() const { return ringSize_; }
@@ -32,6 +38,7 @@ class CpuRings {
   std::vector<Map> rings_;
   Map array_;
   uint32_t ringSize_;
+  bool filled_ = false;
 };
 
 }  // namespace dtrace::bpf

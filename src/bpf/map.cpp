@@ -155,6 +155,19 @@ Result<void> Map::update(const void* key, const void* value, uint64_t flags) {
   return {};
 }
 
+Result<void> Map::fillMapSlots(const std::vector<int>& innerFds) {
+  std::vector<uint32_t> slots(innerFds.size()), fds(innerFds.begin(), innerFds.end());
+  for (uint32_t i = 0; i < slots.size(); i++) slots[i] = i;
+  uint32_t count = static_cast<uint32_t>(slots.size());
+  if (count == 0) return {};
+  if (bpf_map_update_batch(fd_.get(), slots.data(), fds.data(), &count, nullptr) == 0) return {};
+  // A kernel without batch updates of this map type: one slot at a time.
+  for (uint32_t i = 0; i < slots.size(); i++) {
+    if (auto r = update(&slots[i], &fds[i]); !r) return r;
+  }
+  return {};
+}
+
 bool Map::erase(const void* key) { return MapView(fd()).erase(key); }
 
 bool Map::nextKey(const void* key, void* next) const { return MapView(fd()).nextKey(key, next); }

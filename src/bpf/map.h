@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "util/fd.h"
 #include "util/result.h"
@@ -52,6 +53,11 @@ class Map {
   // flags: BPF_ANY, BPF_NOEXIST or BPF_EXIST. Per-CPU maps take
   // valueBufferSize() bytes, one slot per CPU.
   Result<void> update(const void* key, const void* value, uint64_t flags = BPF_ANY);
+  // Puts the maps `innerFds` in slots 0, 1, ... of this array of maps.
+  // Each update of an array of maps waits for an RCU grace period (so
+  // that no running program still sees the old map): 10-25 ms on a small
+  // VM. A batch waits once for all of its slots.
+  Result<void> fillMapSlots(const std::vector<int>& innerFds);
   // Returns true if the key existed and was deleted.
   bool erase(const void* key);
   // Key after `key` (or the first key when `key` is null) into `next`;

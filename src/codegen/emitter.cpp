@@ -186,6 +186,10 @@ void ProgramEmitter::sendRecord(int32_t header, uint32_t dataSize, bool clauseRe
 }
 
 void ProgramEmitter::loadCpuRing(int32_t header, Label missing) {
+  if (maps_.ownCpuRing >= 0) {
+    as_.emit(ldMapFd(R7, maps_.ownCpuRing));
+    return;
+  }
   as_.emit(ldMapFd(R1, maps_.cpuRings));
   as_.emit(mov64(R2, R9));
   as_.emit(alu64(BPF_ADD, R2, header + static_cast<int32_t>(offsetof(ir::RecordHeader, cpu))));

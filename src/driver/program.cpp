@@ -1,5 +1,7 @@
 #include "driver/program.h"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <climits>
 #include <cstdio>
@@ -234,6 +236,9 @@ Result<void> Program::load() {
     }
     compiler_.catalog().setTracingCpu(*layout_.runtime.tracingCpu);
   }
+  const int here = sched_getcpu();
+  consumerCpu_ = layout_.runtime.tracingCpu ? *layout_.runtime.tracingCpu
+                                            : static_cast<uint32_t>(std::max(here, 0));
   if (auto r = createMaps(); !r) return r;
   std::vector<ProbeEnabling*> all;
   for (ProbeEnabling& e : enablings_) {

@@ -113,6 +113,9 @@ class Program {
   Result<void> loadPrograms(const std::vector<ProbeEnabling*>& enablings);
   // The maps' descriptors a loaded program is given.
   ir::MapFds mapFds() const;
+  // A program's maps: BEGIN's and END's name their CPU's ring, the others
+  // find theirs in the principal buffers' array (filled on first use).
+  Result<ir::MapFds> mapFds(bool firedByConsumer);
   // A new ECB of clause `clauseIndex` on `probe`, and the probe's enabling.
   ProbeEnabling& addEcb(size_t clauseIndex, const providers::Probe& probe,
                         std::map<uint32_t, size_t>& enablingIndex);
@@ -133,6 +136,10 @@ class Program {
   std::unique_ptr<Maps> maps_;
   std::deque<bpf::Program> loaded_;  // deque: BEGIN/END keep pointers into it
   std::vector<bpf::Link> links_;
+  // The CPU BEGIN and END run on (fire() keeps the thread there), whose
+  // ring their programs name directly: -x cpu's, else where dtrace was
+  // when it loaded them.
+  uint32_t consumerCpu_ = 0;
   const bpf::Program* beginProgram_ = nullptr;
   const bpf::Program* endProgram_ = nullptr;
   const ProbeEnabling* errorEnabling_ = nullptr;  // dtrace:::ERROR's clauses, if enabled

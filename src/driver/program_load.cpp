@@ -94,7 +94,9 @@ Result<void> Program::loadProgram(std::span<ProbeEnabling* const> group) {
     if (auto r = compiler_.catalog().describeArgs(probe); !r) return r;
   }
   const providers::Probe& probeView = probe;
-  ir::MapFds fds = mapFds();
+  auto fdsOrError = mapFds(firedByConsumer);
+  if (!fdsOrError) return fdsOrError.error();
+  ir::MapFds fds = std::move(*fdsOrError);
   if (shared) {
     Result<int> table = createProbeTable(group);
     if (!table) return table.error();
@@ -141,13 +143,13 @@ Result<void> Program::loadProgram(std::span<ProbeEnabling* const> group) {
   return {};
 }
 
-// -x cpu: BEGIN and END run on that CPU, in this thread (so that they see
-// dtrace as the current process) unless it may not move there.
+// BEGIN and END run in this thread (so that they see dtrace as the
+// current process), on the CPU whose ring their programs name (-x cpu's:
+// there unless the thread may not move there).
 Result<void> Program::fire(const bpf::Program& program) const {
   // BEGIN and END see every argument as 0, as in DTrace.
   const std::array<uint64_t, 6> noArgs{};
-  std::optional<ThreadOnCpu> onTracingCpu;
-  if (layout_.runtime.tracingCpu) onTracingCpu.emplace(*layout_.runtime.tracingCpu);
+  ThreadOnCpu onConsumerCpu(consumerCpu_);
   if (auto r = program.run(noArgs, layout_.runtime.tracingCpu); !r) return r.error();
   return {};
 }

@@ -219,11 +219,10 @@ Result<void> Program::createDynamicMaps(bool autoResize) {
     auto outer = bpf::Map::createArrayOfMaps("dt_maps", members.at(array.members.front()).fd(),
                                              static_cast<uint32_t>(array.members.size()));
     if (!outer) return makeError("cannot create map array: " + outer.error().message);
-    for (uint32_t slot = 0; slot < array.members.size(); slot++) {
-      const uint32_t fd = static_cast<uint32_t>(members.at(array.members[slot]).fd());
-      if (auto r = outer->update(&slot, &fd); !r) {
-        return makeError("cannot fill map array: " + r.error().message);
-      }
+    std::vector<int> fds;
+    for (uint32_t member : array.members) fds.push_back(members.at(member).fd());
+    if (auto r = outer->fillMapSlots(fds); !r) {
+      return makeError("cannot fill map array: " + r.error().message);
     }
     maps_->mapArrays.push_back(std::move(*outer));
   }
@@ -241,6 +240,16 @@ void Program::referToMaps(ir::MapFds& fds) const {
   for (size_t i = 0; i < maps_->dynamics.size(); i++) {
     fds.dynamics.push_back(refer(layout_.dynamics.at(i).place, maps_->dynamics[i]));
   }
+}
+
+Result<ir::MapFds> Program::mapFds(bool firedByConsumer) {
+  ir::MapFds fds = mapFds();
+  if (firedByConsumer) {
+    fds.ownCpuRing = maps_->principal->ringFd(consumerCpu_);
+  } else if (auto r = maps_->principal->fillArray(); !r) {
+    return makeError("cannot set up the principal buffers: " + r.error().message);
+  }
+  return fds;
 }
 
 ir::MapFds Program::mapFds() const {

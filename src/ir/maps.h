@@ -25,6 +25,9 @@ struct MapFds {
   // The principal buffers: an array of maps holding one ring buffer per
   // CPU (bpf::CpuRings), indexed by CPU number.
   int cpuRings = -1;
+  // A program that dtrace runs in its own thread on a known CPU (BEGIN,
+  // END) names that CPU's ring directly; -1: it looks it up in cpuRings.
+  int ownCpuRing = -1;
   // Records wake the consumer only once their CPU's ring holds this many
   // bytes (it polls meanwhile); 0: every record may wake it.
   uint64_t ringbufWakeBytes = 0;

@@ -170,6 +170,7 @@ struct Harness {
     auto r = bpf::CpuRings::create(bpf::Map::possibleCpus(), 1 << 16);
     if (!r) return "rings: " + r.error().message;
     rings.emplace(std::move(*r));
+    if (auto f = rings->fillArray(); !f) return "rings: " + f.error().message;
     uint32_t largest = 8;
     for (const ir::Aggregation& agg : layout.aggregations) {
       auto m = bpf::Map::create(BPF_MAP_TYPE_HASH, "dt_agg", agg.keySize + ir::kAggregationCpuSlot,
