@@ -51,8 +51,9 @@ echo "setup.sh: dtrace installed as /usr/sbin/dtrace after ${SECONDS} s"
 # (libFuzzer and the sanitizers' run-time): the sanitizer build with the
 # fuzz targets (tests/fuzz, docs/ROBUSTNESS.md).
 # libdebuginfod1 (gdb's) from backports, to match backports' libelf1 and
-# libdw1 installed above.
+# libdw1 installed above. prometheus: a real server scrapes -x metrics
+# (tests/d/metrics/).
 apt-get install -y -qq --no-install-recommends \
   gcc make python3 systemtap-sdt-dev gdb libdebuginfod1/bookworm-backports bpftool \
-  chromium python3-pil fonts-dejavu-core jq gawk clang libclang-rt-14-dev >/dev/null
+  chromium python3-pil fonts-dejavu-core jq gawk clang libclang-rt-14-dev prometheus >/dev/null
 echo "setup.sh: test tools installed after ${SECONDS} s; scripts/test.sh builds and runs the tests"

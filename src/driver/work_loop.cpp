@@ -86,9 +86,9 @@ uint64_t WorkLoop::after(const char* rate, uint64_t now) const {
 }
 
 Result<std::unique_ptr<WorkLoop::Consuming>> WorkLoop::setUpConsumer(SessionSymbols& symbols) {
-  auto parts = std::make_unique<Consuming>(
-      program_, output::makeSink(options_, config_.out, stderr, config_.quiet, config_.commandLine),
-      symbols);
+  auto sink = output::makeSink(options_, config_.out, stderr, config_.quiet, config_.commandLine);
+  if (!sink) return sink.error();
+  auto parts = std::make_unique<Consuming>(program_, std::move(*sink), symbols);
   consume::Consumer& consumer = parts->consumer;
   parts->aggregations.setSymbolKeys(&parts->symbolKeys);
   consumer.setAggregationSource(&parts->aggregations);

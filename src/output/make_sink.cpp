@@ -3,12 +3,13 @@
 #include "output/flame_graph_sink.h"
 #include "output/folded_sink.h"
 #include "output/json_sink.h"
+#include "output/metrics_sink.h"
 #include "output/text_sink.h"
 
 namespace dtrace::output {
 
-std::unique_ptr<consume::Sink> makeSink(const OptionTable& options, FILE* out, FILE* err,
-                                        bool quiet, const std::string& commandLine) {
+Result<std::unique_ptr<consume::Sink>> makeSink(const OptionTable& options, FILE* out, FILE* err,
+                                                bool quiet, const std::string& commandLine) {
   const std::string format = options.text("oformat");
   const bool rawBytes = options.flag("rawbytes");
   std::unique_ptr<consume::Sink> sink;
@@ -21,6 +22,10 @@ std::unique_ptr<consume::Sink> makeSink(const OptionTable& options, FILE* out, F
   }
   if (const std::string path = options.text("flamegraph"); !path.empty()) {
     sink = std::make_unique<FlameGraphSink>(std::move(sink), path, commandLine);
+  }
+  if (const std::string address = options.text("metrics"); !address.empty()) {
+    return MetricsSink::create(std::move(sink), address, options.value("metricslimit"),
+                               options.text("metricslabels"), err);
   }
   return sink;
 }

@@ -1,5 +1,5 @@
 // The sink the options ask for: -x oformat's format (text, json or
-// folded), and -x flamegraph's graph besides it.
+// folded), -x flamegraph's graph and -x metrics's endpoint besides it.
 #pragma once
 
 #include <cstdio>
@@ -8,12 +8,13 @@
 
 #include "consume/sink.h"
 #include "util/option_table.h"
+#include "util/result.h"
 
 namespace dtrace::output {
 
 // Data goes to `out`; the folded format's records go to `err`.
 // `commandLine` names the flame graph.
-std::unique_ptr<consume::Sink> makeSink(const OptionTable& options, FILE* out, FILE* err,
-                                        bool quiet, const std::string& commandLine);
+Result<std::unique_ptr<consume::Sink>> makeSink(const OptionTable& options, FILE* out, FILE* err,
+                                                bool quiet, const std::string& commandLine);
 
 }  // namespace dtrace::output

@@ -135,6 +135,9 @@ const std::vector<OptionSpec> kSpecs = {
     {"linkmode", OptionKind::Choice, false, "", "kernel|primary|dynamic|static"},
     {"linktype", OptionKind::Choice, false, "", "elf|dof"},
     {"maxframes", OptionKind::Runtime, true, "", ""},  // unset: the kernel's perf_event_max_stack
+    {"metrics", OptionKind::Text, true, "", ""},
+    {"metricslabels", OptionKind::Text, true, "", ""},
+    {"metricslimit", OptionKind::Count, true, "100000", ""},
     {"nolibs", OptionKind::Flag, false, "", ""},
     {"nspec", OptionKind::Runtime, true, "1", ""},
     {"oformat", OptionKind::Choice, true, "text", "text|json|folded"},

@@ -95,8 +95,9 @@ TEST(Sink, MakeSinkFollowsOformat) {
   OptionTable options;
   ASSERT_TRUE(options.set("oformat", "json").ok());
   Capture out, err;
-  consume::Consumer c(p.program, makeSink(options, out.file(), err.file(), false, "dtrace"),
-                      err.file());
+  auto sink = makeSink(options, out.file(), err.file(), false, "dtrace");
+  ASSERT_TRUE(sink.ok());
+  consume::Consumer c(p.program, std::move(*sink), err.file());
   const std::vector<uint8_t> r = p.record(0);
   EXPECT_EQ(c.handleRecord(r.data(), r.size()), 0);
   c.flush();

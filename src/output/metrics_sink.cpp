@@ -1,0 +1,115 @@
+#include "output/metrics_sink.h"
+
+#include <utility>
+
+namespace dtrace::output {
+
+MetricsSink::MetricsSink(std::unique_ptr<consume::Sink> inner, uint64_t seriesLimit,
+                         MetricLabelNames labelNames, FILE* err)
+    : ForwardingSink(std::move(inner)),
+      err_(err),
+      builder_(seriesLimit, std::move(labelNames), symbols_),
+      aggregations_(std::make_shared<const std::vector<MetricFamily>>()) {}
+
+// The server goes first: its thread reads what the members below hold.
+MetricsSink::~MetricsSink() { server_.reset(); }
+
+Result<std::unique_ptr<consume::Sink>> MetricsSink::create(std::unique_ptr<consume::Sink> inner,
+                                                           const std::string& address,
+                                                           uint64_t seriesLimit,
+                                                           const std::string& labelNames,
+                                                           FILE* err) {
+  auto names = parseMetricLabelNames(labelNames);
+  if (!names) return names.error();
+  std::unique_ptr<MetricsSink> sink(
+      new MetricsSink(std::move(inner), seriesLimit, std::move(*names), err));
+  MetricsSink* self = sink.get();
+  auto server =
+      MetricsServer::start(address, [self](bool openMetrics) { return self->render(openMetrics); });
+  if (!server) return server.error();
+  sink->server_ = std::move(*server);
+  return std::unique_ptr<consume::Sink>(std::move(sink));
+}
+
+void MetricsSink::fault(uint32_t cpu, const ir::FaultRecord& fault, const ir::Ecb* ecb,
+                        const std::string& message) {
+  {
+    std::lock_guard lock(mutex_);
+    errors_++;
+  }
+  ForwardingSink::fault(cpu, fault, ecb, message);
+}
+
+void MetricsSink::drop(std::string_view kind, int cpu, uint64_t count, uint64_t total,
+                       const std::string& message) {
+  {
+    std::lock_guard lock(mutex_);
+    drops_[std::string(kind)] += count;
+  }
+  ForwardingSink::drop(kind, cpu, count, total, message);
+}
+
+Result<void> MetricsSink::aggregationsSnapped(consume::AggregationTables& tables) {
+  if (auto r = ForwardingSink::aggregationsSnapped(tables); !r) return r;
+  return publish(tables);
+}
+
+Result<void> MetricsSink::tracingEnded(consume::AggregationTables& tables) {
+  if (auto r = publish(tables); !r) return r;
+  return ForwardingSink::tracingEnded(tables);
+}
+
+// The aggregations as they are now become what scrapes return.
+Result<void> MetricsSink::publish(consume::AggregationTables& tables) {
+  builder_.begin();
+  for (const ir::Aggregation& agg : tables.program().aggregations) {
+    if (!exportableAsMetric(agg)) {
+      if (warned_.insert(agg.id).second) {
+        std::fprintf(err_,
+                     "dtrace: metrics: @%s is not exported: a stack() or ustack() key "
+                     "would make every stack a label\n",
+                     agg.name.c_str());
+      }
+      continue;
+    }
+    auto r = tables.visit(agg, [this](const consume::AggregationPrint& request) {
+      builder_.add(request);
+      return Result<void>{};
+    });
+    if (!r) return r;
+  }
+  auto families = std::make_shared<const std::vector<MetricFamily>>(std::move(builder_.families()));
+  std::lock_guard lock(mutex_);
+  aggregations_ = std::move(families);
+  droppedSeries_ = builder_.droppedSeries();
+  return {};
+}
+
+std::string MetricsSink::render(bool openMetrics) {
+  std::shared_ptr<const std::vector<MetricFamily>> aggregations;
+  std::vector<MetricFamily> health(3);
+  {
+    std::lock_guard lock(mutex_);
+    aggregations = aggregations_;
+    health[0] = {"dtrace_drops", MetricType::Counter, "data dtrace lost, by kind", {}};
+    for (const auto& [kind, count] : drops_) {
+      health[0].samples.push_back(
+          {"_total", "kind=\"" + escapeLabelValue(kind) + '"', std::to_string(count)});
+    }
+    health[1] = {"dtrace_errors",
+                 MetricType::Counter,
+                 "faults in probe context (ERROR probe firings)",
+                 {{"_total", "", std::to_string(errors_)}}};
+    health[2] = {"dtrace_metrics_dropped_series",
+                 MetricType::Gauge,
+                 "series the latest snapshot left out, past -x metricslimit",
+                 {{"", "", std::to_string(droppedSeries_)}}};
+  }
+  std::string out;
+  appendFamilies(out, *aggregations, openMetrics);
+  appendFamilies(out, health, openMetrics);
+  endExposition(out, openMetrics);
+  return out;
+}
+
+}  // namespace dtrace::output

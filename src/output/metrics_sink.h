@@ -1,0 +1,57 @@
+// -x metrics=[ADDR:]PORT: the aggregations served as Prometheus metrics
+// (GET /metrics) while tracing runs, beside the output another sink
+// writes. Each aggregation snapshot (every aggrate, and the last at the
+// end) becomes the families a scrape returns; the scrape is served from
+// the server's own thread, so it never holds up the drain of the
+// principal buffers. dtrace's own health (drops, errors, series left out)
+// is served as counters too.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "output/forwarding_sink.h"
+#include "output/metrics_exposition.h"
+#include "output/metrics_server.h"
+
+namespace dtrace::output {
+
+class MetricsSink : public ForwardingSink {
+ public:
+  // Starts serving on `address` (see MetricsServer::start).
+  static Result<std::unique_ptr<consume::Sink>> create(std::unique_ptr<consume::Sink> inner,
+                                                       const std::string& address,
+                                                       uint64_t seriesLimit,
+                                                       const std::string& labelNames, FILE* err);
+  ~MetricsSink() override;
+
+  void fault(uint32_t cpu, const ir::FaultRecord& fault, const ir::Ecb* ecb,
+             const std::string& message) override;
+  void drop(std::string_view kind, int cpu, uint64_t count, uint64_t total,
+            const std::string& message) override;
+  Result<void> aggregationsSnapped(consume::AggregationTables& tables) override;
+  Result<void> tracingEnded(consume::AggregationTables& tables) override;
+
+ private:
+  MetricsSink(std::unique_ptr<consume::Sink> inner, uint64_t seriesLimit,
+              MetricLabelNames labelNames, FILE* err);
+  Result<void> publish(consume::AggregationTables& tables);
+  std::string render(bool openMetrics);
+
+  FILE* err_;
+  MetricsBuilder builder_;
+  std::set<uint32_t> warned_;  // aggregations said not to be exported
+  std::unique_ptr<MetricsServer> server_;
+  // Shared with the server's thread.
+  std::mutex mutex_;
+  std::shared_ptr<const std::vector<MetricFamily>> aggregations_;
+  std::map<std::string, uint64_t> drops_;  // by kind
+  uint64_t errors_ = 0;
+  uint64_t droppedSeries_ = 0;
+};
+
+}  // namespace dtrace::output
