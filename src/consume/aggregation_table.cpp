@@ -35,17 +35,6 @@ std::array<uint64_t, 2> orderedWords(long double x) {
   return {uint64_t{signExponent} | 0x8000, significand};
 }
 
-int64_t bucketValue(const ir::Aggregation& agg, uint32_t i) {
-  switch (agg.func) {
-    case ir::AggFunc::Quantize:
-      return ir::quantizeBucketValue(i);
-    case ir::AggFunc::Lquantize:
-      return ir::lquantizeBucketValue(agg.params, i);
-    default:
-      return ir::llquantizeBucketValue(agg.params, i);
-  }
-}
-
 // What a distribution of one aggregation sorts by, as dt_aggregate_valcmp
 // has it: the sum of each bucket's value times its count, then the count
 // at zero.
@@ -54,7 +43,7 @@ class DistributionOrder {
   explicit DistributionOrder(const ir::Aggregation& agg) {
     if (!agg.bucketed()) return;
     for (uint32_t i = 0; i < agg.dataWords(); i++) {
-      weights_.push_back(static_cast<long double>(bucketValue(agg, i)));
+      weights_.push_back(static_cast<long double>(ir::distributionBucketValue(agg, i)));
     }
   }
   template <class SortValue>

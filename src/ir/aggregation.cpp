@@ -237,4 +237,15 @@ uint64_t standardDeviation(const int64_t* words, uint64_t normal) {
   return static_cast<uint64_t>(root);
 }
 
+int64_t distributionBucketValue(const Aggregation& agg, uint32_t bucket) {
+  switch (agg.func) {
+    case AggFunc::Quantize:
+      return quantizeBucketValue(bucket);
+    case AggFunc::Lquantize:
+      return lquantizeBucketValue(agg.params, bucket);
+    default:
+      return llquantizeBucketValue(agg.params, bucket);
+  }
+}
+
 }  // namespace dtrace::ir

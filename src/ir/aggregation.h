@@ -143,6 +143,10 @@ struct Aggregation {
   uint32_t entryCharge() const { return recordKeySize + 8 * entryWords(); }
 };
 
+// The value of bucket `bucket` of a quantize(), lquantize() or
+// llquantize() aggregation, as its function numbers buckets.
+int64_t distributionBucketValue(const Aggregation& agg, uint32_t bucket);
+
 // A distribution's value as the consumer holds it once CPUs are merged:
 // only the buckets with a non-zero count, in increasing order, as words
 // {n, bucket_0, count_0, ..., bucket_n-1, count_n-1}. A million keys of

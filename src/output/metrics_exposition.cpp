@@ -13,18 +13,6 @@ bool isStackKind(ir::DataKind k) {
   return k == ir::DataKind::KernelStack || k == ir::DataKind::UserStack;
 }
 
-// The lowest value of distribution bucket `bucket`, as printa() shows it.
-int64_t bucketValue(const ir::Aggregation& agg, uint32_t bucket) {
-  switch (agg.func) {
-    case ir::AggFunc::Quantize:
-      return ir::quantizeBucketValue(bucket);
-    case ir::AggFunc::Lquantize:
-      return ir::lquantizeBucketValue(agg.params, bucket);
-    default:
-      return ir::llquantizeBucketValue(agg.params, bucket);
-  }
-}
-
 // A bucket's `le`: the largest integer it holds, "+Inf" for the last. A
 // negative bucket of quantize() or llquantize() is named by its value
 // nearest zero, which it holds (-4 holds -7 to -4); the others hold up to
@@ -35,8 +23,8 @@ std::string upperBound(const ir::Aggregation& agg, uint32_t bucket) {
   if (agg.func == ir::AggFunc::Lquantize) {
     return std::to_string(agg.params.base + static_cast<int64_t>(bucket) * agg.params.step - 1);
   }
-  const int64_t value = bucketValue(agg, bucket);
-  return std::to_string(value < 0 ? value : bucketValue(agg, bucket + 1) - 1);
+  const int64_t value = ir::distributionBucketValue(agg, bucket);
+  return std::to_string(value < 0 ? value : ir::distributionBucketValue(agg, bucket + 1) - 1);
 }
 
 std::string withLabel(const std::string& labels, const std::string& name,
