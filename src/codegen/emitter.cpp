@@ -60,8 +60,9 @@ Result<std::vector<Insn>> ProgramEmitter::emit(const std::vector<EnabledClause>&
     providers::syscallProbeGuard(as_, providers::syscallDirection(probe_->name),
                                  probe_->syscallNumber, done);
   }
-  if (std::any_of(clauses.begin(), clauses.end(),
-                  [](const EnabledClause& c) { return c.layout->usesPerTask; })) {
+  auto usesPerTask = [](const EnabledClause& c) { return c.layout->usesPerTask; };
+  if (std::any_of(clauses.begin(), clauses.end(), usesPerTask) ||
+      std::any_of(errorClauses_.begin(), errorClauses_.end(), usesPerTask)) {
     if (!syscallGuard) {  // the guard found it already
       as_.emit(mov64(R6, R1));
       as_.emit(call(BPF_FUNC_get_current_task_btf));
