@@ -24,8 +24,13 @@ Result<std::unique_ptr<consume::Sink>> makeSink(const OptionTable& options, FILE
     sink = std::make_unique<FlameGraphSink>(std::move(sink), path, commandLine);
   }
   if (const std::string address = options.text("metrics"); !address.empty()) {
-    return MetricsSink::create(std::move(sink), address, options.value("metricslimit"),
-                               options.text("metricslabels"), err);
+    auto metrics = MetricsSink::create(std::move(sink), address, options.value("metricslimit"),
+                                       options.text("metricslabels"), err);
+    if (metrics && !quiet) {
+      std::fprintf(err, "dtrace: metrics on http://%s/metrics\n",
+                   static_cast<MetricsSink&>(**metrics).address().c_str());
+    }
+    return metrics;
   }
   return sink;
 }

@@ -28,6 +28,7 @@ class MetricsSink : public ForwardingSink {
                                                        uint64_t seriesLimit,
                                                        const std::string& labelNames, FILE* err);
   ~MetricsSink() override;
+  std::string address() const { return server_->address(); }  // as bound: "127.0.0.1:9464"
 
   void fault(uint32_t cpu, const ir::FaultRecord& fault, const ir::Ecb* ecb,
              const std::string& message) override;
