@@ -162,7 +162,8 @@ void ProgramEmitter::foldIntoAggregation(const ir::Aggregation& agg, int16_t val
     case ir::AggFunc::Quantize:
     case ir::AggFunc::Lquantize:
     case ir::AggFunc::Llquantize:
-      // The entry is the bucket's: its count += the increment (1 by default).
+      // The entry is the bucket's: its count += the increment (1 by
+      // default), its sum += the value times the increment.
       if (incrementSlot) {
         as_.emit(ldx(Size::DW, R2, R10, incrementSlot));
       } else {
@@ -171,6 +172,11 @@ void ProgramEmitter::foldIntoAggregation(const ir::Aggregation& agg, int16_t val
       as_.emit(ldx(Size::DW, R1, R0, dataWord(0)));
       as_.emit(alu64(BPF_ADD, R1, R2));
       as_.emit(stx(Size::DW, R0, dataWord(0), R1));
+      loadValue(R3);
+      as_.emit(alu64(BPF_MUL, R3, R2));
+      as_.emit(ldx(Size::DW, R1, R0, dataWord(1)));
+      as_.emit(alu64(BPF_ADD, R1, R3));
+      as_.emit(stx(Size::DW, R0, dataWord(1), R1));
       return;
   }
 }

@@ -59,7 +59,8 @@ class Grouper {
     const CpuSlot slot = generation == generation_ ? CpuSlot::Current : CpuSlot::Cleared;
     if (bucketed_) {
       data_.foldBucket(row, static_cast<int>(cpu), slot,
-                       static_cast<uint32_t>(slotWord >> ir::kAggregationBucketShift), words[0]);
+                       static_cast<uint32_t>(slotWord >> ir::kAggregationBucketShift), words[0],
+                       words[1]);
     } else {
       data_.fold(row, static_cast<int>(cpu), slot, words);
     }

@@ -9,9 +9,9 @@ namespace dtrace::consume {
 namespace {
 
 // The buckets of each owner in increasing order, counts of one bucket
-// added (wrapping as the kernel's do) and zeros left out, each owner's
-// value an ir::SparseDistribution in `words` from offsets[owner]. `counts`
-// is used up.
+// added (wrapping as the kernel's do) and zeros left out, then the sum of
+// the values, each owner's value an ir::SparseDistribution in `words`
+// from offsets[owner]. `counts` is used up.
 template <class BucketCount>
 void layOutDistributions(LargeVector<BucketCount>& counts, size_t owners,
                          LargeVector<int64_t>& words, LargeVector<size_t>& offsets) {
@@ -28,7 +28,7 @@ void layOutDistributions(LargeVector<BucketCount>& counts, size_t owners,
     counts.swap(sorted);
   }
   words.clear();
-  words.reserve(owners + 2 * counts.size());
+  words.reserve(2 * owners + 2 * counts.size());
   offsets.resize(owners);
   size_t k = 0;
   for (size_t o = 0; o < owners; o++) {
@@ -39,16 +39,20 @@ void layOutDistributions(LargeVector<BucketCount>& counts, size_t owners,
     offsets[o] = words.size();
     words.push_back(0);
     int64_t used = 0;
+    uint64_t valueSum = 0;
     for (size_t i = first; i < k;) {
       const uint32_t bucket = counts[i].bucket;
-      uint64_t sum = 0;
-      for (; i < k && counts[i].bucket == bucket; ++i)
-        sum += static_cast<uint64_t>(counts[i].count);
-      if (sum == 0) continue;
+      uint64_t count = 0;
+      for (; i < k && counts[i].bucket == bucket; ++i) {
+        count += static_cast<uint64_t>(counts[i].count);
+        valueSum += static_cast<uint64_t>(counts[i].sum);
+      }
+      if (count == 0) continue;
       words.push_back(bucket);
-      words.push_back(static_cast<int64_t>(sum));
+      words.push_back(static_cast<int64_t>(count));
       used++;
     }
+    words.push_back(static_cast<int64_t>(valueSum));
     words[offsets[o]] = used;
   }
 }
@@ -101,12 +105,12 @@ void AggregationData::fold(size_t i, int cpu, CpuSlot slot, const int64_t* words
   }
 }
 
-void AggregationData::foldBucket(size_t i, int cpu, CpuSlot slot, uint32_t bucket,
-                                 int64_t count) {
+void AggregationData::foldBucket(size_t i, int cpu, CpuSlot slot, uint32_t bucket, int64_t count,
+                                 int64_t sum) {
   if (bucket >= words_) return;
   const bool current = slot == CpuSlot::Current;
   if (current) {
-    pending_.push_back({static_cast<uint32_t>(i), bucket, count});
+    pending_.push_back({static_cast<uint32_t>(i), bucket, count, sum});
     current_[i] = 1;
   }
   if (!perCpu_) return;
@@ -114,7 +118,7 @@ void AggregationData::foldBucket(size_t i, int cpu, CpuSlot slot, uint32_t bucke
   const size_t at = i * ncpus_ + cpu;
   CpuSlot& old = slots_[at];
   if (old == CpuSlot::Absent || (old == CpuSlot::Cleared && current)) old = slot;
-  if (current) cpuPending_.push_back({static_cast<uint32_t>(at), bucket, count});
+  if (current) cpuPending_.push_back({static_cast<uint32_t>(at), bucket, count, sum});
 }
 
 void AggregationData::finish() {

@@ -67,7 +67,7 @@ class AggregationData {
   void fold(size_t i, int cpu, CpuSlot slot, const int64_t* words);
   // Adds one map entry of a distribution's tuple i: the count of one bucket
   // of `cpu`.
-  void foldBucket(size_t i, int cpu, CpuSlot slot, uint32_t bucket, int64_t count);
+  void foldBucket(size_t i, int cpu, CpuSlot slot, uint32_t bucket, int64_t count, int64_t sum);
   // Lays out the distributions folded so far: call once every entry is in,
   // before merged() or data().
   void finish();
@@ -78,6 +78,7 @@ class AggregationData {
     uint32_t owner;
     uint32_t bucket;
     int64_t count;
+    int64_t sum;  // of the values counted
   };
   uint32_t keySize() const { return aggregation ? aggregation->keySize : 0; }
   int ncpus_ = 0;

@@ -132,15 +132,18 @@ struct Aggregation {
   // quantize(), each with a value or two, then read in a fraction of the
   // time.
   bool bucketed() const;
-  // Data words of one map entry, after the generation word.
-  uint32_t entryWords() const { return bucketed() ? 1 : dataWords(); }
+  // Data words of one map entry, after the generation word: a
+  // distribution's entry holds its bucket's count and the sum of the
+  // values counted there (for a metric's _sum; DTrace keeps no sum).
+  uint32_t entryWords() const { return bucketed() ? 2 : dataWords(); }
   // Bytes of a map value: the generation word and the data words.
   uint32_t valueSize() const { return 8 * (kAggregationGenerationWords + entryWords()); }
   // Bytes DTrace's aggregation buffer gives a tuple (aggsize's unit).
   uint32_t recordSize() const { return recordKeySize + 8 * dataWords(); }
   // Bytes of aggsize a new entry spends: the record's, except for a
-  // distribution, whose entries hold one bucket each.
-  uint32_t entryCharge() const { return recordKeySize + 8 * entryWords(); }
+  // distribution, whose entries hold one bucket's count each (as DTrace
+  // counts it: the sum beside it is not charged).
+  uint32_t entryCharge() const { return recordKeySize + 8 * (bucketed() ? 1 : dataWords()); }
 };
 
 // The value of bucket `bucket` of a quantize(), lquantize() or
@@ -148,20 +151,23 @@ struct Aggregation {
 int64_t distributionBucketValue(const Aggregation& agg, uint32_t bucket);
 
 // A distribution's value as the consumer holds it once CPUs are merged:
-// only the buckets with a non-zero count, in increasing order, as words
-// {n, bucket_0, count_0, ..., bucket_n-1, count_n-1}. A million keys of
-// quantize() then take what their used buckets take, not 127 words each;
-// all-zero words (n = 0) are the empty distribution.
+// only the buckets with a non-zero count, in increasing order, then the
+// sum of the values counted, as words {n, bucket_0, count_0, ...,
+// bucket_n-1, count_n-1, sum}. A million keys of quantize() then take what
+// their used buckets take, not 127 words each; all-zero words (n = 0) are
+// the empty distribution.
 class SparseDistribution {
  public:
   explicit SparseDistribution(const int64_t* words) : words_(words) {}
   // Words a value of `buckets` used buckets takes.
-  static constexpr size_t wordsFor(size_t buckets) { return 1 + 2 * buckets; }
+  static constexpr size_t wordsFor(size_t buckets) { return 2 + 2 * buckets; }
 
   uint32_t size() const { return static_cast<uint32_t>(words_[0]); }
   bool empty() const { return size() == 0; }
   uint32_t bucket(uint32_t i) const { return static_cast<uint32_t>(words_[1 + 2 * i]); }
   int64_t count(uint32_t i) const { return words_[2 + 2 * i]; }
+  // The values counted, each times its increment, added (wrapping).
+  int64_t sum() const { return words_[1 + 2 * size()]; }
 
  private:
   const int64_t* words_;

@@ -110,7 +110,7 @@ constexpr uint32_t kAggregationBucketShift = 32;
 
 // Its value is a generation word, then the function's data words
 // (Aggregation::entryWords(): a distribution's entry holds its bucket's
-// count only). clear() is the consumer bumping the
+// count and the sum of the values counted in it). clear() is the consumer bumping the
 // aggregation's generation word in the globals (Aggregation::
 // generationOffset): an entry whose generation is older holds data from
 // before the clear, so the consumer reads it as zeros and the next firing

@@ -217,9 +217,9 @@ void MetricsBuilder::add(const consume::AggregationPrint& request) {
   families_.push_back(std::move(family));
 }
 
-// Cumulative buckets over the family's bucket range, "+Inf" and "_count".
-// DTrace's distributions keep no sum of their values, so there is no
-// "_sum" (the exposition formats let a histogram go without one).
+// Cumulative buckets over the family's bucket range, "+Inf", "_sum" (the
+// values counted, which dtrace keeps beside each bucket's count) and
+// "_count".
 void MetricsBuilder::addHistogram(MetricFamily& family, const ir::Aggregation& agg,
                                   const std::string& labels, const int64_t* value) {
   const ir::SparseDistribution buckets(value);
@@ -244,6 +244,7 @@ void MetricsBuilder::addHistogram(MetricFamily& family, const ir::Aggregation& a
     family.samples.push_back(
         {"_bucket", withLabel(labels, "le", "+Inf"), std::to_string(cumulative)});
   }
+  if (room()) family.samples.push_back({"_sum", labels, std::to_string(buckets.sum())});
   if (room()) family.samples.push_back({"_count", labels, std::to_string(cumulative)});
 }
 

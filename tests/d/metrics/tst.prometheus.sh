@@ -1,6 +1,7 @@
 # A real Prometheus (Debian's) scrapes dtrace's -x metrics endpoint every
 # second, and PromQL through its HTTP API returns what the script counted:
-# a counter by execname (its label named comm), its rate, and a quantile of a quantize().
+# a counter by execname (its label named comm), its rate, a quantile of a
+# quantize() and its mean (_sum / _count).
 work=$(mktemp -d)
 prom=
 dtrace_pid=
@@ -80,6 +81,7 @@ p99=$(query 'histogram_quantile(0.99, sum by (le) (dtrace_lat_bucket))')
 echo "p99 of quantize(700) within its bucket [512, 1023]: $(echo "$p99" |
   awk '{ print ($1 >= 512 && $1 <= 1023) ? "yes" : "no (" $1 ")" }')"
 echo "histogram count: $(query 'sum(dtrace_lat_count)')"
+echo "mean from _sum / _count: $(query 'sum(dtrace_lat_sum) / sum(dtrace_lat_count)')"
 echo "errors: $(query 'sum(dtrace_errors_total)')"
 kill "$dtrace_pid"
 wait "$dtrace_pid"

@@ -170,18 +170,21 @@ TEST(DistributionSnapshot, BucketsOfEveryCpuAddUpInBucketOrder) {
   const std::vector<uint8_t> one(8, 1), two(8, 2);
   AggregationData data(&q, 2, true);
   const size_t first = data.add(one.data()), second = data.add(two.data());
-  data.foldBucket(first, 1, CpuSlot::Current, 70, 3);
-  data.foldBucket(first, 0, CpuSlot::Current, 65, 2);
-  data.foldBucket(second, 0, CpuSlot::Cleared, 80, 9);  // before a clear(): nothing
-  data.foldBucket(first, 0, CpuSlot::Current, 70, 1);
-  data.foldBucket(first, 0, CpuSlot::Current, 66, 5);
-  data.foldBucket(first, 1, CpuSlot::Current, 66, -5);  // adds up to zero: not shown
-  data.foldBucket(first, 1, CpuSlot::Cleared, 90, 4);
+  data.foldBucket(first, 1, CpuSlot::Current, 70, 3, 10 * 3);
+  data.foldBucket(first, 0, CpuSlot::Current, 65, 2, 10 * 2);
+  data.foldBucket(second, 0, CpuSlot::Cleared, 80, 9, 10 * 9);  // before a clear(): nothing
+  data.foldBucket(first, 0, CpuSlot::Current, 70, 1, 10 * 1);
+  data.foldBucket(first, 0, CpuSlot::Current, 66, 5, 10 * 5);
+  data.foldBucket(first, 1, CpuSlot::Current, 66, -5, 10 * -5);  // adds up to zero: not shown
+  data.foldBucket(first, 1, CpuSlot::Cleared, 90, 4, 10 * 4);
   data.finish();
   EXPECT_EQ(bucketsOf(data.merged(first)), (Buckets{{65, 2}, {70, 4}}));
   EXPECT_EQ(bucketsOf(data.data(first, 0)), (Buckets{{65, 2}, {66, 5}, {70, 1}}));
   EXPECT_EQ(bucketsOf(data.data(first, 1)), (Buckets{{66, -5}, {70, 3}}));
   EXPECT_TRUE(bucketsOf(data.merged(second)).empty());
+  // The values' sum beside the buckets: what the current entries held.
+  EXPECT_EQ(ir::SparseDistribution(data.merged(first)).sum(), 10 * (3 + 2 + 1 + 5 - 5));
+  EXPECT_EQ(ir::SparseDistribution(data.merged(second)).sum(), 0);
   EXPECT_EQ(data.slot(second, 0), CpuSlot::Cleared);
   EXPECT_EQ(data.slot(second, 1), CpuSlot::Absent);
 }
@@ -198,7 +201,7 @@ TEST(DistributionSnapshot, TuplesReadInAnyOrderLayOutAlike) {
   auto layOut = [&](const std::vector<Fold>& folds) {
     AggregationData data(&q, 1, false);
     for (uint8_t t = 0; t < 3; t++) data.add(std::vector<uint8_t>(8, t).data());
-    for (const Fold& f : folds) data.foldBucket(f.tuple, 0, CpuSlot::Current, f.bucket, f.count);
+    for (const Fold& f : folds) data.foldBucket(f.tuple, 0, CpuSlot::Current, f.bucket, f.count, 0);
     data.finish();
     std::vector<Buckets> out;
     for (size_t t = 0; t < 3; t++) out.push_back(bucketsOf(data.merged(t)));
@@ -214,8 +217,8 @@ TEST(DistributionSnapshot, PrintsTheRowsAroundTheBucketsUsed) {
   const std::vector<uint8_t> key(8, 0);
   AggregationData data(&q, 1, false);
   const size_t i = data.add(key.data());
-  data.foldBucket(i, 0, CpuSlot::Current, ir::quantizeBucket(4), 3);
-  data.foldBucket(i, 0, CpuSlot::Current, ir::quantizeBucket(1), 1);
+  data.foldBucket(i, 0, CpuSlot::Current, ir::quantizeBucket(4), 3, 12);
+  data.foldBucket(i, 0, CpuSlot::Current, ir::quantizeBucket(1), 1, 1);
   data.finish();
   EXPECT_EQ(printed({data}),
             "\n           value  ------------- Distribution ------------- count    \n"
@@ -234,8 +237,8 @@ std::string barsOf(int64_t low, int64_t high) {
   const std::vector<uint8_t> key(8, 0);
   AggregationData data(&q, 1, false);
   const size_t i = data.add(key.data());
-  data.foldBucket(i, 0, CpuSlot::Current, ir::quantizeBucket(1), low);
-  data.foldBucket(i, 0, CpuSlot::Current, ir::quantizeBucket(2), high);
+  data.foldBucket(i, 0, CpuSlot::Current, ir::quantizeBucket(1), low, 0);
+  data.foldBucket(i, 0, CpuSlot::Current, ir::quantizeBucket(2), high, 0);
   data.finish();
   std::string bars;
   for (char c : printed({data})) {
@@ -413,7 +416,8 @@ TEST(AggregationSort, DistributionsByWeightThenCountAtZeroThenKey) {
     const std::vector<uint8_t> k(reinterpret_cast<const uint8_t*>(&key),
                                  reinterpret_cast<const uint8_t*>(&key) + 8);
     const size_t i = data.add(k.data());
-    for (auto [v, n] : values) data.foldBucket(i, 0, CpuSlot::Current, ir::quantizeBucket(v), n);
+    for (auto [v, n] : values)
+      data.foldBucket(i, 0, CpuSlot::Current, ir::quantizeBucket(v), n, v * n);
   };
   add(1, {{8, 1}});                       // 8
   add(2, {{0, 2}});                       // 0, two at zero
