@@ -114,9 +114,19 @@ Result<MetricLabelNames> parseMetricLabelNames(const std::string& text) {
   return names;
 }
 
-bool exportableAsMetric(const ir::Aggregation& agg) {
-  return std::none_of(agg.keys.begin(), agg.keys.end(),
-                      [](const ir::Field& f) { return isStackKind(f.kind); });
+const char* const kHealthFamilies[3] = {"dtrace_drops", "dtrace_errors",
+                                        "dtrace_metrics_dropped_series"};
+
+std::optional<std::string> whyNotAMetric(const ir::Aggregation& agg) {
+  if (std::any_of(agg.keys.begin(), agg.keys.end(),
+                  [](const ir::Field& f) { return isStackKind(f.kind); })) {
+    return "a stack() or ustack() key would make every stack a label";
+  }
+  const std::string family = "dtrace_" + sanitizeMetricName(agg.name.empty() ? "agg" : agg.name);
+  for (const char* own : kHealthFamilies) {
+    if (family == own) return family + " is one of dtrace's own metrics";
+  }
+  return std::nullopt;
 }
 
 void MetricsBuilder::begin() {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -46,9 +47,13 @@ std::string escapeLabelValue(std::string_view value);
 using MetricLabelNames = std::map<std::string, std::vector<std::string>>;
 Result<MetricLabelNames> parseMetricLabelNames(const std::string& text);
 
-// Whether an aggregation can be a metric: a stack() or ustack() key would
-// make a label of every stack (unbounded cardinality, unreadable labels).
-bool exportableAsMetric(const ir::Aggregation& agg);
+// Why an aggregation cannot be a metric, or nullopt when it can: a
+// stack() or ustack() key would make a label of every stack (unbounded
+// cardinality, unreadable labels), and a family may not take the name of
+// one of dtrace's own (dtrace_drops, dtrace_errors, ...).
+std::optional<std::string> whyNotAMetric(const ir::Aggregation& agg);
+// dtrace's own families, as their names are taken.
+extern const char* const kHealthFamilies[3];
 
 // Turns aggregation tables into families, keeping at most `seriesLimit`
 // sample lines in all; droppedSeries() counts those the snapshot left out. A

@@ -63,12 +63,10 @@ Result<void> MetricsSink::tracingEnded(consume::AggregationTables& tables) {
 Result<void> MetricsSink::publish(consume::AggregationTables& tables) {
   builder_.begin();
   for (const ir::Aggregation& agg : tables.program().aggregations) {
-    if (!exportableAsMetric(agg)) {
+    if (std::optional<std::string> why = whyNotAMetric(agg)) {
       if (warned_.insert(agg.id).second) {
-        std::fprintf(err_,
-                     "dtrace: metrics: @%s is not exported: a stack() or ustack() key "
-                     "would make every stack a label\n",
-                     agg.name.c_str());
+        std::fprintf(err_, "dtrace: metrics: @%s is not exported: %s\n", agg.name.c_str(),
+                     why->c_str());
       }
       continue;
     }
@@ -91,16 +89,16 @@ std::string MetricsSink::render(bool openMetrics) {
   {
     std::lock_guard lock(mutex_);
     aggregations = aggregations_;
-    health[0] = {"dtrace_drops", MetricType::Counter, "data dtrace lost, by kind", {}};
+    health[0] = {kHealthFamilies[0], MetricType::Counter, "data dtrace lost, by kind", {}};
     for (const auto& [kind, count] : drops_) {
       health[0].samples.push_back(
           {"_total", "kind=\"" + escapeLabelValue(kind) + '"', std::to_string(count)});
     }
-    health[1] = {"dtrace_errors",
+    health[1] = {kHealthFamilies[1],
                  MetricType::Counter,
                  "faults in probe context (ERROR probe firings)",
                  {{"_total", "", std::to_string(errors_)}}};
-    health[2] = {"dtrace_metrics_dropped_series",
+    health[2] = {kHealthFamilies[2],
                  MetricType::Gauge,
                  "series the latest snapshot left out, past -x metricslimit",
                  {{"", "", std::to_string(droppedSeries_)}}};

@@ -2,7 +2,8 @@
 # labels (named by -x metricslabels where it names them, else keyN,
 # escaped), histograms with cumulative buckets, the health
 # counters, the OpenMetrics variant when the scraper asks for it, and a
-# stack-keyed aggregation left out with a message.
+# stack-keyed aggregation and one named as a health metric left out, each
+# with a message.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -14,7 +15,7 @@ $DTRACE -q -x metrics="$port" -x metricslabels=@c:name -x aggrate=50ms -n '
     @sd = stddev(2); @sd = stddev(4);
     @q = quantize(3); @q = quantize(3); @q = quantize(70);
     @l = lquantize(5, 0, 20, 10); @l = lquantize(25, 0, 20, 10);
-    @st[stack()] = count();
+    @st[stack()] = count(); @errors = count();
   }
   tick-100ms /++ticks == 15/ { exit(0); }' >/dev/null 2>"$work/err" &
 pid=$!
