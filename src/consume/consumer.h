@@ -80,6 +80,11 @@ class Consumer : private AggregationTables {
   // pass's records (dtrace_work). Aggregations that clear() or trunc()
   // change are read when printed instead (see docs/DIFFERENCES.md).
   Result<void> snapAggregations();
+  // The sink's descriptor (Sink::aggregationsWantedFd), and its request
+  // answered: the aggregations as they are now, printa()'s snapshots left
+  // as they are.
+  int aggregationsWantedFd() const { return sink_->aggregationsWantedFd(); }
+  Result<void> showSinkAggregations() { return sink_->aggregationsSnapped(*this); }
 
   // What dtrace(1M) prints once tracing has stopped: an empty line (even
   // when quiet), then every aggregation no printa() has printed, in the

@@ -114,11 +114,16 @@ class Sink {
   virtual void drop(std::string_view kind, int cpu, uint64_t count, uint64_t total,
                     const std::string& message) = 0;
 
-  // A snapshot of the aggregations was taken (each aggrate tick).
+  // A snapshot of the aggregations was taken (each aggrate tick), or the
+  // sink asked to read them now (aggregationsWantedFd()).
   virtual Result<void> aggregationsSnapped(AggregationTables& tables) {
     (void)tables;
     return {};
   }
+  // A descriptor the consumer's loop watches: readable when the sink wants
+  // the aggregations as they are now (a metrics scrape), which it then
+  // gets through aggregationsSnapped(); -1 for none.
+  virtual int aggregationsWantedFd() const { return -1; }
   // Tracing has stopped: then each aggregation no printa() printed, in
   // order, then tracingEnded() with the aggregations as they are at the end.
   virtual Result<void> tracingStopped() = 0;

@@ -34,12 +34,13 @@ std::atomic_ref<uint64_t> stateRef(uint64_t* globals) {
   return std::atomic_ref<uint64_t>(globals[ir::kStateOffset / 8]);
 }
 
-// epoll tags: the principal buffers, the signalfd, mapping events; a
-// target's exit is 2 + its index.
+// epoll tags: the principal buffers, the signalfd, mapping events, the
+// sink's wish for the aggregations; a target's exit is 2 + its index.
 constexpr uint64_t kRingsTag = 0;
 constexpr uint64_t kSignalTag = 1;
 constexpr uint64_t kFirstTargetTag = 2;
 constexpr uint64_t kMappingEvents = UINT64_MAX;
+constexpr uint64_t kSinkWantsTag = UINT64_MAX - 1;  // Sink::aggregationsWantedFd
 
 }  // namespace
 
@@ -200,6 +201,8 @@ Result<void> WorkLoop::consume(Tracing& t) {
     watch(t.targets[i].exitFd(), kFirstTargetTag + i);
   }
   for (int fd : t.symbols.pollFds()) watch(fd, kMappingEvents);
+  if (t.consumer.aggregationsWantedFd() >= 0)
+    watch(t.consumer.aggregationsWantedFd(), kSinkWantsTag);
 
   // Records wake the consumer only when a ring is filling up or exit() was
   // called (see ProgramEmitter::wakeFlags); otherwise the buffers are read
@@ -258,6 +261,12 @@ Result<void> WorkLoop::consume(Tracing& t) {
       t.consumer.flush();
       t.nextSwitch = after("switchrate", util::monotonicNs());
     }
+    const bool sinkWants = std::any_of(events, events + std::max(n, 0), [](const epoll_event& e) {
+      return e.data.u64 == kSinkWantsTag;
+    });
+    if (sinkWants) {
+      if (auto r = t.consumer.showSinkAggregations(); !r) return r.error();
+    }
     if (t.consumer.writeError() != 0) done = true;  // as dtrace(1M) aborts processing
     if (handleEvents(t, events, n)) done = true;
     reportCounters(t.consumer);
@@ -277,7 +286,7 @@ bool WorkLoop::handleEvents(Tracing& t, const epoll_event* events, int n) {
   bool done = false;
   for (int i = 0; i < n; i++) {
     uint64_t tag = events[i].data.u64;
-    if (tag == kMappingEvents) continue;  // taken in before
+    if (tag == kMappingEvents || tag == kSinkWantsTag) continue;  // taken in before
     if (tag == kSignalTag) {
       signalfd_siginfo si;
       while (read(t.signals.get(), &si, sizeof si) == sizeof si) done = true;

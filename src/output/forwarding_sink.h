@@ -54,6 +54,7 @@ class ForwardingSink : public consume::Sink {
   Result<void> aggregationsSnapped(consume::AggregationTables& tables) override {
     return inner_->aggregationsSnapped(tables);
   }
+  int aggregationsWantedFd() const override { return inner_->aggregationsWantedFd(); }
   Result<void> tracingStopped() override { return inner_->tracingStopped(); }
   Result<void> finalAggregation(const consume::AggregationPrint& request) override {
     return inner_->finalAggregation(request);

@@ -1,5 +1,9 @@
 #include "output/metrics_sink.h"
 
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <utility>
 
 namespace dtrace::output {
@@ -8,6 +12,7 @@ MetricsSink::MetricsSink(std::unique_ptr<consume::Sink> inner, uint64_t seriesLi
                          MetricLabelNames labelNames, FILE* err)
     : ForwardingSink(std::move(inner)),
       err_(err),
+      wanted_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)),
       builder_(seriesLimit, std::move(labelNames), symbols_),
       aggregations_(std::make_shared<const std::vector<MetricFamily>>()) {}
 
@@ -23,6 +28,7 @@ Result<std::unique_ptr<consume::Sink>> MetricsSink::create(std::unique_ptr<consu
   if (!names) return names.error();
   std::unique_ptr<MetricsSink> sink(
       new MetricsSink(std::move(inner), seriesLimit, std::move(*names), err));
+  if (!sink->wanted_.valid()) return makeError("cannot serve metrics: eventfd failed");
   MetricsSink* self = sink.get();
   auto server =
       MetricsServer::start(address, [self](bool openMetrics) { return self->render(openMetrics); });
@@ -56,11 +62,18 @@ Result<void> MetricsSink::aggregationsSnapped(consume::AggregationTables& tables
 
 Result<void> MetricsSink::tracingEnded(consume::AggregationTables& tables) {
   if (auto r = publish(tables); !r) return r;
+  {
+    std::lock_guard lock(mutex_);
+    ended_ = true;
+  }
+  published_.notify_all();
   return ForwardingSink::tracingEnded(tables);
 }
 
 // The aggregations as they are now become what scrapes return.
 Result<void> MetricsSink::publish(consume::AggregationTables& tables) {
+  uint64_t wishes = 0;
+  (void)!read(wanted_.get(), &wishes, sizeof wishes);  // this answers every wish so far
   builder_.begin();
   for (const ir::Aggregation& agg : tables.program().aggregations) {
     if (std::optional<std::string> why = whyNotAMetric(agg)) {
@@ -77,13 +90,30 @@ Result<void> MetricsSink::publish(consume::AggregationTables& tables) {
     if (!r) return r;
   }
   auto families = std::make_shared<const std::vector<MetricFamily>>(std::move(builder_.families()));
-  std::lock_guard lock(mutex_);
-  aggregations_ = std::move(families);
-  droppedSeries_ = builder_.droppedSeries();
+  {
+    std::lock_guard lock(mutex_);
+    aggregations_ = std::move(families);
+    droppedSeries_ = builder_.droppedSeries();
+    generation_++;
+  }
+  published_.notify_all();
   return {};
 }
 
+// Asks the consumer's loop for the aggregations as they are now and waits
+// for them, a second at most.
+void MetricsSink::awaitFreshAggregations() {
+  std::unique_lock lock(mutex_);
+  if (ended_) return;
+  const uint64_t wanted = generation_ + 1;
+  const uint64_t one = 1;
+  (void)!write(wanted_.get(), &one, sizeof one);
+  published_.wait_for(lock, std::chrono::seconds(1),
+                      [&] { return ended_ || generation_ >= wanted; });
+}
+
 std::string MetricsSink::render(bool openMetrics) {
+  awaitFreshAggregations();
   std::shared_ptr<const std::vector<MetricFamily>> aggregations;
   std::vector<MetricFamily> health(3);
   {

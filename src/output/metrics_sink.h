@@ -1,12 +1,14 @@
 // -x metrics=[ADDR:]PORT: the aggregations served as Prometheus metrics
 // (GET /metrics) while tracing runs, beside the output another sink
-// writes. Each aggregation snapshot (every aggrate, and the last at the
-// end) becomes the families a scrape returns; the scrape is served from
-// the server's own thread, so it never holds up the drain of the
-// principal buffers. dtrace's own health (drops, errors, series left out)
-// is served as counters too.
+// writes. A scrape asks the consumer's loop for the aggregations as they
+// are (an eventfd it watches), which turns them into families between two
+// passes over the principal buffers; the scrape waits for them (at most a
+// second: else it gets the latest there are) and renders them in the
+// server's own thread. dtrace's own health (drops, errors, series left
+// out) is served too.
 #pragma once
 
+#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -17,6 +19,7 @@
 #include "output/forwarding_sink.h"
 #include "output/metrics_exposition.h"
 #include "output/metrics_server.h"
+#include "util/fd.h"
 
 namespace dtrace::output {
 
@@ -35,21 +38,27 @@ class MetricsSink : public ForwardingSink {
   void drop(std::string_view kind, int cpu, uint64_t count, uint64_t total,
             const std::string& message) override;
   Result<void> aggregationsSnapped(consume::AggregationTables& tables) override;
+  int aggregationsWantedFd() const override { return wanted_.get(); }
   Result<void> tracingEnded(consume::AggregationTables& tables) override;
 
  private:
   MetricsSink(std::unique_ptr<consume::Sink> inner, uint64_t seriesLimit,
               MetricLabelNames labelNames, FILE* err);
   Result<void> publish(consume::AggregationTables& tables);
+  void awaitFreshAggregations();
   std::string render(bool openMetrics);
 
   FILE* err_;
+  Fd wanted_;  // an eventfd: a scrape wants the aggregations
   MetricsBuilder builder_;
   std::set<uint32_t> warned_;  // aggregations said not to be exported
   std::unique_ptr<MetricsServer> server_;
   // Shared with the server's thread.
   std::mutex mutex_;
   std::shared_ptr<const std::vector<MetricFamily>> aggregations_;
+  std::condition_variable published_;
+  uint64_t generation_ = 0;                // publish() calls so far
+  bool ended_ = false;                     // tracing has ended: no more publish()
   std::map<std::string, uint64_t> drops_;  // by kind
   uint64_t errors_ = 0;
   uint64_t droppedSeries_ = 0;

@@ -1,0 +1,28 @@
+# A scrape returns the aggregations as they are when it comes, not as the
+# last aggrate tick left them: with aggrate at 10 s, calls made between two
+# scrapes a moment apart show in the second.
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+$DTRACE -q -x metrics="$port" -x aggrate=10s -n '
+  syscall::getppid:entry /execname == "getppid"/ { @calls = count(); }
+  tick-100ms /++ticks == 100/ { exit(0); }' >/dev/null &
+pid=$!
+scrape() {
+  python3 - "$port" <<'PY'
+import sys, time, urllib.request
+for _ in range(100):
+    try:
+        body = urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read()
+        break
+    except OSError:
+        time.sleep(0.1)
+lines = [l for l in body.decode().splitlines() if l.startswith("dtrace_calls_total")]
+print(lines[0] if lines else "dtrace_calls_total absent")
+PY
+}
+scrape
+"$WORKLOADS/getppid" 5
+scrape
+"$WORKLOADS/getppid" 7
+scrape
+kill -INT "$pid"
+wait "$pid"
