@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "driver/variable_table.h"
+#include "output/make_sink.h"
 #include "sym/process_maps.h"
 #include "util/cpu_list.h"
 
@@ -215,6 +216,7 @@ void Program::completeEcb(ir::Ecb& ecb) const {
 
 Result<void> Program::load() {
   listing_ = compiler_.showsProgram();
+  if (auto r = output::checkSinkOptions(options_); !r) return r;
   if (auto r = layOut(); !r) return r;
   // dtrace_state_go(): the status rate is at most dtrace_statusrate_max
   // (10 s), the cleaning rate within 200 us and 60 s (0 meaning 60 s);

@@ -8,6 +8,14 @@
 
 namespace dtrace::output {
 
+Result<void> checkSinkOptions(const OptionTable& options) {
+  const std::string address = options.text("metrics");
+  if (address.empty()) return {};
+  if (auto r = MetricsServer::checkAddress(address); !r) return r;
+  if (auto r = parseMetricLabelNames(options.text("metricslabels")); !r) return r.error();
+  return {};
+}
+
 Result<std::unique_ptr<consume::Sink>> makeSink(const OptionTable& options, FILE* out, FILE* err,
                                                 bool quiet, const std::string& commandLine) {
   const std::string format = options.text("oformat");

@@ -12,6 +12,10 @@
 
 namespace dtrace::output {
 
+// Whether the sink options (-x metrics, metricslabels) can be followed,
+// checked before any probe is enabled.
+Result<void> checkSinkOptions(const OptionTable& options);
+
 // Data goes to `out`; the folded format's records go to `err`.
 // `commandLine` names the flame graph.
 Result<std::unique_ptr<consume::Sink>> makeSink(const OptionTable& options, FILE* out, FILE* err,

@@ -429,6 +429,14 @@ Response respond(std::string_view head, const MetricsServer::Render& render, boo
 
 }  // namespace
 
+Result<void> MetricsServer::checkAddress(const std::string& address) {
+  Result<HostPort> split = splitAddress(address);
+  if (!split) return split.error();
+  Result<AddrInfoList> candidates = resolve(address, *split);
+  if (!candidates) return candidates.error();
+  return {};
+}
+
 Result<std::unique_ptr<MetricsServer>> MetricsServer::start(const std::string& address,
                                                             Render render) {
   Result<HostPort> split = splitAddress(address);

@@ -28,6 +28,9 @@ class MetricsServer {
   // port (port() tells which). Errors are DTrace-style messages, e.g.
   // "cannot serve metrics on 127.0.0.1:9464: Address already in use".
   static Result<std::unique_ptr<MetricsServer>> start(const std::string& address, Render render);
+  // Whether start() could read `address` (the same message if not), before
+  // anything binds: dtrace checks it before it enables any probe.
+  static Result<void> checkAddress(const std::string& address);
 
   ~MetricsServer();  // stops the thread and closes every socket
   MetricsServer(const MetricsServer&) = delete;

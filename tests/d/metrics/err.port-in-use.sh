@@ -1,6 +1,5 @@
-# A metrics address that cannot be served ends dtrace with the reason, and
-# nothing it enabled stays attached (tests/d/cleanup checks the latter in
-# general; here the exit status and the message).
+# A metrics address that cannot be served ends dtrace with the reason: one
+# it cannot read before any probe is enabled, one taken when it binds.
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 python3 - "$port" <<'PY' &
 import socket, sys, time
