@@ -42,12 +42,13 @@ bool namesUserAddresses(const ir::Program& program) {
 }
 
 SessionSymbols::SessionSymbols(const ir::Program& program, int stackIndent, int targetPid,
-                               bool followMappings)
+                               bool followMappings, bool demangle)
     : followMappings_(followMappings) {
   if (namesUserAddresses(program)) user_ = std::make_unique<sym::UserSymbols>();
   context_.user = user_.get();
   context_.stackIndent = stackIndent;
   context_.targetPid = targetPid;
+  context_.demangle = demangle;
 }
 
 Result<void> SessionSymbols::start() {

@@ -19,11 +19,12 @@ namespace dtrace::driver {
 class SessionSymbols {
  public:
   // `stackIndent` is the stackindent option; `targetPid` the -c or -p
-  // process (0 without one), whose addresses %A names.
+  // process (0 without one), whose addresses %A names; `demangle` the
+  // demangle option (C++ names demangled).
   // With `followMappings`, mapping events are followed even when no
   // address is to be named (for probes in libraries processes dlopen).
   SessionSymbols(const ir::Program& program, int stackIndent, int targetPid,
-                 bool followMappings = false);
+                 bool followMappings = false, bool demangle = true);
 
   // Starts following mapping events (before -c commands start). A failure
   // is not fatal: live processes' mappings are still read from /proc.

@@ -123,7 +123,8 @@ Result<int> WorkLoop::run(std::vector<proc::Target>& targets) {
   std::set<int> watchedProcesses = program_.processesWithProbes();
   for (const proc::Target& t : targets) watchedProcesses.insert(t.pid());
   SessionSymbols symbols(program_.ir(), static_cast<int>(options_.value("stackindent")),
-                         targets.empty() ? 0 : targets.front().pid(), !watchedProcesses.empty());
+                         targets.empty() ? 0 : targets.front().pid(), !watchedProcesses.empty(),
+                         options_.value("demangle") != 0);
   if (auto r = symbols.start(); !r) {
     std::fprintf(stderr, "dtrace: %s: addresses of processes that exit early print in hex\n",
                  r.error().message.c_str());

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "print/appendf.h"
+#include "print/demangle.h"
 #include "print/printf.h"
 #include "sym/kernel_symbols.h"
 
@@ -48,7 +49,7 @@ NamedAddress nameUserAddress(const SymbolContext& symbols, int pid, uint64_t pc)
   if (!symbols.user) return n;
   sym::UserSymbol s = symbols.user->lookup(pid, pc);
   n.object = std::move(s.object);
-  n.function = std::move(s.function);
+  n.function = symbols.demangle ? demangledName(s.function) : std::move(s.function);
   if (!n.function.empty()) n.offset = pc - s.functionAddress;
   return n;
 }

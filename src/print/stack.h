@@ -19,6 +19,7 @@ struct SymbolContext {
   sym::UserSymbols* user = nullptr;  // null: user addresses print in hex
   int stackIndent = 14;              // the stackindent option
   int targetPid = 0;                 // $target: whose address space %A names
+  bool demangle = true;              // -x demangle: C++ names as the source wrote them
 };
 
 // "0x1f": addresses and offsets as DTrace prints them.

@@ -111,6 +111,7 @@ const std::vector<OptionSpec> kSpecs = {
     {"debug", OptionKind::Flag, false, "", ""},
     {"defaultargs", OptionKind::Flag, false, "", ""},
     {"define", OptionKind::CppArg, false, "", "-D", true},
+    {"demangle", OptionKind::Runtime, true, "1", ""},  // C++ names in stacks and symbols
     {"destructive", OptionKind::Runtime, true, "", ""},
     {"droptags", OptionKind::Flag, false, "", ""},
     {"dtypes", OptionKind::Text, false, "", ""},
