@@ -52,8 +52,10 @@ echo "setup.sh: dtrace installed as /usr/sbin/dtrace after ${SECONDS} s"
 # fuzz targets (tests/fuzz, docs/ROBUSTNESS.md).
 # libdebuginfod1 (gdb's) from backports, to match backports' libelf1 and
 # libdw1 installed above. prometheus: a real server scrapes -x metrics
-# (tests/d/metrics/).
+# (tests/d/metrics/). g++ and nodejs: C++ names demangled, and JIT code
+# named from the perf map node writes (tests/d/stacks/).
 apt-get install -y -qq --no-install-recommends \
-  gcc make python3 systemtap-sdt-dev gdb libdebuginfod1/bookworm-backports bpftool \
-  chromium python3-pil fonts-dejavu-core jq gawk clang libclang-rt-14-dev prometheus >/dev/null
+  gcc g++ make python3 systemtap-sdt-dev gdb libdebuginfod1/bookworm-backports bpftool \
+  chromium python3-pil fonts-dejavu-core jq gawk clang libclang-rt-14-dev prometheus \
+  nodejs >/dev/null
 echo "setup.sh: test tools installed after ${SECONDS} s; scripts/test.sh builds and runs the tests"
