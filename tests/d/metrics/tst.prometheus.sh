@@ -12,6 +12,8 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+# The workload under a name of its own: other tests' getppid may run meanwhile.
+cp "$WORKLOADS/getppid" "$work/metrics-getppid"
 free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
@@ -60,7 +62,7 @@ scrape_configs:
 YML
 
 $DTRACE -q -x metrics="127.0.0.1:$dtrace_port" -x metricslabels=syscalls:comm -x aggrate=100ms -n '
-  syscall::getppid:entry /execname == "getppid"/ { @syscalls[execname] = count(); @lat = quantize(700); }
+  syscall::getppid:entry /execname == "metrics-getppid"/ { @syscalls[execname] = count(); @lat = quantize(700); }
   tick-1s /++seconds == 30/ { exit(0); }' >"$work/dtrace.out" 2>"$work/dtrace.err" &
 dtrace_pid=$!
 for _ in $(seq 100); do
@@ -73,9 +75,9 @@ prom=$!
 await 'up{job="dtrace"}' 1 || { cat "$work/prom.log" >&2; exit 1; }
 
 # 100 calls over 5 s: several scrapes see the counter grow.
-"$WORKLOADS/getppid" 100 50
-await 'sum by (comm) (dtrace_syscalls_total{comm="getppid"})' 100 || { cat "$work/prom.log" >&2; exit 1; }
-echo "counted getppid calls: $(query 'sum by (comm) (dtrace_syscalls_total{comm="getppid"})')"
+"$work/metrics-getppid" 100 50
+await 'sum by (comm) (dtrace_syscalls_total{comm="metrics-getppid"})' 100 || { cat "$work/prom.log" >&2; exit 1; }
+echo "counted getppid calls: $(query 'sum by (comm) (dtrace_syscalls_total{comm="metrics-getppid"})')"
 echo "rate over 10s is positive: $(query 'sum by (comm) (rate(dtrace_syscalls_total[10s])) > bool 0')"
 p99=$(query 'histogram_quantile(0.99, sum by (le) (dtrace_lat_bucket))')
 echo "p99 of quantize(700) within its bucket [512, 1023]: $(echo "$p99" |
