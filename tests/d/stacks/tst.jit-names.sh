@@ -9,6 +9,7 @@ const start = Date.now(); let total = 0;
 while (Date.now() - start < 1500) total += hotLoop(1e5);
 JS
 node=$(command -v node || command -v nodejs)
+cd "$work"  # node leaves isolate-*-v8.log files where it runs
 $DTRACE -q -c "$node --perf-basic-prof $work/hot.js" -n '
   profile-997 /pid == $target/ { @[ufunc(uregs[R_PC])] = count(); }' >"$work/out"
 pid_map_named=$(grep -c 'JS:\*hotLoop .*hot.js' "$work/out")
