@@ -34,11 +34,10 @@ Result<std::unique_ptr<consume::Sink>> makeSink(const OptionTable& options, FILE
   if (const std::string address = options.text("metrics"); !address.empty()) {
     auto metrics = MetricsSink::create(std::move(sink), address, options.value("metricslimit"),
                                        options.text("metricslabels"), err);
-    if (metrics && !quiet) {
-      std::fprintf(err, "dtrace: metrics on http://%s/metrics\n",
-                   static_cast<MetricsSink&>(**metrics).address().c_str());
-    }
-    return metrics;
+    if (!metrics) return metrics.error();
+    if (!quiet)
+      std::fprintf(err, "dtrace: metrics on http://%s/metrics\n", (*metrics)->address().c_str());
+    return std::unique_ptr<consume::Sink>(std::move(*metrics));
   }
   return sink;
 }

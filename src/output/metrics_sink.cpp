@@ -19,11 +19,10 @@ MetricsSink::MetricsSink(std::unique_ptr<consume::Sink> inner, uint64_t seriesLi
 // The server goes first: its thread reads what the members below hold.
 MetricsSink::~MetricsSink() { server_.reset(); }
 
-Result<std::unique_ptr<consume::Sink>> MetricsSink::create(std::unique_ptr<consume::Sink> inner,
-                                                           const std::string& address,
-                                                           uint64_t seriesLimit,
-                                                           const std::string& labelNames,
-                                                           FILE* err) {
+Result<std::unique_ptr<MetricsSink>> MetricsSink::create(std::unique_ptr<consume::Sink> inner,
+                                                         const std::string& address,
+                                                         uint64_t seriesLimit,
+                                                         const std::string& labelNames, FILE* err) {
   auto names = parseMetricLabelNames(labelNames);
   if (!names) return names.error();
   std::unique_ptr<MetricsSink> sink(
@@ -34,7 +33,7 @@ Result<std::unique_ptr<consume::Sink>> MetricsSink::create(std::unique_ptr<consu
       MetricsServer::start(address, [self](bool openMetrics) { return self->render(openMetrics); });
   if (!server) return server.error();
   sink->server_ = std::move(*server);
-  return std::unique_ptr<consume::Sink>(std::move(sink));
+  return sink;
 }
 
 void MetricsSink::fault(uint32_t cpu, const ir::FaultRecord& fault, const ir::Ecb* ecb,

@@ -26,10 +26,10 @@ namespace dtrace::output {
 class MetricsSink : public ForwardingSink {
  public:
   // Starts serving on `address` (see MetricsServer::start).
-  static Result<std::unique_ptr<consume::Sink>> create(std::unique_ptr<consume::Sink> inner,
-                                                       const std::string& address,
-                                                       uint64_t seriesLimit,
-                                                       const std::string& labelNames, FILE* err);
+  static Result<std::unique_ptr<MetricsSink>> create(std::unique_ptr<consume::Sink> inner,
+                                                     const std::string& address,
+                                                     uint64_t seriesLimit,
+                                                     const std::string& labelNames, FILE* err);
   ~MetricsSink() override;
   std::string address() const { return server_->address(); }  // as bound: "127.0.0.1:9464"
 
