@@ -306,6 +306,10 @@ void ProgramEmitter::probeArgRead(const providers::ArgSource& a) {
     case Kind::UserMemory:
       userMemoryRead(a);
       return;
+    case Kind::Recorded:
+    case Kind::SinceRecorded:
+      recordedRead(a);
+      return;
     case Kind::None:
       break;
   }

@@ -291,6 +291,7 @@ class ProgramEmitter {
   void readAtR3(bool user, uint8_t size, bool isSigned);  // r6 = memory at r3
   void probeArgRead(const providers::ArgSource& a);       // probeArgFrom before negation
   void ctxMemberRead(const providers::ArgSource& a);
+  void recordedRead(const providers::ArgSource& a);    // Recorded, SinceRecorded
   void exitReason();                                   // r6 = the exiting task's CLD_* reason
   void userMemoryRead(const providers::ArgSource& a);  // an operand a probe names in user memory
   // Jumps to `skip` unless every guard of the probe passes.

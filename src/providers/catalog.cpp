@@ -7,7 +7,9 @@
 #include "providers/glob.h"
 #include "providers/io_provider.h"
 #include "providers/ip_provider.h"
+#include "providers/lockstat_provider.h"
 #include "providers/pid_provider.h"
+#include "providers/plockstat_provider.h"
 #include "providers/proc_provider.h"
 #include "providers/profile_provider.h"
 #include "providers/sched_provider.h"
@@ -33,9 +35,11 @@ ProbeCatalog::ProbeCatalog() {
   addProvider(makeTcpProvider());
   addProvider(makeUdpProvider());
   addProvider(makeIpProvider());
+  addProvider(makeLockstatProvider());
   addProvider(makeSdtProvider());
   addFamily(makePidProviderFamily());
   addFamily(makeUsdtProviderFamily());
+  addFamily(makePlockstatProviderFamily());
 }
 
 ProbeCatalog::~ProbeCatalog() = default;

@@ -20,7 +20,8 @@ namespace dtrace::providers {
 class ProbeCatalog {
  public:
   // The standard providers, in the order that fixes their probe ids:
-  // dtrace (BEGIN = 1, END = 2, ERROR = 3), profile, syscall, fbt, proc, sched, io, tcp, udp, ip, sdt.
+  // dtrace (BEGIN = 1, END = 2, ERROR = 3), profile, syscall, fbt, proc, sched, io, tcp, udp, ip,
+  // lockstat, sdt.
   ProbeCatalog();
   // An empty catalog, for tests that bring their own providers.
   struct Empty {};

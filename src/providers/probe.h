@@ -38,8 +38,11 @@ struct ArgSource {
                  // the offsets of `members` (kernel memory, bpf_probe_read_kernel)
     ExitReason,  // proc:::exit: how the current task exited (CLD_EXITED, CLD_KILLED,
                  // CLD_DUMPED), from its exit_code
-    ThreadLeader,  // 1 when the current thread is its process's first (tid == pid), else 0
-    CurrentTask,   // the current thread's struct task_struct * (curthread)
+    ThreadLeader,   // 1 when the current thread is its process's first (tid == pid), else 0
+    CurrentTask,    // the current thread's struct task_struct * (curthread)
+    Recorded,       // word `offset` of the thread's record (Probe::threadRecordFd), 0 without one;
+                    // with a `constant` mask, 1 when the word has any of its bits set, else 0
+    SinceRecorded,  // nanoseconds since the thread's record was written; 0 without one
   } kind = Kind::None;
   int16_t offset = 0;
   uint8_t size = 8;
@@ -109,6 +112,9 @@ struct Probe {
   // current one (sched:::on-cpu, from sched_switch before the switch): its
   // pid, tid, execname, curthread and self-> variables; -1: current.
   int contextTaskWord = -1;
+  // The task-storage map of the record an earlier point of the thread
+  // wrote for this probe (providers/thread_record.h); -1: none.
+  int threadRecordFd = -1;
   Provider* owner = nullptr;
   // Provider-private data: tracepoint category/event whose format file types
   // the arguments and system call number (syscall), firing interval

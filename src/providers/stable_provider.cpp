@@ -1,5 +1,7 @@
 #include "providers/stable_provider.h"
 
+#include <algorithm>
+
 #include "bpf/attach.h"
 #include "providers/catalog.h"
 #include "providers/glob.h"
@@ -60,7 +62,13 @@ class StableProvider final : public Provider {
   }
 
   Result<void> describeArgs(Probe& probe) override {
-    probe.args = definition(probe).args;
+    const StableProbe& def = definition(probe);
+    if (!def.startTracepoint.empty()) {
+      Result<ThreadRecord*> record = threadRecord();
+      if (!record) return record.error();
+      probe.threadRecordFd = (*record)->mapFd();
+    }
+    probe.args = def.args;
     probe.argsDescribed = true;
     return {};
   }
@@ -69,8 +77,17 @@ class StableProvider final : public Provider {
 
   // Every tracepoint of the definition the kernel has.
   Result<std::vector<bpf::Link>> attach(const Probe& probe, int progFd) override {
+    const StableProbe& def = definition(probe);
+    if (!def.startTracepoint.empty()) {
+      Result<ThreadRecord*> record = threadRecord();
+      if (!record) return record.error();
+      StartPoint start;
+      start.rawTracepoint = def.startTracepoint;
+      start.values = def.recorded;
+      if (auto r = (*record)->start(def.startTracepoint, start); !r) return r.error();
+    }
     std::vector<bpf::Link> links;
-    for (const std::string& tracepoint : definition(probe).tracepoints) {
+    for (const std::string& tracepoint : def.tracepoints) {
       if (tracepoint != probe.tpEvent && !types::hasTracepointPrototype(tracepoint)) continue;
       auto link = bpf::attachRawTracepoint(progFd, tracepoint);
       if (!link) return link.error();
@@ -88,6 +105,22 @@ class StableProvider final : public Provider {
     return nullptr;
   }
 
+  // The record the provider's start points write, made when a probe first
+  // needs it: as many words as the largest definition records, the time
+  // included.
+  Result<ThreadRecord*> threadRecord() {
+    if (!threadRecord_) {
+      uint32_t words = 1;
+      for (const StableProbe& def : probes_) {
+        words = std::max(words, static_cast<uint32_t>(def.recorded.size() + 1));
+      }
+      Result<std::shared_ptr<ThreadRecord>> made = ThreadRecord::create("dt_" + name_, words);
+      if (!made) return made.error();
+      threadRecord_ = std::move(*made);
+    }
+    return threadRecord_.get();
+  }
+
   const StableProbe& definition(const Probe& probe) const {
     for (const StableProbe& def : probes_) {
       if (def.name == probe.name && def.function == probe.function) return def;
@@ -98,6 +131,7 @@ class StableProvider final : public Provider {
   std::string name_;
   std::vector<StableProbe> probes_;
   std::vector<UnavailableProbe> unavailable_;
+  std::shared_ptr<ThreadRecord> threadRecord_;
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "providers/provider.h"
+#include "providers/thread_record.h"
 
 namespace dtrace::providers {
 
@@ -24,6 +25,12 @@ struct StableProbe {
   // Where in the kernel it fires, when one name has several sources
   // (proc:::exec at the new image, or at a failed exec's return).
   std::string function{};
+  // The raw tracepoint where the same thread starts what this probe ends
+  // (lock:contention_begin for lockstat's contention_end probes), and what
+  // it records there for the probe's arguments and guards (ArgSource
+  // Recorded and SinceRecorded); empty when the probe stands alone.
+  std::string startTracepoint{};
+  std::vector<RecordedValue> recorded{};
 };
 
 // A probe DTrace has that Linux gives no source for: naming it (exactly)

@@ -125,6 +125,7 @@ FunctionCode decodeFunctionBytes(const uint8_t* code, size_t size, uint64_t addr
     }
     out.instructions.push_back(static_cast<uint32_t>(offset));
     out.trappable.push_back(uprobeCanTrap(code + offset, size - offset));
+    if (insn->id == X86_INS_RET) out.rets.push_back(static_cast<uint32_t>(offset));
     if (insn->id == X86_INS_RET || leavesFunction(*insn, address, address + size)) {
       out.returns.push_back(static_cast<uint32_t>(offset));
     }

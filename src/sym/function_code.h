@@ -21,6 +21,9 @@ struct FunctionCode {
   // caller: every `ret`, and every jump whose target lies outside the
   // function (a tail call returns on the callee's behalf).
   std::vector<uint32_t> returns;
+  // Those that are `ret` instructions, where the return value is in rax
+  // (at a tail call it is not yet).
+  std::vector<uint32_t> rets;
   // Decoding stopped before the function's end (bytes no instruction
   // starts with: data, or padding the decoder does not know).
   bool truncated = false;

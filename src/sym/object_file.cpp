@@ -93,10 +93,15 @@ void ObjectFile::addSymbols(Dwfl_Module* module) {
         (type != STT_FUNC && type != STT_GNU_IFUNC)) {
       continue;
     }
+    // A debug file's symbol table spells a default-versioned symbol
+    // "pthread_mutex_lock@@GLIBC_2.2.5"; callers and the dynamic symbol
+    // table say "pthread_mutex_lock".
+    std::string_view unversioned(name);
+    unversioned = unversioned.substr(0, unversioned.find("@@"));
     // The symbol's address in the main file's virtual addresses (a debug
     // file's symbols are biased like its own sections).
-    candidates.push_back(
-        {address - mainBias, sym.st_size, static_cast<uint8_t>(GELF_ST_BIND(sym.st_info)), name});
+    candidates.push_back({address - mainBias, sym.st_size,
+                          static_cast<uint8_t>(GELF_ST_BIND(sym.st_info)), unversioned});
   }
   std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
     return a.address != b.address ? a.address < b.address : preferred(a, b);
