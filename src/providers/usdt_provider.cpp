@@ -249,14 +249,19 @@ class UsdtProviderFamily final : public ProviderFamily {
     for (const std::string& p : providers) byProvider[p].push_back(object);
   }
 
-  // The objects with USDT notes that process `pid` maps, in map order.
+  // The objects with USDT notes that process `pid` maps, in map order (as
+  // processObjects gives them, but the executable's path is read only
+  // for a process that has such an object: listing reads every process).
   std::vector<MappedUsdtObject> usdtObjects(int pid) {
     std::vector<MappedUsdtObject> out;
-    for (ProcessObject& o : processObjects(pid)) {
-      const sym::Mapping& m = o.mapping;
+    std::set<std::string> seen;
+    std::optional<std::string> executable;
+    for (sym::Mapping& m : sym::readExecutableMappings(pid)) {
+      if (!m.isFile() || !seen.insert(m.path).second) continue;
       const ObjectProbes& probes = objectProbes(pid, m);
       if (probes.sites.empty()) continue;
-      MappedUsdtObject object{m, o.executable, 0, &probes};
+      if (!executable) executable = sym::executablePath(pid);
+      MappedUsdtObject object{m, m.path == *executable, 0, &probes};
       if (auto at = probes.symbols->fileAddress(m, m.start)) object.bias = m.start - *at;
       out.push_back(std::move(object));
     }
@@ -323,8 +328,9 @@ class UsdtProviderFamily final : public ProviderFamily {
     if (!running_) {
       running_.emplace();
       for (int pid : processes()) {
-        if (pid == getpid() || sym::isZombie(pid)) continue;
-        // A process that exits meanwhile, or that we may not read, maps nothing.
+        // A zombie, a process that exits meanwhile or one we may not read
+        // maps nothing: skipped without a look at its state.
+        if (pid == getpid()) continue;
         ObjectsByProvider byProvider;
         for (const MappedUsdtObject& object : usdtObjects(pid)) addByProvider(object, byProvider);
         if (!byProvider.empty()) running_->emplace(pid, std::move(byProvider));
