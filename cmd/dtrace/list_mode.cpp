@@ -23,6 +23,9 @@ int fail(const std::string& message) {
 int listProbes(driver::Compiler& compiler, const std::vector<driver::SourceUnit>& units,
                bool verbose) {
   auto& catalog = compiler.catalog();
+  // Like illumos, list the providers every running process registered
+  // (python1234), not only those a description names with its pid.
+  catalog.setListingRunningProcesses(true);
   auto print = [&](const std::vector<const providers::Probe*>& probes) {
     std::string text;
     for (const auto* p : probes) {

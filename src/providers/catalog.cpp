@@ -133,7 +133,13 @@ Result<std::vector<const Probe*>> ProbeCatalog::match(const ast::ProbeSpec& spec
   for (auto& family : families_) {
     if (auto r = family->provide(*this, spec); !r) return r.error();
   }
+  provideRunning(spec.provider.empty() ? "*" : spec.provider);
   return matchProviders(spec);
+}
+
+void ProbeCatalog::provideRunning(const std::string& pattern) {
+  if (!listingRunning_) return;
+  for (auto& family : families_) family->provideRunning(*this, pattern);
 }
 
 Result<std::vector<const Probe*>> ProbeCatalog::matchInProcess(const ast::ProbeSpec& spec,
@@ -172,6 +178,7 @@ const Probe* ProbeCatalog::byId(uint32_t id) {
 }
 
 std::vector<const Probe*> ProbeCatalog::all() {
+  provideRunning("*");
   for (Entry& e : entries_) ensureEnumerated(e);
   std::vector<const Probe*> out;
   out.reserve(probes_.size());

@@ -39,6 +39,9 @@ class ProbeCatalog {
   // null when no process is held.
   void setProcessHook(ProcessHook* hook) { processHook_ = hook; }
   ProcessHook* processHook() const { return processHook_; }
+  // dtrace -l: match() and all() also bring in the providers of every
+  // running process (ProviderFamily::provideRunning). Never for tracing.
+  void setListingRunningProcesses(bool listing) { listingRunning_ = listing; }
   Provider* provider(std::string_view name) const;
 
   // Every probe matching all four fields of `spec` (globs allowed, empty
@@ -86,10 +89,12 @@ class ProbeCatalog {
   Entry* entryFor(const Provider& provider);
   void ensureEnumerated(Entry& entry);
   Result<std::vector<const Probe*>> matchProviders(const ast::ProbeSpec& spec);
+  void provideRunning(const std::string& pattern);
 
   std::vector<Entry> entries_;
   std::vector<std::unique_ptr<ProviderFamily>> families_;
   ProcessHook* processHook_ = nullptr;
+  bool listingRunning_ = false;
   std::deque<Probe> probes_;  // index = id - 1; deque keeps addresses stable
 };
 

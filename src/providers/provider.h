@@ -121,6 +121,12 @@ class ProviderFamily {
                                         int /*pid*/) {
     return {};
   }
+  // For listing only (dtrace -l): adds the family's providers of every
+  // running process whose names match `pattern` (a provider field, "*"
+  // for any), as illumos lists every provider a process registered.
+  // Tracing never calls it: a process's own provider next to the path-wide
+  // one would fire a clause twice. Processes it cannot read are skipped.
+  virtual void provideRunning(ProbeCatalog& /*catalog*/, const std::string& /*pattern*/) {}
 };
 
 // How providers of user processes reach a process: one that dtrace

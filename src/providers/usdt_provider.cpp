@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "providers/catalog.h"
@@ -242,8 +243,33 @@ class UsdtProviderFamily final : public ProviderFamily {
 
   using ObjectsByProvider = std::map<std::string, std::vector<MappedUsdtObject>>;
 
+  static void addByProvider(const MappedUsdtObject& object, ObjectsByProvider& byProvider) {
+    std::set<std::string> providers;
+    for (const sym::UsdtSite& s : object.probes->sites) providers.insert(s.provider);
+    for (const std::string& p : providers) byProvider[p].push_back(object);
+  }
+
+  // The objects with USDT notes that process `pid` maps, in map order (as
+  // processObjects gives them, but the executable's path is read only
+  // for a process that has such an object: listing reads every process).
+  std::vector<MappedUsdtObject> usdtObjects(int pid) {
+    std::vector<MappedUsdtObject> out;
+    std::set<std::string> seen;
+    std::optional<std::string> executable;
+    for (sym::Mapping& m : sym::readExecutableMappings(pid)) {
+      if (!m.isFile() || !seen.insert(m.path).second) continue;
+      const ObjectProbes& probes = objectProbes(pid, m);
+      if (probes.sites.empty()) continue;
+      if (!executable) executable = sym::executablePath(pid);
+      MappedUsdtObject object{m, m.path == *executable, 0, &probes};
+      if (auto at = probes.symbols->fileAddress(m, m.start)) object.bias = m.start - *at;
+      out.push_back(std::move(object));
+    }
+    return out;
+  }
+
   // The note providers of process `pid`'s objects, and where they are
-  // (objects already in `seenPaths` left out).
+  // (objects already in `seenPaths` left out), made ready to trace.
   Result<void> collect(ProbeCatalog& catalog, int pid, ObjectsByProvider& byProvider,
                        std::set<std::string>& seenPaths) {
     if (pid == getpid()) return {};
@@ -251,17 +277,10 @@ class UsdtProviderFamily final : public ProviderFamily {
     if (ProcessHook* hook = catalog.processHook()) {
       if (auto r = hook->prepare(pid); !r) return r.error();
     }
-    for (ProcessObject& o : processObjects(pid)) {
-      if (!seenPaths.insert(o.mapping.path).second) continue;
-      const ObjectProbes& probes = objectProbes(uprobePath(pid, o.mapping));
-      if (probes.sites.empty()) continue;
-      const sym::Mapping& m = o.mapping;
-      sym::faultInReadOnlyData(pid, m.path);  // string constants its probes pass
-      MappedUsdtObject object{m, o.executable, 0, &probes};
-      if (auto at = probes.symbols->fileAddress(m, m.start)) object.bias = m.start - *at;
-      std::set<std::string> providers;
-      for (const sym::UsdtSite& s : probes.sites) providers.insert(s.provider);
-      for (const std::string& p : providers) byProvider[p].push_back(object);
+    for (const MappedUsdtObject& object : usdtObjects(pid)) {
+      if (!seenPaths.insert(object.mapping.path).second) continue;
+      sym::faultInReadOnlyData(pid, object.mapping.path);  // string constants its probes pass
+      addByProvider(object, byProvider);
     }
     return {};
   }
@@ -271,12 +290,17 @@ class UsdtProviderFamily final : public ProviderFamily {
     ObjectsByProvider byProvider;
     std::set<std::string> seenPaths;
     if (auto r = collect(catalog, pid, byProvider, seenPaths); !r) return r;
-    for (auto& [noteProvider, objects] : byProvider) {
+    addProcessProviders(catalog, pattern, pid, byProvider);
+    return {};
+  }
+
+  static void addProcessProviders(ProbeCatalog& catalog, const std::string& pattern, int pid,
+                                  const ObjectsByProvider& byProvider) {
+    for (const auto& [noteProvider, objects] : byProvider) {
       const std::string name = noteProvider + std::to_string(pid);
       if (!gmatch(name, pattern) || catalog.provider(name)) continue;
       catalog.addDynamicProvider(std::make_unique<UsdtProvider>(noteProvider, pid, objects));
     }
-    return {};
   }
 
   // The providers of objects, in every process that maps them now or
@@ -296,9 +320,45 @@ class UsdtProviderFamily final : public ProviderFamily {
     return {};
   }
 
-  const ObjectProbes& objectProbes(const std::string& path) {
-    auto [it, added] = objects_.try_emplace(path);
+ public:
+  // PROVIDER<pid> for every running process, read once per listing. Only
+  // read, never prepared: no process hook, no faulting in of every
+  // process's pages, which listing has no use for.
+  void provideRunning(ProbeCatalog& catalog, const std::string& pattern) override {
+    if (!running_) {
+      running_.emplace();
+      for (int pid : processes()) {
+        // A zombie, a process that exits meanwhile or one we may not read
+        // maps nothing: skipped without a look at its state.
+        if (pid == getpid()) continue;
+        ObjectsByProvider byProvider;
+        for (const MappedUsdtObject& object : usdtObjects(pid)) addByProvider(object, byProvider);
+        if (!byProvider.empty()) running_->emplace(pid, std::move(byProvider));
+      }
+    }
+    for (const auto& [pid, byProvider] : *running_) {
+      addProcessProviders(catalog, pattern, pid, byProvider);
+    }
+  }
+
+ private:
+  // What identifies an object whatever path maps it (a deleted file's
+  // map_files link differs in every process): its device and inode, or
+  // its path when the mapping does not say.
+  struct ObjectKey {
+    uint64_t device = 0, inode = 0;
+    std::string path;
+    auto operator<=>(const ObjectKey&) const = default;
+  };
+
+  // An object's notes, read once: libc, mapped by every process, is read
+  // for the first and rejected from the cache for the rest.
+  const ObjectProbes& objectProbes(int pid, const sym::Mapping& mapping) {
+    ObjectKey key{mapping.device, mapping.inode, ""};
+    if (mapping.device == 0 || mapping.inode == 0) key.path = uprobePath(pid, mapping);
+    auto [it, added] = objects_.try_emplace(std::move(key));
     if (added) {
+      const std::string path = uprobePath(pid, mapping);
       if (auto sites = sym::readUsdtSites(path)) it->second.sites = std::move(*sites);
       if (!it->second.sites.empty()) {
         if (auto defs = sym::readProviderSection(path)) it->second.definitions = std::move(*defs);
@@ -308,7 +368,9 @@ class UsdtProviderFamily final : public ProviderFamily {
     return it->second;
   }
 
-  std::map<std::string, ObjectProbes> objects_;  // by path
+  std::map<ObjectKey, ObjectProbes> objects_;
+  // By process ID, the providers of the running processes (listing only).
+  std::optional<std::map<int, ObjectsByProvider>> running_;
 };
 
 }  // namespace

@@ -132,6 +132,7 @@ bool MappingEvents::drain(const std::function<void(const MappingEvent&)>& sink) 
           e.event.mapping = {
               m.addr, m.addr + m.len, m.pgoff, m.inode, std::string(name, strnlen(name, nameRoom)),
               true};
+          e.event.mapping.device = uint64_t{m.major} << 32 | m.minor;
           // perf's name for anonymous memory; /proc/PID/maps leaves it empty.
           if (e.event.mapping.path == "//anon") e.event.mapping.path.clear();
           break;

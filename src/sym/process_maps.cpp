@@ -37,13 +37,21 @@ bool parseHex(std::string_view text, uint64_t& out) {
 
 bool parseMapsLine(std::string_view line, Mapping& out) {
   std::string_view range = nextWord(line), perms = nextWord(line), offset = nextWord(line);
-  nextWord(line);  // device
-  std::string_view inode = nextWord(line);
+  std::string_view device = nextWord(line), inode = nextWord(line);
   const size_t dash = range.find('-');
   if (dash == std::string_view::npos || perms.size() < 4 ||
       !parseHex(range.substr(0, dash), out.start) || !parseHex(range.substr(dash + 1), out.end) ||
       !parseHex(offset, out.offset)) {
     return false;
+  }
+  // "fe:01": with the inode, the file's identity whatever path maps it.
+  const size_t colon = device.find(':');
+  uint64_t major = 0, minor = 0;
+  if (colon != std::string_view::npos && parseHex(device.substr(0, colon), major) &&
+      parseHex(device.substr(colon + 1), minor)) {
+    out.device = major << 32 | minor;
+  } else {
+    out.device = 0;
   }
   auto [end, ec] = std::from_chars(inode.data(), inode.data() + inode.size(), out.inode);
   if (ec != std::errc()) return false;

@@ -17,6 +17,7 @@ struct Mapping {
   std::string path;     // the file, "[vdso]", "[stack]"..., or empty (anonymous)
   bool executable = false;
   bool readOnly = false;  // r--: an object's headers and constant data
+  uint64_t device = 0;    // the file's, major << 32 | minor; 0 when unknown
 
   bool contains(uint64_t address) const { return address >= start && address < end; }
   // Backed by a file that can be read for symbols.

@@ -216,5 +216,35 @@ TEST(ProbeCatalog, AllListsEveryProviderInIdOrder) {
   EXPECT_EQ(catalog.byId(0), nullptr);
 }
 
+// A family that records which provider patterns listing asked it for.
+class RecordingFamily final : public ProviderFamily {
+ public:
+  explicit RecordingFamily(std::vector<std::string>& asked) : asked_(asked) {}
+  Result<void> provide(ProbeCatalog&, const ast::ProbeSpec&) override { return {}; }
+  void provideRunning(ProbeCatalog&, const std::string& pattern) override {
+    asked_.push_back(pattern);
+  }
+
+ private:
+  std::vector<std::string>& asked_;
+};
+
+// Only dtrace -l brings in every running process's providers: tracing
+// python*::: must not see pythonPID next to the path-wide python.
+TEST(ProbeCatalog, RunningProcessesAreProvidedOnlyWhenListing) {
+  std::vector<std::string> asked;
+  ProbeCatalog catalog{ProbeCatalog::Empty{}};
+  catalog.addFamily(std::make_unique<RecordingFamily>(asked));
+  matchOk(catalog, "python*:::line");
+  catalog.all();
+  EXPECT_TRUE(asked.empty());
+
+  catalog.setListingRunningProcesses(true);
+  matchOk(catalog, "python*:::line");
+  matchOk(catalog, ":libc.so.6::");
+  catalog.all();
+  EXPECT_EQ(asked, (std::vector<std::string>{"python*", "*", "*"}));
+}
+
 }  // namespace
 }  // namespace dtrace::providers

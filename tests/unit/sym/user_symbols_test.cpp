@@ -76,6 +76,7 @@ TEST(ProcessMaps, ParsesMapsLines) {
   EXPECT_EQ(m.end, 0x7f0a1c1bd000u);
   EXPECT_EQ(m.offset, 0x28000u);
   EXPECT_EQ(m.inode, 1835013u);
+  EXPECT_EQ(m.device, uint64_t{0xfe} << 32 | 0x01);
   EXPECT_TRUE(m.executable);
   EXPECT_TRUE(m.isFile());
   EXPECT_EQ(baseName(m.path), "libc.so.6");
