@@ -84,6 +84,7 @@ class Consumer : private AggregationTables {
   // answered: the aggregations as they are now, printa()'s snapshots left
   // as they are.
   int aggregationsWantedFd() const { return sink_->aggregationsWantedFd(); }
+  void buffersSwitched() { sink_->buffersSwitched(); }
   Result<void> showSinkAggregations() { return sink_->aggregationsSnapped(*this); }
 
   // What dtrace(1M) prints once tracing has stopped: an empty line (even

@@ -114,6 +114,10 @@ class Sink {
   virtual void drop(std::string_view kind, int cpu, uint64_t count, uint64_t total,
                     const std::string& message) = 0;
 
+  // The consumer has read every CPU's principal buffer once more: DTrace's
+  // buffer switch (each switchrate tick, or sooner when a buffer fills).
+  virtual void buffersSwitched() {}
+
   // A snapshot of the aggregations was taken (each aggrate tick), or the
   // sink asked to read them now (aggregationsWantedFd()).
   virtual Result<void> aggregationsSnapped(AggregationTables& tables) {

@@ -259,6 +259,7 @@ Result<void> WorkLoop::consume(Tracing& t) {
         t.nextSnapshot = after("aggrate", util::monotonicNs());
       }
       t.principal.interval();
+      t.consumer.buffersSwitched();
       t.consumer.flush();
       t.nextSwitch = after("switchrate", util::monotonicNs());
     }

@@ -51,6 +51,7 @@ class ForwardingSink : public consume::Sink {
     inner_->drop(kind, cpu, count, total, message);
   }
 
+  void buffersSwitched() override { inner_->buffersSwitched(); }
   Result<void> aggregationsSnapped(consume::AggregationTables& tables) override {
     return inner_->aggregationsSnapped(tables);
   }

@@ -53,7 +53,7 @@ Result<MetricLabelNames> parseMetricLabelNames(const std::string& text);
 // one of dtrace's own (dtrace_drops, dtrace_errors, ...).
 std::optional<std::string> whyNotAMetric(const ir::Aggregation& agg);
 // dtrace's own families, as their names are taken.
-extern const char* const kHealthFamilies[3];
+extern const char* const kHealthFamilies[4];
 
 // Turns aggregation tables into families, keeping at most `seriesLimit`
 // sample lines in all; droppedSeries() counts those the snapshot left out. A

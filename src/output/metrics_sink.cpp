@@ -45,6 +45,14 @@ void MetricsSink::fault(uint32_t cpu, const ir::FaultRecord& fault, const ir::Ec
   ForwardingSink::fault(cpu, fault, ecb, message);
 }
 
+void MetricsSink::buffersSwitched() {
+  {
+    std::lock_guard lock(mutex_);
+    switches_++;
+  }
+  ForwardingSink::buffersSwitched();
+}
+
 void MetricsSink::drop(std::string_view kind, int cpu, uint64_t count, uint64_t total,
                        const std::string& message) {
   {
@@ -114,7 +122,7 @@ void MetricsSink::awaitFreshAggregations() {
 std::string MetricsSink::render(bool openMetrics) {
   awaitFreshAggregations();
   std::shared_ptr<const std::vector<MetricFamily>> aggregations;
-  std::vector<MetricFamily> health(3);
+  std::vector<MetricFamily> health(4);
   {
     std::lock_guard lock(mutex_);
     aggregations = aggregations_;
@@ -128,6 +136,10 @@ std::string MetricsSink::render(bool openMetrics) {
                  "faults in probe context (ERROR probe firings)",
                  {{"_total", "", std::to_string(errors_)}}};
     health[2] = {kHealthFamilies[2],
+                 MetricType::Counter,
+                 "times dtrace read every CPU's principal buffer (DTrace's buffer switch)",
+                 {{"_total", "", std::to_string(switches_)}}};
+    health[3] = {kHealthFamilies[3],
                  MetricType::Gauge,
                  "series the latest snapshot left out, past -x metricslimit",
                  {{"", "", std::to_string(droppedSeries_)}}};

@@ -37,6 +37,7 @@ class MetricsSink : public ForwardingSink {
              const std::string& message) override;
   void drop(std::string_view kind, int cpu, uint64_t count, uint64_t total,
             const std::string& message) override;
+  void buffersSwitched() override;
   Result<void> aggregationsSnapped(consume::AggregationTables& tables) override;
   int aggregationsWantedFd() const override { return wanted_.get(); }
   Result<void> tracingEnded(consume::AggregationTables& tables) override;
@@ -61,6 +62,7 @@ class MetricsSink : public ForwardingSink {
   bool ended_ = false;                     // tracing has ended: no more publish()
   std::map<std::string, uint64_t> drops_;  // by kind
   uint64_t errors_ = 0;
+  uint64_t switches_ = 0;
   uint64_t droppedSeries_ = 0;
 };
 

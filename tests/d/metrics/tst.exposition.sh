@@ -1,7 +1,7 @@
 # Each aggregating function as a metric family of its type, keys as
 # labels (named by -x metricslabels where it names them, else keyN,
 # escaped), histograms with cumulative buckets, the health
-# counters, the OpenMetrics variant when the scraper asks for it, and a
+# counters (buffer switches growing each switchrate tick), the OpenMetrics variant when the scraper asks for it, and a
 # stack-keyed aggregation and one named as a health metric left out, each
 # with a message.
 work=$(mktemp -d)
@@ -20,7 +20,7 @@ $DTRACE -q -x metrics="$port" -x metricslabels=@c:name -x aggrate=50ms -n '
   tick-100ms /++ticks == 15/ { exit(0); }' >/dev/null 2>"$work/err" &
 pid=$!
 python3 - "$port" <<'PY'
-import sys, time, urllib.request
+import re, sys, time, urllib.request
 url = "http://127.0.0.1:%s/metrics" % sys.argv[1]
 def get(accept=None):
     request = urllib.request.Request(url, headers={"Accept": accept} if accept else {})
@@ -34,8 +34,14 @@ for _ in range(100):
     except OSError:
         pass
     time.sleep(0.05)
+# Buffer switches come each switchrate tick: their count varies, but grows.
+switches = re.compile(r"^dtrace_buffer_switches_total (\d+)$", re.M)
 print(kind)
-print(body, end="")
+print(switches.sub("dtrace_buffer_switches_total N", body), end="")
+first = int(switches.search(body).group(1))
+time.sleep(0.3)
+later = int(switches.search(get()[1]).group(1))
+print("buffer switches grow:", later > first)
 kind, body = get("application/openmetrics-text; version=1.0.0")
 print(kind)
 print("\n".join(line for line in body.splitlines() if "dtrace_c" in line or line == "# EOF"))
