@@ -9,6 +9,7 @@
 
 #include "driver/variable_table.h"
 #include "output/make_sink.h"
+#include "providers/pid_provider.h"
 #include "sym/process_maps.h"
 #include "util/cpu_list.h"
 
@@ -344,6 +345,14 @@ std::set<int> Program::processesWithProbes() const {
     if (e.probe->attachKind == providers::AttachKind::Uprobe) pids.insert(e.probe->targetPid);
   }
   return pids;
+}
+
+bool Program::followsEveryProcess() const {
+  return std::any_of(retainedSpecs_.begin(), retainedSpecs_.end(), [](const RetainedSpec& r) {
+    const std::string& provider = r.spec.provider;
+    return r.inProcesses && !provider.empty() && provider != "*" &&
+           providers::providerProcessId(provider) == 0;
+  });
 }
 
 void Program::detach() { bpf::detachAll(links_); }

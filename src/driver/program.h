@@ -65,6 +65,11 @@ class Program {
   bool readCounters(std::vector<ir::Counters>& values) const;
   // Processes with pid or USDT probes enabled.
   std::set<int> processesWithProbes() const;
+  // Whether a description may name the provider of an object in a process
+  // started later (python*, myprov: a USDT provider without a process
+  // ID): then every process's new mappings are looked at, not only the
+  // targets'.
+  bool followsEveryProcess() const;
   // BEGIN's and END's programs, run in this thread (on the -x cpu CPU).
   Result<void> fireBegin() const;
   Result<void> fireEnd() const;

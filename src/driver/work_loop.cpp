@@ -67,6 +67,7 @@ struct WorkLoop::Tracing {
   // descriptions name, and those of them that mapped code since the last
   // look.
   const std::set<int>& watchedProcesses;
+  bool watchesEveryProcess;  // Program::followsEveryProcess
   std::set<int> mappedMore;
   const bool aggregates;
   Fd signals;  // SIGINT, SIGTERM, SIGHUP and SIGPIPE, blocked meanwhile
@@ -122,8 +123,10 @@ Result<int> WorkLoop::run(std::vector<proc::Target>& targets) {
   // descriptions name: the targets, and those with pid or USDT probes.
   std::set<int> watchedProcesses = program_.processesWithProbes();
   for (const proc::Target& t : targets) watchedProcesses.insert(t.pid());
+  const bool everyProcess = program_.followsEveryProcess();
   SessionSymbols symbols(program_.ir(), static_cast<int>(options_.value("stackindent")),
-                         targets.empty() ? 0 : targets.front().pid(), !watchedProcesses.empty(),
+                         targets.empty() ? 0 : targets.front().pid(),
+                         everyProcess || !watchedProcesses.empty(),
                          options_.value("demangle") != 0);
   if (auto r = symbols.start(); !r) {
     std::fprintf(stderr, "dtrace: %s: addresses of processes that exit early print in hex\n",
@@ -143,6 +146,7 @@ Result<int> WorkLoop::run(std::vector<proc::Target>& targets) {
             (*consuming)->consumer,
             *(*consuming)->principal,
             watchedProcesses,
+            everyProcess,
             {},
             !program_.layout().aggregations.empty(),
             Fd(signalfd(-1, &blocked.set(), SFD_CLOEXEC | SFD_NONBLOCK)),
@@ -227,7 +231,7 @@ Result<void> WorkLoop::consume(Tracing& t) {
   auto state = stateRef(globals);
   auto noteMapping = [&t](const sym::MappingEvent& e) {
     if (e.kind == sym::MappingEvent::Kind::Mapped && e.mapping.executable && e.mapping.isFile() &&
-        t.watchedProcesses.count(e.pid)) {
+        (t.watchesEveryProcess || t.watchedProcesses.count(e.pid))) {
       t.mappedMore.insert(e.pid);
     }
   };

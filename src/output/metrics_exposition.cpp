@@ -114,8 +114,7 @@ Result<MetricLabelNames> parseMetricLabelNames(const std::string& text) {
   return names;
 }
 
-const char* const kHealthFamilies[4] = {"dtrace_drops", "dtrace_errors",
-                                        "dtrace_buffer_switches",
+const char* const kHealthFamilies[4] = {"dtrace_drops", "dtrace_errors", "dtrace_buffer_switches",
                                         "dtrace_metrics_dropped_series"};
 
 std::optional<std::string> whyNotAMetric(const ir::Aggregation& agg) {
