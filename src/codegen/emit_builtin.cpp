@@ -120,14 +120,22 @@ void ProgramEmitter::builtin(const sema::Variable& v) {
     case Builtin::Caller:
       stackFrame(false, 0);
       return;
-    case Builtin::Ucaller:
-      stackFrame(true, 1);
-      return;  // frame 0 is the user PC itself
+    case Builtin::Ucaller:  // frame 0 is the user PC itself
+      if (maps_.unwindProcesses >= 0) {
+        userCallerByCfi();
+      } else {
+        stackFrame(true, 1);
+      }
+      return;
     case Builtin::Stackdepth:
       stackDepth(false);
       return;
     case Builtin::Ustackdepth:
-      stackDepth(true);
+      if (maps_.unwindProcesses >= 0) {
+        userDepthByCfi();
+      } else {
+        stackDepth(true);
+      }
       return;
     default:
       fail("built-in variable " + v.name + " has no integer value");

@@ -27,6 +27,10 @@ void ProgramEmitter::codeAddressInto(const Expr& call, const ir::Field& field, R
       kernelStackInto(base, pcs, pcBytes);
       break;
     case ir::DataKind::UserStack:
+      if (maps_.unwindProcesses >= 0) {
+        userStackByCfi(base, pcs, pcBytes);
+        break;
+      }
       as_.emit(mov64(R4, BPF_F_USER_STACK));
       getStack(base, pcs, pcBytes);
       if (probe_->atFunctionEntry) insertCallerFrame(base, pcs, pcBytes);

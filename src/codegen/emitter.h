@@ -329,6 +329,12 @@ class ProgramEmitter {
   void codeAddressInto(const ast::Expr& call, const ir::Field& field, bpf::Reg base,
                        int32_t offset);
   void kernelStackInto(bpf::Reg base, int32_t offset, uint32_t size);
+  // emit_unwind.cpp: ustack() by call frame information
+  void userStackByCfi(bpf::Reg base, int32_t offset, uint32_t size);
+  void userCallerByCfi();  // r6 = ucaller
+  void userDepthByCfi();   // r6 = ustackdepth
+  void unwindUser(uint32_t frames, int32_t area, bpf::Label noTables);
+  void unwindFrame(int32_t area, uint32_t frames, bpf::Label stop);
   void insertCallerFrame(bpf::Reg base, int32_t offset, uint32_t size);
   void getStack(bpf::Reg base, int32_t offset, uint32_t size);  // flags in r4
   // emit_builtin_path.cpp: cwd, root

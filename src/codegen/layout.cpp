@@ -201,6 +201,8 @@ struct ScratchNeeds {
   uint32_t subrLevels = 0;        // scratch subroutines nested in one another's operands
   uint32_t keyLevels = 0;         // dynamic variables read within one another's keys
   uint32_t kernelStackBytes = 0;  // the largest stack() field
+  uint32_t userStackBytes = 0;    // the largest ustack() or jstack() field
+  bool unwinds = false;           // ustack(), jstack(), ucaller or ustackdepth
 };
 
 bool isStrjoin(const ast::Expr* e) { return scratchOf(e) == ir::SubroutineScratch::Join; }
@@ -236,6 +238,16 @@ void scan(const ast::Expr* e, ScratchNeeds& needs, uint32_t joins = 0, bool chai
   }
   if (e->kind == ast::ExprKind::Call && e->text == "stack" && e->type) {
     needs.kernelStackBytes = std::max(needs.kernelStackBytes, e->type->size);
+  }
+  if (e->kind == ast::ExprKind::Call && (e->text == "ustack" || e->text == "jstack") && e->type) {
+    needs.userStackBytes = std::max(needs.userStackBytes, e->type->size);
+    needs.unwinds = true;
+    needs.loops = true;  // the unwinder's
+  }
+  if (e->kind == ast::ExprKind::Identifier && (e->text == "ucaller" || e->text == "ustackdepth")) {
+    needs.unwinds = true;
+    if (e->text == "ucaller") needs.userStackBytes = std::max(needs.userStackBytes, 16u);
+    needs.loops = true;
   }
   for (size_t i = 0; i < e->operands.size(); i++) {
     const ast::Expr* o = e->operands[i].get();
@@ -539,6 +551,12 @@ void placeOptionalScratch(Layout& layout, const ScratchNeeds& needs, uint32_t al
     layout.kernelStackOffset = layout.scratchSize;
     layout.kernelStackSize = needs.kernelStackBytes + kMachineryScanFrames * 8;
     layout.scratchSize += layout.kernelStackSize;
+  }
+  layout.unwindsUserStacks = needs.unwinds;
+  if (needs.userStackBytes) {
+    layout.userStackOffset = layout.scratchSize;
+    layout.userStackSize = alignUp(needs.userStackBytes, 8);
+    layout.scratchSize += layout.userStackSize;
   }
   if (!layout.addressedDynamics.empty()) {
     layout.storeStateOffset = layout.scratchSize;

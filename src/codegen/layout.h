@@ -139,7 +139,13 @@ struct Layout {
   // the frames from the probe site on are copied to their field.
   uint32_t kernelStackOffset = 0;
   uint32_t kernelStackSize = 0;
-  bool destructive = false;  // some clause calls raise, stop, chill, system or freopen
+  // ustack() and jstack() unwound by call frame information: the frames,
+  // written one per bpf_loop iteration, before they are copied to their
+  // field.
+  uint32_t userStackOffset = 0;
+  uint32_t userStackSize = 0;
+  bool unwindsUserStacks = false;  // ustack(), jstack(), ucaller or ustackdepth
+  bool destructive = false;        // some clause calls raise, stop, chill, system or freopen
   // Speculations' state words in the globals (ir::SpeculationState): nspec
   // of them, or none when no clause uses speculations.
   uint32_t speculationOffset = 0;

@@ -24,9 +24,10 @@ namespace dtrace::codegen {
 constexpr uint32_t kMaxMapsPerProgram = 64;
 // Maps any program may use besides aggregations and dynamic variables:
 // globals, scratch, counters, the principal buffers, a shared program's
-// probe table, the speculations' usage, the aggregation zero value, and
-// one to spare.
-constexpr uint32_t kFixedMapsPerProgram = 8;
+// probe table, the speculations' usage, the aggregation zero value, the
+// unwind tables' rows and processes (ustack()), a probe's thread record
+// (lockstat, plockstat), and one to spare.
+constexpr uint32_t kFixedMapsPerProgram = 11;
 constexpr uint32_t kSharedMapBudget = kMaxMapsPerProgram - kFixedMapsPerProgram;
 
 enum class MapKind : uint8_t { Aggregation, Dynamic };

@@ -70,6 +70,14 @@ class Program {
   // ID): then every process's new mappings are looked at, not only the
   // targets'.
   bool followsEveryProcess() const;
+  // Whether ustack() unwinds by call frame information (-x unwind=cfi and
+  // a clause that records a user stack); then unwindProcess() reads the
+  // mappings of a process whose stacks are to be unwound so (a target, a
+  // process that mapped more), compiling the objects new to dtrace.
+  bool unwindsByCfi() const;
+  void unwindProcess(int pid);
+  // A process whose stack a program unwound without tables: read once.
+  void unwindWanted(int pid);
   // BEGIN's and END's programs, run in this thread (on the -x cpu CPU).
   Result<void> fireBegin() const;
   Result<void> fireEnd() const;
@@ -135,6 +143,7 @@ class Program {
   bool listing_ = false;                 // -S: programs are listed as they are generated
   std::deque<ProbeEnabling> enablings_;  // deque: groups keep pointers into it
   std::vector<RetainedSpec> retainedSpecs_;
+  std::set<int> unwindTried_;  // unwindWanted() processes
   codegen::Layout layout_;
   ir::Program ir_;
 

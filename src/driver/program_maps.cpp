@@ -6,11 +6,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 
 #include "bpf/cpu_rings.h"
 #include "driver/program.h"
+#include "driver/unwind_tables.h"
 #include "ir/probe_table.h"
 
 namespace dtrace::driver {
@@ -21,12 +23,17 @@ struct Program::Maps {
   std::optional<bpf::Map> speculationUsage;  // when a clause uses speculations
   std::vector<bpf::Map> aggregations;
   std::vector<bpf::Map> dynamics;
-  std::vector<bpf::Map> mapArrays;    // codegen::Layout::mapArrays
-  std::vector<bpf::Map> probeTables;  // one per shared program
-  uint64_t* globalsValue = nullptr;   // mmapped: the state is only touched through atomic_ref
+  std::vector<bpf::Map> mapArrays;       // codegen::Layout::mapArrays
+  std::vector<bpf::Map> probeTables;     // one per shared program
+  std::unique_ptr<UnwindTables> unwind;  // ustack() by call frame information
+  uint64_t* globalsValue = nullptr;      // mmapped: the state is only touched through atomic_ref
 };
 
 namespace {
+
+// The unwind tables' room: every object's rows together (python3.11 and
+// libc.so.6 take about NN of them).
+constexpr uint32_t kUnwindRowCapacity = 1u << 20;
 
 // Kernel bookkeeping per hash-map element (struct htab_elem), for sizing.
 constexpr uint64_t kHashEntryOverhead = 48;
@@ -132,6 +139,15 @@ Result<void> Program::createMaps() {
       bpf::Map::create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_counters", 4, sizeof(ir::Counters), 1);
   if (!counters) return makeError("cannot create counters map: " + counters.error().message);
   maps_->counters.emplace(std::move(*counters));
+
+  if (layout_.unwindsUserStacks && options_.text("unwind") == "cfi") {
+    auto unwind = UnwindTables::create(kUnwindRowCapacity);
+    if (!unwind) return unwind.error();
+    maps_->unwind = std::move(*unwind);
+    for (int pid : processesWithProbes()) {
+      if (pid > 0) maps_->unwind->addProcess(pid);
+    }
+  }
 
   auto principal = createPrincipalBuffers(options_);
   if (!principal) return principal.error();
@@ -252,6 +268,20 @@ Result<ir::MapFds> Program::mapFds(bool firedByConsumer) {
   return fds;
 }
 
+bool Program::unwindsByCfi() const { return maps_ && maps_->unwind; }
+
+void Program::unwindProcess(int pid) {
+  if (!unwindsByCfi()) return;
+  maps_->unwind->addProcess(pid);
+  for (const std::string& warning : maps_->unwind->takeWarnings()) {
+    std::fprintf(stderr, "dtrace: %s\n", warning.c_str());
+  }
+}
+
+void Program::unwindWanted(int pid) {
+  if (unwindTried_.insert(pid).second) unwindProcess(pid);
+}
+
 ir::MapFds Program::mapFds() const {
   ir::MapFds fds;
   fds.globals = maps_->globals->fd();
@@ -260,6 +290,10 @@ ir::MapFds Program::mapFds() const {
   fds.cpuRings = maps_->principal->arrayFd();
   fds.ringbufWakeBytes = maps_->principal->ringSize() / 4;
   if (maps_->speculationUsage) fds.speculationUsage = maps_->speculationUsage->fd();
+  if (maps_->unwind) {
+    fds.unwindRows = maps_->unwind->rowsFd();
+    fds.unwindProcesses = maps_->unwind->processesFd();
+  }
   referToMaps(fds);
   if (maps_->aggregationZero) fds.aggregationZero = maps_->aggregationZero->fd();
   return fds;

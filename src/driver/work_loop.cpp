@@ -69,6 +69,7 @@ struct WorkLoop::Tracing {
   const std::set<int>& watchedProcesses;
   bool watchesEveryProcess;  // Program::followsEveryProcess
   std::set<int> mappedMore;
+  std::set<int> unwindMore;  // processes that mapped code, for the unwind tables
   const bool aggregates;
   Fd signals;  // SIGINT, SIGTERM, SIGHUP and SIGPIPE, blocked meanwhile
   Fd epoll;
@@ -124,9 +125,10 @@ Result<int> WorkLoop::run(std::vector<proc::Target>& targets) {
   std::set<int> watchedProcesses = program_.processesWithProbes();
   for (const proc::Target& t : targets) watchedProcesses.insert(t.pid());
   const bool everyProcess = program_.followsEveryProcess();
+  for (const proc::Target& t : targets) program_.unwindProcess(t.pid());
   SessionSymbols symbols(program_.ir(), static_cast<int>(options_.value("stackindent")),
                          targets.empty() ? 0 : targets.front().pid(),
-                         everyProcess || !watchedProcesses.empty(),
+                         everyProcess || program_.unwindsByCfi() || !watchedProcesses.empty(),
                          options_.value("demangle") != 0);
   if (auto r = symbols.start(); !r) {
     std::fprintf(stderr, "dtrace: %s: addresses of processes that exit early print in hex\n",
@@ -147,6 +149,7 @@ Result<int> WorkLoop::run(std::vector<proc::Target>& targets) {
             *(*consuming)->principal,
             watchedProcesses,
             everyProcess,
+            {},
             {},
             !program_.layout().aggregations.empty(),
             Fd(signalfd(-1, &blocked.set(), SFD_CLOEXEC | SFD_NONBLOCK)),
@@ -190,6 +193,8 @@ void WorkLoop::extendToMapped(Tracing& t) {
     }
   }
   t.mappedMore.clear();
+  for (int pid : t.unwindMore) program_.unwindProcess(pid);
+  t.unwindMore.clear();
 }
 
 Result<void> WorkLoop::consume(Tracing& t) {
@@ -229,11 +234,13 @@ Result<void> WorkLoop::consume(Tracing& t) {
   t.nextStatus = options_.isSet("statusrate") ? after("statusrate", util::monotonicNs()) : 0;
   uint64_t* globals = program_.globals();
   auto state = stateRef(globals);
-  auto noteMapping = [&t](const sym::MappingEvent& e) {
-    if (e.kind == sym::MappingEvent::Kind::Mapped && e.mapping.executable && e.mapping.isFile() &&
-        (t.watchesEveryProcess || t.watchedProcesses.count(e.pid))) {
-      t.mappedMore.insert(e.pid);
+  const bool unwinds = program_.unwindsByCfi();
+  auto noteMapping = [&t, unwinds](const sym::MappingEvent& e) {
+    if (e.kind != sym::MappingEvent::Kind::Mapped || !e.mapping.executable || !e.mapping.isFile()) {
+      return;
     }
+    if (t.watchesEveryProcess || t.watchedProcesses.count(e.pid)) t.mappedMore.insert(e.pid);
+    if (unwinds) t.unwindMore.insert(e.pid);
   };
   bool done = t.consumer.exitRequested();
   while (!done) {
@@ -366,6 +373,9 @@ void WorkLoop::reportCounters(consume::Consumer& consumer) {
       consumer.reportDrops(kind, -1, total - reportedTotals_[i], total);
       reportedTotals_[i] = total;
     }
+  }
+  for (const ir::Counters& c : values) {
+    if (c.unwindWanted != 0) program_.unwindWanted(static_cast<int>(c.unwindWanted));
   }
   for (int cpu = 0; cpu < ncpu; cpu++) {
     uint64_t& seenBuffer = reportedDrops_[2 * cpu];

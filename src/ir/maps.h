@@ -36,6 +36,11 @@ struct MapFds {
   int aggregationZero = -1;          // one zeroed value, as large as any aggregation's
   std::vector<MapRef> dynamics;      // by dynamic variable id
   int probeTable = -1;               // a shared program's probe table (ProbeTableEntry values)
+  // ustack() by call frame information (ir/unwind_table.h): the rows
+  // (UnwindRow array) and the processes' mappings (UnwindProcess by pid);
+  // -1: user stacks follow frame pointers only.
+  int unwindRows = -1;
+  int unwindProcesses = -1;
 };
 
 }  // namespace dtrace::ir

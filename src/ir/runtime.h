@@ -46,6 +46,10 @@ struct Counters {
   // the bytes they charged.
   uint64_t aggregationEpoch;
   uint64_t aggregationBytes;
+  // The last process whose user stack this CPU unwound without unwind
+  // tables (by frame pointers): dtrace compiles its tables, so that its
+  // later stacks are whole (ir/unwind_table.h).
+  uint64_t unwindWanted;
 };
 
 // A record of this EPID stands for a speculative record that did not fit

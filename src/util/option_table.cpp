@@ -166,6 +166,9 @@ const std::vector<OptionSpec> kSpecs = {
     {"undef", OptionKind::CppArg, false, "", "-U", true},
     {"unodefs", OptionKind::Flag, false, "", ""},
     {"unsetenv", OptionKind::EnvEdit, false, "", "", true},
+    // ustack() through code without frame pointers by its call frame information
+    // (cfi), or by frame pointers alone (fp)
+    {"unwind", OptionKind::Choice, true, "cfi", "cfi|fp"},
     {"ustackframes", OptionKind::Runtime, true, "20", ""},
     {"verbose", OptionKind::Flag, false, "", ""},
     {"version", OptionKind::Text, false, "", ""},

@@ -7,13 +7,19 @@
 #include <stdlib.h>
 #include <sys/syscall.h>
 
-/* Its frame is made by hand: compilers leave it out of leaf functions. */
+/* Its frame is made by hand: compilers leave it out of leaf functions.
+ * The CFI directives describe it, as a compiler would, for unwinders that
+ * read call frame information rather than frame pointers. */
 __attribute__((noinline)) void stack_leaf(void) {
   long ret;
-  __asm__ volatile("push %%rbp\n\tmov %%rsp, %%rbp\n\tsyscall\n\tpop %%rbp"
-                   : "=a"(ret)
-                   : "a"((long)SYS_getppid)
-                   : "rcx", "r11", "memory");
+  __asm__ volatile(
+      "push %%rbp\n\t.cfi_adjust_cfa_offset 8\n\t.cfi_rel_offset %%rbp, 0\n\t"
+      "mov %%rsp, %%rbp\n\t.cfi_def_cfa_register %%rbp\n\t"
+      "syscall\n\t"
+      "pop %%rbp\n\t.cfi_def_cfa %%rsp, 8\n\t.cfi_restore %%rbp"
+      : "=a"(ret)
+      : "a"((long)SYS_getppid)
+      : "rcx", "r11", "memory");
 }
 
 /* The two calls return to different addresses of one function. */

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# ustack() by call frame information against frame pointers and bpftrace,
+# in one run: the added ns per getppid(2) of `@[ustack()] = count()` from
+# the bottom of a recursion 2 and 42 frames deep, in a program built -O2
+# without frame pointers (bench/deep_getppid.c), so the difference between
+# the depths over 40 is the cost per frame. Medians of $RUNS interleaved
+# rounds. Then the start-up that compiling the tables adds, for Debian's
+# python3.11 and its libraries (hyperfine when installed), and a profile
+# at 997 Hz of a busy no-frame-pointer program: its samples and drops.
+#   bench/cfi-unwind.sh [path/to/dtrace]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+DTRACE=${1:-$here/../build/dtrace}
+runs=${RUNS:-7}
+calls=${CALLS:-200000}
+. "$here/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+gcc -O2 -fomit-frame-pointer -fno-optimize-sibling-calls -o "$tmp/deep" "$here/deep_getppid.c"
+
+probe='syscall::getppid:entry /pid == $target/ { @[ustack()] = count(); }'
+bprobe='tracepoint:syscalls:sys_enter_getppid /pid == cpid/ { @[ustack] = count(); }'
+for depth in 0 40; do
+  eval "base_$depth() { taskset -c 1 $tmp/deep $calls $depth; }"
+  eval "cfi_$depth() { $DTRACE -q -n '$probe' -c '$(command -v taskset) -c 1 $tmp/deep $calls $depth'; }"
+  eval "fp_$depth() { $DTRACE -q -x unwind=fp -n '$probe' -c '$(command -v taskset) -c 1 $tmp/deep $calls $depth'; }"
+  if command -v bpftrace >/dev/null; then
+    eval "bt_$depth() { bpftrace -e '$bprobe' -c '$(command -v taskset) -c 1 $tmp/deep $calls $depth'; }"
+  else
+    eval "bt_$depth() { echo 0; }"
+  fi
+done
+declare -A median
+interleaved_medians base_0 base_40 cfi_0 cfi_40 fp_0 fp_40 bt_0 bt_40
+echo "added ns per getppid with @[ustack()] = count() (median of $runs rounds)"
+printf '%-24s %12s %12s %14s\n' "" "3 frames" "43 frames" "per frame"
+for c in cfi fp bt; do
+  a0=$(echo "${median[${c}_0]} - ${median[base_0]}" | bc)
+  a40=$(echo "${median[${c}_40]} - ${median[base_40]}" | bc)
+  printf '%-24s %12s %12s %14s\n' "$c" "$a0" "$a40" "$(echo "scale=1; ($a40 - $a0) / 40" | bc)"
+done
+echo "(fp and bpftrace walk frame pointers: they stop at the first frame without one)"
+
+python=/usr/bin/python3.11
+if [ -x "$python" ] && command -v hyperfine >/dev/null; then
+  echo
+  echo "start-up with python3.11's tables (compiled when dtrace meets the process):"
+  hyperfine -N -w 2 -r "${RUNS:-7}" --style basic \
+    "$DTRACE -q -x unwind=fp -n 'syscall::getppid:entry /pid == \$target/ { @[ustack()] = count(); }' -c '$python -c pass'" \
+    "$DTRACE -q -n 'syscall::getppid:entry /pid == \$target/ { @[ustack()] = count(); }' -c '$python -c pass'" 2>&1 |
+    grep -E "Time|±|faster|dtrace -q" || true
+fi
+
+echo
+echo "profile-997 of a busy no-frame-pointer program for 5 s:"
+$DTRACE -q -n 'profile-997 /pid == $target/ { @s = count(); @[ustack()] = count(); }
+  tick-5s { exit(0); } END { printa("samples %@d\n", @s); trunc(@); }' \
+  -c "$tmp/deep 100000000 20" 2>&1 | grep -E "samples|drop" || true
