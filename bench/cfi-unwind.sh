@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ustack() by call frame information against frame pointers and bpftrace,
+# ustack(100) by call frame information against frame pointers and bpftrace,
 # in one run: the added ns per getppid(2) of `@[ustack()] = count()` from
 # the bottom of a recursion 2 and 42 frames deep, in a program built -O2
 # without frame pointers (bench/deep_getppid.c), so the difference between
@@ -18,7 +18,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 gcc -O2 -fomit-frame-pointer -fno-optimize-sibling-calls -o "$tmp/deep" "$here/deep_getppid.c"
 
-probe='syscall::getppid:entry /pid == $target/ { @[ustack()] = count(); }'
+probe='syscall::getppid:entry /pid == $target/ { @[ustack(100)] = count(); }'
 bprobe='tracepoint:syscalls:sys_enter_getppid /pid == cpid/ { @[ustack] = count(); }'
 for depth in 0 40; do
   eval "base_$depth() { taskset -c 1 $tmp/deep $calls $depth; }"
@@ -32,7 +32,7 @@ for depth in 0 40; do
 done
 declare -A median
 interleaved_medians base_0 base_40 cfi_0 cfi_40 fp_0 fp_40 bt_0 bt_40
-echo "added ns per getppid with @[ustack()] = count() (median of $runs rounds)"
+echo "added ns per getppid with @[ustack(100)] = count() (median of $runs rounds)"
 printf '%-24s %12s %12s %14s\n' "" "3 frames" "43 frames" "per frame"
 for c in cfi fp bt; do
   a0=$(echo "${median[${c}_0]} - ${median[base_0]}" | bc)
