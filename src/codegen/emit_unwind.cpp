@@ -111,16 +111,11 @@ void ProgramEmitter::unwindUser(uint32_t frames, int32_t area, Label noTables) {
   as_.emit(call(BPF_FUNC_get_current_pid_tgid));
   as_.emit(alu64(BPF_RSH, R0, 32));
   as_.emit(stx(Size::DW, R9, state(kPid), R0));
-  const int16_t key = pushSlot();
-  as_.emit(stx(Size::DW, R10, key, R0));
-  as_.emit(ldMapFd(R1, maps_.unwindProcesses));
-  as_.emit(mov64(R2, R10));
-  as_.emit(alu64(BPF_ADD, R2, key));
-  as_.emit(call(BPF_FUNC_map_lookup_elem));
-  popSlot();
-  Label tabled = as_.newLabel();
-  as_.jumpIf(BPF_JNE, R0, 0, tabled);
+  Label untabled = as_.newLabel(), tabled = as_.newLabel();
+  lookUpByKey(maps_.unwindProcesses, R0, untabled);
+  as_.jump(tabled);
   // Unknown to the tables: dtrace is told (ir::Counters::unwindWanted).
+  as_.bind(untabled);
   lookupCounters(noTables);
   as_.emit(ldx(Size::DW, R1, R9, state(kPid)));
   as_.emit(stx(Size::DW, R0, offsetof(ir::Counters, unwindWanted), R1));
@@ -169,14 +164,8 @@ void ProgramEmitter::unwindFrame(int32_t area, uint32_t frames, Label stop) {
   as_.emit(mov64(R8, R1));
   as_.emit(ldx(Size::DW, R1, R9, state(kReturned)));
   as_.emit(alu64(BPF_SUB, R8, R1));
-  const int16_t key = pushSlot();
   as_.emit(ldx(Size::DW, R1, R9, state(kPid)));
-  as_.emit(stx(Size::DW, R10, key, R1));
-  as_.emit(ldMapFd(R1, maps_.unwindProcesses));
-  as_.emit(mov64(R2, R10));
-  as_.emit(alu64(BPF_ADD, R2, key));
-  as_.emit(call(BPF_FUNC_map_lookup_elem));
-  as_.jumpIf(BPF_JEQ, R0, 0, framePointer);
+  lookUpByKey(maps_.unwindProcesses, R1, framePointer);
   as_.emit(mov64(R7, R0));
 
   // The mapping: the last whose start is at or below r8 (r1 = low, r2 = high).
@@ -226,13 +215,8 @@ void ProgramEmitter::unwindFrame(int32_t area, uint32_t frames, Label stop) {
   as_.emit(stx(Size::DW, R9, state(kHigh), R3));
 
   // The row: the last whose address is at or below the object address.
-  auto lookUpRow = [this, key](Reg index, Label missing) {
-    as_.emit(stx(Size::DW, R10, key, index));
-    as_.emit(ldMapFd(R1, maps_.unwindRows));
-    as_.emit(mov64(R2, R10));
-    as_.emit(alu64(BPF_ADD, R2, key));
-    as_.emit(call(BPF_FUNC_map_lookup_elem));
-    as_.jumpIf(BPF_JEQ, R0, 0, missing);
+  auto lookUpRow = [this](Reg index, Label missing) {
+    lookUpByKey(maps_.unwindRows, index, missing);
   };
   Label rowFound = as_.newLabel();
   for (int i = 0; i < kRowSearchSteps; i++) {
@@ -259,7 +243,6 @@ void ProgramEmitter::unwindFrame(int32_t area, uint32_t frames, Label stop) {
   as_.jumpIf(BPF_JLE, R7, R1, framePointer);  // below the object's first row
   as_.emit(alu64(BPF_SUB, R7, 1));
   lookUpRow(R7, framePointer);
-  popSlot();
   // r7 = the rule, r8 = the CFA's offset, r3 = where rbp was saved.
   as_.emit(ldx(Size::B, R7, R0, offsetof(ir::UnwindRow, rule)));
   as_.emit(ldx(Size::W, R8, R0, offsetof(ir::UnwindRow, cfaOffset)));
@@ -296,18 +279,10 @@ void ProgramEmitter::unwindFrame(int32_t area, uint32_t frames, Label stop) {
   as_.emit(stx(Size::DW, R9, state(kSp), R8));
   Label bpKept = as_.newLabel();
   as_.jumpIf(BPF_JEQ, R3, 0, bpKept);
-  as_.emit(mov64(R1, R9));
-  as_.emit(alu64(BPF_ADD, R1, state(kBp)));
-  as_.emit(mov64(R2, 8));
   as_.emit(alu64(BPF_ADD, R3, R8));
-  as_.emit(call(BPF_FUNC_probe_read_user));
+  readUserWord(kBp, R3, 0);
   as_.bind(bpKept);
-  as_.emit(mov64(R1, R9));
-  as_.emit(alu64(BPF_ADD, R1, state(kPc)));
-  as_.emit(mov64(R2, 8));
-  as_.emit(mov64(R3, R8));
-  as_.emit(alu64(BPF_ADD, R3, -8));
-  as_.emit(call(BPF_FUNC_probe_read_user));
+  readUserWord(kPc, R8, -8);
   as_.jumpIf(BPF_JNE, R0, 0, stop);
   as_.emit(st(Size::DW, R9, state(kReturned), 1));
   as_.jump(stepped);
@@ -320,16 +295,35 @@ void ProgramEmitter::unwindFrame(int32_t area, uint32_t frames, Label stop) {
   const std::pair<int, int32_t> saved[] = {
       {kPc, ir::kSignalRip}, {kSp, ir::kSignalRsp}, {kBp, ir::kSignalRbp}};
   for (const auto& [word, at] : saved) {
-    as_.emit(mov64(R1, R9));
-    as_.emit(alu64(BPF_ADD, R1, state(word)));
-    as_.emit(mov64(R2, 8));
-    as_.emit(mov64(R3, R8));
-    as_.emit(alu64(BPF_ADD, R3, at));
-    as_.emit(call(BPF_FUNC_probe_read_user));
+    readUserWord(word, R8, at);
     as_.jumpIf(BPF_JNE, R0, 0, stop);
   }
   as_.emit(st(Size::DW, R9, state(kReturned), 0));
   as_.bind(stepped);
+}
+
+// r0 = the element of `mapFd` whose key is `key`'s value; `missing` when
+// there is none.
+void ProgramEmitter::lookUpByKey(int mapFd, Reg key, Label missing) {
+  const int16_t slot = pushSlot();
+  as_.emit(stx(Size::DW, R10, slot, key));
+  as_.emit(ldMapFd(R1, mapFd));
+  as_.emit(mov64(R2, R10));
+  as_.emit(alu64(BPF_ADD, R2, slot));
+  as_.emit(call(BPF_FUNC_map_lookup_elem));
+  popSlot();
+  as_.jumpIf(BPF_JEQ, R0, 0, missing);
+}
+
+// The unwinder's state word `word` = the user word at `address` +
+// `displacement`; r0 = the read's result (0 when it read).
+void ProgramEmitter::readUserWord(int word, Reg address, int32_t displacement) {
+  as_.emit(mov64(R3, address));
+  if (displacement != 0) as_.emit(alu64(BPF_ADD, R3, displacement));
+  as_.emit(mov64(R1, R9));
+  as_.emit(alu64(BPF_ADD, R1, static_cast<int32_t>(loopState(word))));
+  as_.emit(mov64(R2, 8));
+  as_.emit(call(BPF_FUNC_probe_read_user));
 }
 
 }  // namespace dtrace::codegen

@@ -335,6 +335,8 @@ class ProgramEmitter {
   void userDepthByCfi();   // r6 = ustackdepth
   void unwindUser(uint32_t frames, int32_t area, bpf::Label noTables);
   void unwindFrame(int32_t area, uint32_t frames, bpf::Label stop);
+  void lookUpByKey(int mapFd, bpf::Reg key, bpf::Label missing);
+  void readUserWord(int word, bpf::Reg address, int32_t displacement);
   void insertCallerFrame(bpf::Reg base, int32_t offset, uint32_t size);
   void getStack(bpf::Reg base, int32_t offset, uint32_t size);  // flags in r4
   // emit_builtin_path.cpp: cwd, root

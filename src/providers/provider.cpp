@@ -1,10 +1,16 @@
 #include "providers/provider.h"
 
-#include "providers/glob.h"
-
 #include <algorithm>
 
+#include "providers/glob.h"
+
 namespace dtrace::providers {
+
+ProviderAttributes evolvingProviderAttributes() {
+  const Attribute evolving{Stability::Evolving, Stability::Evolving, DependencyClass::Isa};
+  const Attribute priv{Stability::Private, Stability::Private, DependencyClass::Unknown};
+  return {evolving, priv, priv, evolving, evolving};
+}
 
 const char* stabilityName(Stability s) {
   switch (s) {
@@ -56,7 +62,7 @@ bool Provider::moduleMatches(const Probe& probe, std::string_view pattern) const
 }
 
 Result<std::vector<bpf::Link>> Provider::attachGroup(std::span<const Probe* const> group,
-                                                    int progFd) {
+                                                     int progFd) {
   std::vector<bpf::Link> links;
   for (const Probe* probe : group) {
     auto attached = attach(*probe, progFd);

@@ -42,6 +42,11 @@ struct ProviderAttributes {
   Attribute provider, module, function, name, args;
 };
 
+// What the Guide gives the providers whose names and arguments are stable
+// but whose modules and functions are the implementation's (proc, sched,
+// io, USDT, plockstat): Evolving, save the module and function, Private.
+ProviderAttributes evolvingProviderAttributes();
+
 const char* stabilityName(Stability s);
 const char* dependencyClassName(DependencyClass c);
 Attribute minAttribute(const Attribute& a, const Attribute& b);

@@ -24,11 +24,7 @@ class StableProvider final : public Provider {
 
   // The Guide's attributes for proc, sched and io: stable names and
   // arguments, no module or function to rely on.
-  ProviderAttributes attributes() const override {
-    const Attribute evolving{Stability::Evolving, Stability::Evolving, DependencyClass::Isa};
-    const Attribute priv{Stability::Private, Stability::Private, DependencyClass::Unknown};
-    return {evolving, priv, priv, evolving, evolving};
-  }
+  ProviderAttributes attributes() const override { return evolvingProviderAttributes(); }
 
   bool mightMatch(const ast::ProbeSpec& spec) const override {
     if (!fieldMatches(kModule, spec.module)) return false;

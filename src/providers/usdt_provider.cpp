@@ -63,11 +63,7 @@ class UsdtProvider final : public UprobeProvider {
 
   const std::string& name() const override { return name_; }
 
-  ProviderAttributes attributes() const override {
-    const Attribute evolving{Stability::Evolving, Stability::Evolving, DependencyClass::Isa};
-    const Attribute priv{Stability::Private, Stability::Private, DependencyClass::Unknown};
-    return {evolving, priv, priv, evolving, evolving};
-  }
+  ProviderAttributes attributes() const override { return evolvingProviderAttributes(); }
 
   void enumerate(ProbeCatalog& catalog) override {
     for (const MappedUsdtObject& object : objects_) {

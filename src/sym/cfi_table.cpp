@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "sym/cfi_fde_ranges.h"
+#include "sym/offline_dwfl.h"
 #include "util/fd.h"
 
 namespace dtrace::sym {
@@ -184,18 +185,6 @@ bool overlapsAny(const FdeRange& fde, const std::vector<FdeRange>& sortedRanges)
   return after != sortedRanges.begin() && std::prev(after)->end > fde.start;
 }
 
-// Separate debug files are looked for where distributions install them
-// (/usr/lib/debug, by build-id and by debuglink), as elfutils does.
-const Dwfl_Callbacks kOfflineCallbacks = {
-    .find_elf = dwfl_build_id_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
-    .section_address = dwfl_offline_section_address,
-    .debuginfo_path = nullptr,
-};
-
-struct DwflCloser {
-  void operator()(Dwfl* d) const { dwfl_end(d); }
-};
 struct CfiCloser {
   void operator()(Dwarf_CFI* c) const { dwarf_cfi_end(c); }
 };
@@ -235,7 +224,7 @@ SeparateDebugFile openSeparateDebugFile(Dwfl_Module* module, Elf* mainElf) {
 }  // namespace
 
 Result<std::vector<CfiRow>> compileCfi(const std::string& path) {
-  std::unique_ptr<Dwfl, DwflCloser> dwfl(dwfl_begin(&kOfflineCallbacks));
+  OfflineDwfl dwfl = beginOfflineDwfl();
   if (!dwfl) return makeError(std::string("elfutils: ") + dwfl_errmsg(-1));
   dwfl_report_begin(dwfl.get());
   Dwfl_Module* module = dwfl_report_offline(dwfl.get(), "", path.c_str(), -1);

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "sym/offline_dwfl.h"
+
 namespace dtrace::sym {
 
 namespace {
@@ -35,24 +37,11 @@ bool preferred(const Candidate& a, const Candidate& b) {
   return a.name < b.name;
 }
 
-// Debug files are looked for where distributions install them
-// (/usr/lib/debug, by build-id and by debuglink), as elfutils does.
-const Dwfl_Callbacks kOfflineCallbacks = {
-    .find_elf = dwfl_build_id_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
-    .section_address = dwfl_offline_section_address,
-    .debuginfo_path = nullptr,
-};
-
-struct DwflCloser {
-  void operator()(Dwfl* d) const { dwfl_end(d); }
-};
-
 }  // namespace
 
 std::shared_ptr<const ObjectFile> ObjectFile::load(const std::string& path) {
   auto object = std::make_shared<ObjectFile>();
-  std::unique_ptr<Dwfl, DwflCloser> dwfl(dwfl_begin(&kOfflineCallbacks));
+  OfflineDwfl dwfl = beginOfflineDwfl();
   if (!dwfl) return object;
   dwfl_report_begin(dwfl.get());
   Dwfl_Module* module = dwfl_report_offline(dwfl.get(), "", path.c_str(), -1);
