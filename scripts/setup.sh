@@ -55,9 +55,10 @@ echo "setup.sh: dtrace installed as /usr/sbin/dtrace after ${SECONDS} s"
 # (tests/d/metrics/). g++ and nodejs: C++ names demangled, and JIT code
 # named from the perf map node writes (tests/d/stacks/). libc6-dbg: libc's
 # debug symbols name __lll_lock_wait, where plockstat's mutex-block fires
-# (tests/d/plockstat/).
+# (tests/d/plockstat/). linux-perf: perf record --call-graph dwarf, the
+# reference the CFI-unwound stacks are compared with (tests/d/stacks/).
 apt-get install -y -qq --no-install-recommends \
   gcc g++ make python3 systemtap-sdt-dev gdb libdebuginfod1/bookworm-backports bpftool \
   chromium python3-pil fonts-dejavu-core jq gawk clang libclang-rt-14-dev prometheus \
-  nodejs libc6-dbg >/dev/null
+  nodejs libc6-dbg linux-perf/bookworm-backports >/dev/null
 echo "setup.sh: test tools installed after ${SECONDS} s; scripts/test.sh builds and runs the tests"

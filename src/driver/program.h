@@ -76,6 +76,9 @@ class Program {
   // process that mapped more), compiling the objects new to dtrace.
   bool unwindsByCfi() const;
   void unwindProcess(int pid);
+  // Whether unwindProcess() has read the process: its new mappings (a
+  // library it loads) are to be read too.
+  bool unwindsProcess(int pid) const;
   // A process whose stack a program unwound without tables: read once.
   void unwindWanted(int pid);
   // BEGIN's and END's programs, run in this thread (on the -x cpu CPU).

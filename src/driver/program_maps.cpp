@@ -278,6 +278,10 @@ void Program::unwindProcess(int pid) {
   }
 }
 
+bool Program::unwindsProcess(int pid) const {
+  return unwindsByCfi() && maps_->unwind->hasProcess(pid);
+}
+
 void Program::unwindWanted(int pid) {
   if (unwindTried_.insert(pid).second) unwindProcess(pid);
 }

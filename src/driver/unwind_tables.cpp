@@ -81,6 +81,7 @@ const UnwindTables::ObjectRows& UnwindTables::objectRows(const sym::Mapping& map
 }
 
 void UnwindTables::addProcess(int pid) {
+  processesSeen_.insert(pid);
   ir::UnwindProcess value{};
   for (const sym::Mapping& m : sym::readExecutableMappings(pid)) {
     if (!m.isFile() || value.count == ir::kUnwindMappingsPerProcess) continue;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,6 +33,8 @@ class UnwindTables {
   // mappings. A process that is gone or unreadable is left out (its
   // stacks follow frame pointers).
   void addProcess(int pid);
+  // Whether addProcess() has read the process (to follow its new mappings).
+  bool hasProcess(int pid) const { return processesSeen_.count(pid) != 0; }
 
   // What could not be loaded (the rows' room used up), once each.
   std::vector<std::string> takeWarnings() { return std::move(warnings_); }
@@ -57,6 +60,7 @@ class UnwindTables {
   uint32_t capacity_;
   uint32_t used_ = 0;
   std::map<std::pair<uint64_t, uint64_t>, ObjectRows> objects_;  // by device, inode
+  std::set<int> processesSeen_;
   std::vector<std::string> warnings_;
   bool warnedFull_ = false;
 };

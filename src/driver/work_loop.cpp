@@ -234,13 +234,16 @@ Result<void> WorkLoop::consume(Tracing& t) {
   t.nextStatus = options_.isSet("statusrate") ? after("statusrate", util::monotonicNs()) : 0;
   uint64_t* globals = program_.globals();
   auto state = stateRef(globals);
-  const bool unwinds = program_.unwindsByCfi();
-  auto noteMapping = [&t, unwinds](const sym::MappingEvent& e) {
+  // Processes whose stacks are unwound by tables that map more code (a
+  // library loaded later; an exec) are read again. Other processes get
+  // tables when a probe first takes their stack (Program::unwindWanted).
+  auto noteMapping = [&t, this](const sym::MappingEvent& e) {
     if (e.kind != sym::MappingEvent::Kind::Mapped || !e.mapping.executable || !e.mapping.isFile()) {
       return;
     }
-    if (t.watchesEveryProcess || t.watchedProcesses.count(e.pid)) t.mappedMore.insert(e.pid);
-    if (unwinds) t.unwindMore.insert(e.pid);
+    const bool watched = t.watchedProcesses.count(e.pid) != 0;
+    if (t.watchesEveryProcess || watched) t.mappedMore.insert(e.pid);
+    if (watched || program_.unwindsProcess(e.pid)) t.unwindMore.insert(e.pid);
   };
   bool done = t.consumer.exitRequested();
   while (!done) {
