@@ -13,12 +13,23 @@ int32_t ProgramEmitter::loopState(int word) const {
 }
 
 void ProgramEmitter::loop(uint32_t iterations, std::function<void(Label stop)> body) {
+  loopPassing(R9, iterations, std::move(body));
+}
+
+void ProgramEmitter::loopPassing(Reg passed, uint32_t iterations,
+                                 std::function<void(Label stop)> body) {
   if (layout_.loopStateOffset == 0) {  // computeLayout's scan must know every user
     fail("internal error: no scratch space for bpf_loop state");
     return;
   }
   Label callback = as_.newLabel();
+  const int16_t extra = pushSlot();  // `passed`, above the scratch pointer
+  as_.emit(stx(Size::DW, R10, extra, passed));
   const int16_t ctx = pushSlot();  // the scratch pointer, for the callback
+  if (ctx + 8 != extra) {
+    fail("internal error: bpf_loop context slots apart");
+    return;
+  }
   as_.emit(stx(Size::DW, R10, ctx, R9));
   as_.emit(mov64(R1, static_cast<int32_t>(std::min<uint32_t>(iterations, 1u << 23))));
   as_.loadFunction(R2, callback);
@@ -26,6 +37,7 @@ void ProgramEmitter::loop(uint32_t iterations, std::function<void(Label stop)> b
   as_.emit(alu64(BPF_ADD, R3, ctx));
   as_.emit(mov64(R4, 0));
   as_.emit(call(BPF_FUNC_loop));
+  popSlot();
   popSlot();
   callbacks_.push_back({callback, std::move(body), CallbackKind::Loop});
 }

@@ -99,28 +99,18 @@ void ProgramEmitter::userDepthByCfi() {
 
 // Walks the current thread's user stack, at most `frames` frames, writing
 // their PCs at scratch offset `area` (none when it is negative); r6 = the
-// frames walked. Jumps to `noTables` for a process without unwind tables,
-// or a thread that did not come from user mode.
+// frames walked. The process's mappings are looked up once, and handed to
+// each iteration through the loop's context. Jumps to `noTables` for a process without unwind
+// tables, or a thread that did not come from user mode.
 void ProgramEmitter::unwindUser(uint32_t frames, int32_t area, Label noTables) {
   if (layout_.loopStateOffset == 0) {
     fail("internal error: no scratch space for the user stack unwinder");
     return;
   }
   auto state = [this](int word) { return static_cast<int16_t>(loopState(word)); };
-  // The process's mappings, or frame pointers for a process without them.
   as_.emit(call(BPF_FUNC_get_current_pid_tgid));
   as_.emit(alu64(BPF_RSH, R0, 32));
   as_.emit(stx(Size::DW, R9, state(kPid), R0));
-  Label untabled = as_.newLabel(), tabled = as_.newLabel();
-  lookUpByKey(maps_.unwindProcesses, R0, untabled);
-  as_.jump(tabled);
-  // Unknown to the tables: dtrace is told (ir::Counters::unwindWanted).
-  as_.bind(untabled);
-  lookupCounters(noTables);
-  as_.emit(ldx(Size::DW, R1, R9, state(kPid)));
-  as_.emit(stx(Size::DW, R0, offsetof(ir::Counters, unwindWanted), R1));
-  as_.jump(noTables);
-  as_.bind(tabled);
   // The user registers, saved as the thread entered the kernel (a uprobe's
   // trap, a system call, the interrupt a profile probe fires in).
   as_.emit(call(BPF_FUNC_get_current_task_btf));
@@ -137,14 +127,27 @@ void ProgramEmitter::unwindUser(uint32_t frames, int32_t area, Label noTables) {
   as_.emit(stx(Size::DW, R9, state(kBp), R1));
   as_.emit(st(Size::DW, R9, state(kReturned), 0));
   as_.emit(st(Size::DW, R9, state(kDepth), 0));
-  loop(frames, [this, area, frames](Label stop) { unwindFrame(area, frames, stop); });
+  // The process's mappings, handed to every iteration.
+  Label untabled = as_.newLabel(), walked = as_.newLabel();
+  as_.emit(ldx(Size::DW, R1, R9, state(kPid)));
+  lookUpByKey(maps_.unwindProcesses, R1, untabled);
+  loopPassing(R0, frames, [this, area, frames](Label stop) { unwindFrame(area, frames, stop); });
   as_.emit(ldx(Size::DW, R6, R9, state(kDepth)));
+  as_.jump(walked);
+  // Unknown to the tables: dtrace is told (ir::Counters::unwindWanted).
+  as_.bind(untabled);
+  lookupCounters(noTables);
+  as_.emit(ldx(Size::DW, R1, R9, state(kPid)));
+  as_.emit(stx(Size::DW, R0, offsetof(ir::Counters, unwindWanted), R1));
+  as_.jump(noTables);
+  as_.bind(walked);
 }
 
 // One iteration (r6 = the frame's index): records the PC, then steps to
 // the caller; `stop` ends the stack.
 void ProgramEmitter::unwindFrame(int32_t area, uint32_t frames, Label stop) {
   auto state = [this](int word) { return static_cast<int16_t>(loopState(word)); };
+  as_.emit(ldx(Size::DW, R7, R2, 8));  // the process's mappings (loopPassing)
   Label framePointer = as_.newLabel(), signalFrame = as_.newLabel(), step = as_.newLabel();
   Label stepped = as_.newLabel();
   as_.jumpIf(BPF_JGE, R6, static_cast<int32_t>(frames), stop);
@@ -164,9 +167,6 @@ void ProgramEmitter::unwindFrame(int32_t area, uint32_t frames, Label stop) {
   as_.emit(mov64(R8, R1));
   as_.emit(ldx(Size::DW, R1, R9, state(kReturned)));
   as_.emit(alu64(BPF_SUB, R8, R1));
-  as_.emit(ldx(Size::DW, R1, R9, state(kPid)));
-  lookUpByKey(maps_.unwindProcesses, R1, framePointer);
-  as_.emit(mov64(R7, R0));
 
   // The mapping: the last whose start is at or below r8 (r1 = low, r2 = high).
   constexpr auto kMappings = static_cast<int32_t>(ir::kUnwindMappingsPerProcess);

@@ -372,6 +372,9 @@ class ProgramEmitter {
   // callback r9 is the scratch value and r6 the iteration index; jumping to
   // `stop` ends the loop, falling off the end goes on to the next iteration.
   void loop(uint32_t iterations, std::function<void(bpf::Label stop)> body);
+  // The same, the body finding `passed`'s value (a pointer the verifier
+  // keeps typed) in the context word r2 points at + 8 when it starts.
+  void loopPassing(bpf::Reg passed, uint32_t iterations, std::function<void(bpf::Label stop)> body);
   void emitCallbacks();  // called once, after the main program's exit
   // r0 = byte area[index] in a callback, or jumps to `outside` when index
   // (unsigned) is not below `limit`.
