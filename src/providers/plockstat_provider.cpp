@@ -152,7 +152,7 @@ class PlockstatProvider final : public UprobeProvider {
     }
   }
 
-  Result<const Probe*> create(ProbeCatalog& catalog, const ast::ProbeSpec& spec) override {
+  Result<const Probe*> create(ProbeCatalog& /*catalog*/, const ast::ProbeSpec& spec) override {
     if (isGlob(spec.name)) return static_cast<const Probe*>(nullptr);
     for (const UnavailableProbe& u : kUnavailable) {
       if (u.name == spec.name) {
@@ -160,8 +160,7 @@ class PlockstatProvider final : public UprobeProvider {
                      kMatchesNothingTag};
       }
     }
-    if ((spec.name == "mutex-block" || spec.name == "mutex-blocked") &&
-        catalog.find(name_, "libc.so.6", kLockWait, spec.name) == nullptr && lockWaitMissing_) {
+    if ((spec.name == "mutex-block" || spec.name == "mutex-blocked") && lockWaitMissing_) {
       return Error{"probe " + name_ + ":::" + spec.name +
                        " is not available: libc's symbols do not name " + kLockWait +
                        " (install its debug symbols: Debian's libc6-dbg)",
