@@ -52,3 +52,25 @@ build_loops() {
 # A row of a bench's table: a label, a configuration's ns/call, and what it
 # adds over the untraced figure $b.
 show() { printf '%-46s %7.1f ns/call  (+%.1f)\n' "$1" "$2" "$(echo "$2 - $b" | bc)"; }
+
+# The median wall time in ms of a command over $runs runs: hyperfine's
+# (no shell between it and the command; $WARMUP warm-up runs, default 2)
+# when it is installed, else the shell's clock around each run, which adds
+# a few ms of its own.
+median_wall_ms() {
+  if command -v hyperfine >/dev/null; then
+    local json
+    json=$(mktemp)
+    hyperfine -N -w "${WARMUP:-2}" -r "$runs" --export-json "$json" "$(printf '%q ' "$@")" >/dev/null 2>&1
+    python3 -c 'import json,sys; print("%.1f" % (json.load(open(sys.argv[1]))["results"][0]["median"] * 1000))' "$json"
+    rm -f "$json"
+    return
+  fi
+  for _ in $(seq "$runs"); do
+    local t0 t1
+    t0=$(date +%s%N)
+    "$@" >/dev/null 2>&1
+    t1=$(date +%s%N)
+    echo "$(((t1 - t0) / 1000))"
+  done | sort -n | awk '{a[NR]=$1} END {printf "%.1f\n", a[int((NR+1)/2)] / 1000}'
+}
