@@ -4,9 +4,10 @@
 # the bottom of a recursion 2 and 42 frames deep, in a program built -O2
 # without frame pointers (bench/deep_getppid.c), so the difference between
 # the depths over 40 is the cost per frame. Medians of $RUNS interleaved
-# rounds. Then the start-up that compiling the tables adds, for Debian's
-# python3.11 and its libraries (hyperfine when installed), and a profile
-# at 997 Hz of a busy no-frame-pointer program: its samples and drops.
+# rounds. Then the start-up that compiling the tables adds, for /bin/true
+# (libc, ld.so) and Debian's python3.11 and its libraries (hyperfine when
+# installed), and a profile at 997 Hz of a busy no-frame-pointer program:
+# its samples and drops.
 #   bench/cfi-unwind.sh [path/to/dtrace]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -41,14 +42,18 @@ for c in cfi fp bt; do
 done
 echo "(fp and bpftrace walk frame pointers: they stop at the first frame without one)"
 
-python=/usr/bin/python3.11
-if [ -x "$python" ] && command -v hyperfine >/dev/null; then
-  echo
-  echo "start-up with python3.11's tables (compiled when dtrace meets the process):"
-  hyperfine -N -w 2 -r "${RUNS:-7}" --style basic \
-    "$DTRACE -q -x unwind=fp -n 'syscall::getppid:entry /pid == \$target/ { @[ustack()] = count(); }' -c '$python -c pass'" \
-    "$DTRACE -q -n 'syscall::getppid:entry /pid == \$target/ { @[ustack()] = count(); }' -c '$python -c pass'" 2>&1 |
-    grep -E "Time|±|faster|dtrace -q" || true
+# Start-up with the tables of a target's objects compiled (CFI) against
+# none (fp): /bin/true maps libc and ld.so; python3.11 adds its own
+# 64,572 rows and its libraries'.
+stack='syscall::getppid:entry /pid == $target/ { @[ustack()] = count(); }'
+if command -v hyperfine >/dev/null; then
+  for target in /bin/true "/usr/bin/python3.11 -c pass"; do
+    echo
+    echo "start-up tracing $target: unwind=fp, then unwind=cfi (hyperfine, mean of $runs)"
+    hyperfine -N -w 2 -r "$runs" --style basic \
+      "$DTRACE -q -x unwind=fp -n '$stack' -c '$target'" \
+      "$DTRACE -q -n '$stack' -c '$target'" 2>&1 | grep -E "Time \(mean" || true
+  done
 fi
 
 echo

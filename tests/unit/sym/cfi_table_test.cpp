@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -220,18 +219,17 @@ TEST(CfiTableTest, FileThatIsNotElfIsAnError) {
   EXPECT_FALSE(compileCfi(dir.file("missing")).ok());
 }
 
-// Figures for the record: rows, time and memory for large objects.
-TEST(CfiTableTest, CompilesLargeObjectsQuickly) {
+// Large objects compile whole: tens of thousands of rows, in order (their
+// time and memory are measured in bench/cfi-unwind.sh, not asserted).
+TEST(CfiTableTest, LargeObjectsCompileWhole) {
   for (const char* path : {kLibc, "/usr/bin/python3.11"}) {
     if (!std::ifstream(path)) continue;
-    const auto begin = std::chrono::steady_clock::now();
     auto rows = compileCfi(path);
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
     ASSERT_TRUE(rows.ok()) << rows.error().message;
-    std::printf("%s: %zu rows, %zu bytes, %.1f ms\n", path, rows->size(),
-                rows->size() * sizeof(CfiRow), ms);
-    EXPECT_LT(ms, 2000.0);
+    EXPECT_GT(rows->size(), 10000u) << path;
+    for (size_t i = 1; i < rows->size(); i++) {
+      ASSERT_LT((*rows)[i - 1].address, (*rows)[i].address) << path;
+    }
   }
 }
 
