@@ -75,11 +75,12 @@ class Program {
   // mappings of a process whose stacks are to be unwound so (a target, a
   // process that mapped more), compiling the objects new to dtrace.
   bool unwindsByCfi() const;
-  void unwindProcess(int pid);
+  // True when the process got tables (it maps an object with CFI).
+  bool unwindProcess(int pid);
   // Whether unwindProcess() has read the process: its new mappings (a
   // library it loads) are to be read too.
   bool unwindsProcess(int pid) const;
-  // A process whose stack a program unwound without tables: read once.
+  // A process whose stack a program unwound without tables.
   void unwindWanted(int pid);
   // BEGIN's and END's programs, run in this thread (on the -x cpu CPU).
   Result<void> fireBegin() const;
@@ -146,7 +147,7 @@ class Program {
   bool listing_ = false;                 // -S: programs are listed as they are generated
   std::deque<ProbeEnabling> enablings_;  // deque: groups keep pointers into it
   std::vector<RetainedSpec> retainedSpecs_;
-  std::set<int> unwindTried_;  // unwindWanted() processes
+  std::set<int> unwindUntabled_;  // unwindWanted() processes without tables
   codegen::Layout layout_;
   ir::Program ir_;
 

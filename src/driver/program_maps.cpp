@@ -270,20 +270,24 @@ Result<ir::MapFds> Program::mapFds(bool firedByConsumer) {
 
 bool Program::unwindsByCfi() const { return maps_ && maps_->unwind; }
 
-void Program::unwindProcess(int pid) {
-  if (!unwindsByCfi()) return;
-  maps_->unwind->addProcess(pid);
+bool Program::unwindProcess(int pid) {
+  if (!unwindsByCfi()) return false;
+  const bool tabled = maps_->unwind->addProcess(pid);
   for (const std::string& warning : maps_->unwind->takeWarnings()) {
     std::fprintf(stderr, "dtrace: %s\n", warning.c_str());
   }
+  return tabled;
 }
 
 bool Program::unwindsProcess(int pid) const {
   return unwindsByCfi() && maps_->unwind->hasProcess(pid);
 }
 
+// A process that had tables and is asked for again lost its entry to
+// newer ones (the map keeps the most recently used): it is read again.
+// One without any is not read twice.
 void Program::unwindWanted(int pid) {
-  if (unwindTried_.insert(pid).second) unwindProcess(pid);
+  if (unwindUntabled_.count(pid) == 0 && !unwindProcess(pid)) unwindUntabled_.insert(pid);
 }
 
 ir::MapFds Program::mapFds() const {

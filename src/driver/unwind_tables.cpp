@@ -45,7 +45,8 @@ Result<std::unique_ptr<UnwindTables>> UnwindTables::create(uint32_t rowCapacity)
   if (!rows) return makeError("cannot create the unwind tables: " + rows.error().message);
   Result<void*> mapped = rows->mmapValue();
   if (!mapped) return makeError("cannot map the unwind tables: " + mapped.error().message);
-  Result<bpf::Map> processes = bpf::Map::create(BPF_MAP_TYPE_HASH, "dt_unwind_procs", 4,
+  // Least recently used entries make room: those of processes long gone.
+  Result<bpf::Map> processes = bpf::Map::create(BPF_MAP_TYPE_LRU_HASH, "dt_unwind_procs", 4,
                                                 sizeof(ir::UnwindProcess), kProcesses);
   if (!processes) return makeError("cannot create the unwind tables: " + processes.error().message);
   auto* bytes = static_cast<uint8_t*>(*mapped);
@@ -80,7 +81,7 @@ const UnwindTables::ObjectRows& UnwindTables::objectRows(const sym::Mapping& map
   return object;
 }
 
-void UnwindTables::addProcess(int pid) {
+bool UnwindTables::addProcess(int pid) {
   processesSeen_.insert(pid);
   ir::UnwindProcess value{};
   for (const sym::Mapping& m : sym::readExecutableMappings(pid)) {
@@ -91,12 +92,12 @@ void UnwindTables::addProcess(int pid) {
     if (!address) continue;
     value.mappings[value.count++] = {m.start, m.end, m.start - *address, rows.first, rows.count};
   }
-  if (value.count == 0) return;
+  if (value.count == 0) return false;
   std::sort(
       value.mappings, value.mappings + value.count,
       [](const ir::UnwindMapping& a, const ir::UnwindMapping& b) { return a.start < b.start; });
   const auto key = static_cast<uint32_t>(pid);
-  (void)processes_.update(&key, &value);
+  return processes_.update(&key, &value).ok();
 }
 
 }  // namespace dtrace::driver

@@ -30,9 +30,9 @@ class UnwindTables {
   int processesFd() const { return processes_.fd(); }
 
   // Compiles the objects of process `pid` not compiled yet and writes its
-  // mappings. A process that is gone or unreadable is left out (its
-  // stacks follow frame pointers).
-  void addProcess(int pid);
+  // mappings; false when it has none with CFI. A process that is gone or
+  // unreadable is left out (its stacks follow frame pointers).
+  bool addProcess(int pid);
   // Whether addProcess() has read the process (to follow its new mappings).
   bool hasProcess(int pid) const { return processesSeen_.count(pid) != 0; }
 
