@@ -27,8 +27,6 @@ enum UnwindState {
   kReturned,  // kPc is a return address (look up the call before it)
   kPid,
   kObjectAddress,  // the PC in the object's addresses
-  kLow,            // the row search's bounds
-  kHigh,
   kFirstRow,
   kDepth,  // frames walked
 };
@@ -210,35 +208,39 @@ void ProgramEmitter::unwindFrame(int32_t area, uint32_t frames, Label stop) {
   as_.emit(ldx(Size::W, R2, R1, kMappingsAt + offsetof(ir::UnwindMapping, firstRow)));
   as_.emit(ldx(Size::W, R3, R1, kMappingsAt + offsetof(ir::UnwindMapping, rowCount)));
   as_.emit(stx(Size::DW, R9, state(kFirstRow), R2));
-  as_.emit(stx(Size::DW, R9, state(kLow), R2));
-  as_.emit(alu64(BPF_ADD, R3, R2));
-  as_.emit(stx(Size::DW, R9, state(kHigh), R3));
+  // r7 = low, r8 = high: callee-saved, they outlive each lookup.
+  as_.emit(mov64(R7, R2));
+  as_.emit(mov64(R8, R2));
+  as_.emit(alu64(BPF_ADD, R8, R3));
 
   // The row: the last whose address is at or below the object address.
   auto lookUpRow = [this](Reg index, Label missing) {
     lookUpByKey(maps_.unwindRows, index, missing);
   };
+  auto middle = [this] {  // r1 = (low + high) / 2
+    as_.emit(mov64(R1, R7));
+    as_.emit(alu64(BPF_ADD, R1, R8));
+    as_.emit(alu64(BPF_RSH, R1, 1));
+  };
   Label rowFound = as_.newLabel();
   for (int i = 0; i < kRowSearchSteps; i++) {
     Label higher = as_.newLabel(), next = as_.newLabel();
-    as_.emit(ldx(Size::DW, R7, R9, state(kLow)));
-    as_.emit(ldx(Size::DW, R8, R9, state(kHigh)));
     as_.jumpIf(BPF_JGE, R7, R8, rowFound);
-    as_.emit(alu64(BPF_ADD, R8, R7));
-    as_.emit(alu64(BPF_RSH, R8, 1));
-    lookUpRow(R8, framePointer);
+    middle();
+    lookUpRow(R1, framePointer);
     as_.emit(ldx(Size::W, R1, R0, offsetof(ir::UnwindRow, address)));
     as_.emit(ldx(Size::DW, R2, R9, state(kObjectAddress)));
     as_.jumpIf(BPF_JLE, R1, R2, higher);
-    as_.emit(stx(Size::DW, R9, state(kHigh), R8));
+    middle();
+    as_.emit(mov64(R8, R1));
     as_.jump(next);
     as_.bind(higher);
-    as_.emit(alu64(BPF_ADD, R8, 1));
-    as_.emit(stx(Size::DW, R9, state(kLow), R8));
+    middle();
+    as_.emit(mov64(R7, R1));
+    as_.emit(alu64(BPF_ADD, R7, 1));
     as_.bind(next);
   }
   as_.bind(rowFound);
-  as_.emit(ldx(Size::DW, R7, R9, state(kLow)));
   as_.emit(ldx(Size::DW, R1, R9, state(kFirstRow)));
   as_.jumpIf(BPF_JLE, R7, R1, framePointer);  // below the object's first row
   as_.emit(alu64(BPF_SUB, R7, 1));
