@@ -3,7 +3,8 @@
 # process maps the program, its provider becomes the object's (path-wide),
 # so that run fires (once dtrace has seen the mapping: the first run waits
 # 400 ms before firing) and every later run fires from its first
-# instruction.
+# instruction. The runs may fire on different CPUs: -x temporal prints
+# them in time order.
 work=$(mktemp -d)
 trap 'kill $dtrace 2>/dev/null; rm -rf "$work"' EXIT
 cd "$work" || exit 2
@@ -21,7 +22,7 @@ int main(int argc, char **argv) {
 C
 $DTRACE -h -s prov.d && gcc -c app.c && $DTRACE -G -s prov.d -o probes.o app.o &&
   gcc -o app app.o probes.o || exit 1
-$DTRACE -Zq -o trace -n 'BEGIN { printf("ready\n"); }
+$DTRACE -Zq -x temporal -o trace -n 'BEGIN { printf("ready\n"); }
   lateprov*:::go { printf("%s %s %d\n", probeprov, probemod, arg0); }' &
 dtrace=$!
 for _ in $(seq 100); do
