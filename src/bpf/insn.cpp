@@ -84,6 +84,9 @@ std::array<Insn, 2> ldMapValue(Reg dst, int mapFd, uint32_t offset) {
 }
 
 Insn call(int32_t helperId) { return makeInsn(BPF_JMP | BPF_CALL, 0, 0, 0, helperId); }
+Insn kfuncCall(int32_t btfId) {
+  return makeInsn(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0, btfId);
+}
 Insn exit() { return makeInsn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0); }
 
 Insn ja(int16_t off) { return makeInsn(BPF_JMP | BPF_JA, 0, 0, off, 0); }

@@ -54,6 +54,8 @@ std::array<Insn, 2> ldMapFd(Reg dst, int mapFd);
 std::array<Insn, 2> ldMapValue(Reg dst, int mapFd, uint32_t offset);
 
 Insn call(int32_t helperId);
+// A call of the kernel function (kfunc) with that vmlinux BTF id.
+Insn kfuncCall(int32_t btfId);
 Insn exit();
 
 // Jumps with explicit offsets (relative to the next instruction). The

@@ -39,6 +39,8 @@ BtfKind kindOf(const struct btf_type* t) {
       return BtfKind::Restrict;
     case BTF_KIND_FUNC_PROTO:
       return BtfKind::FuncProto;
+    case BTF_KIND_FUNC:
+      return BtfKind::Func;
     case BTF_KIND_FLOAT:
       return BtfKind::Float;
     case BTF_KIND_TYPE_TAG:
@@ -76,6 +78,8 @@ int libbpfKind(BtfKind kind) {
       return BTF_KIND_RESTRICT;
     case BtfKind::FuncProto:
       return BTF_KIND_FUNC_PROTO;
+    case BtfKind::Func:
+      return BTF_KIND_FUNC;
     case BtfKind::Float:
       return BTF_KIND_FLOAT;
     case BtfKind::TypeTag:

@@ -30,6 +30,7 @@ enum class BtfKind {
   Const,
   Restrict,
   FuncProto,
+  Func,  // a function (kernel functions, kfuncs)
   Float,
   TypeTag,
 };

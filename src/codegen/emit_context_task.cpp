@@ -5,10 +5,15 @@
 // self-> variables are that thread's (Probe::contextTaskWord).
 // Each leaves its result in r0 and clobbers r1-r5 only.
 #include "codegen/emitter.h"
+#include "types/readable_kernel_pointer.h"
 
 namespace dtrace::codegen {
 
 using namespace bpf;
+
+namespace {
+constexpr uint32_t kCommBytes = 16;  // TASK_COMM_LEN
+}  // namespace
 
 bool ProgramEmitter::hasContextTask() const { return probe_->contextTaskWord >= 0; }
 
@@ -68,6 +73,22 @@ void ProgramEmitter::contextUidGid() {
 }
 
 void ProgramEmitter::contextComm(Reg base, int32_t offset, uint32_t size) {
+  if (!hasContextTask() && size == kCommBytes && offset % 8 == 0) {
+    // The whole comm as two words read straight from the task (typed
+    // loads, no helper): bpf_get_current_comm's strscpy_pad costs several
+    // times more. The kernel keeps comm NUL-padded (__set_task_comm); the
+    // last byte is cleared all the same, so a name torn by a concurrent
+    // rename still ends within its field.
+    const int32_t comm = kernelOffset("task_struct", "comm");
+    types::currentTaskForLoads(as_);
+    as_.emit(ldx(Size::DW, R1, R0, static_cast<int16_t>(comm)));
+    as_.emit(stx(Size::DW, base, static_cast<int16_t>(offset), R1));
+    as_.emit(ldx(Size::DW, R1, R0, static_cast<int16_t>(comm + 8)));
+    as_.emit(alu64(BPF_LSH, R1, 8));
+    as_.emit(alu64(BPF_RSH, R1, 8));
+    as_.emit(stx(Size::DW, base, static_cast<int16_t>(offset + 8), R1));
+    return;
+  }
   if (!hasContextTask()) {
     as_.emit(mov64(R1, base));
     as_.emit(alu64(BPF_ADD, R1, offset));

@@ -54,15 +54,16 @@ Result<std::vector<Insn>> ProgramEmitter::emit(const std::vector<EnabledClause>&
   Label done = as_.newLabel();
   clauseCount_ = static_cast<uint32_t>(clauses.size());
   const bool syscallGuard = probe_->attachKind == providers::AttachKind::SyscallDispatch;
+  auto usesPerTask = [](const EnabledClause& c) { return c.layout->usesPerTask; };
+  const bool perTask = std::any_of(clauses.begin(), clauses.end(), usesPerTask) ||
+                       std::any_of(errorClauses_.begin(), errorClauses_.end(), usesPerTask);
   if (syscallGuard) {
     // Runs on the raw tracepoint for every system call, or from the
     // dispatcher: not a native call of this number ends here.
     providers::syscallProbeGuard(as_, providers::syscallDirection(probe_->name),
-                                 probe_->syscallNumber, done);
+                                 probe_->syscallNumber, done, perTask);
   }
-  auto usesPerTask = [](const EnabledClause& c) { return c.layout->usesPerTask; };
-  if (std::any_of(clauses.begin(), clauses.end(), usesPerTask) ||
-      std::any_of(errorClauses_.begin(), errorClauses_.end(), usesPerTask)) {
+  if (perTask) {
     if (!syscallGuard) {  // the guard found it already
       as_.emit(mov64(R6, R1));
       as_.emit(call(BPF_FUNC_get_current_task_btf));

@@ -7,21 +7,30 @@
 #include <string>
 
 #include "bpf/assembler.h"
+#include "types/readable_kernel_pointer.h"
 
 namespace dtrace::providers {
 
 using namespace bpf;
 
 // r7 = the number of the system call sys_exit reports (it passes the
-// return value, not the number): task_pt_regs(current)->orig_ax, read as a
-// plain load through the BTF pointers (bpf_probe_read_kernel() would cost a
-// copy with page faults disabled). r8 = current's task_struct.
-static void exitingSyscallNumber(Assembler& a) {
+// return value, not the number): its pt_regs argument's orig_ax, a plain
+// load through the pointer cast for loads. A kernel that cannot cast reads
+// task_pt_regs(current) instead, and leaves current's task_struct in r8
+// (returns true).
+static bool exitingSyscallNumber(Assembler& a) {
+  if (types::canCastForLoads("pt_regs")) {
+    a.emit(ldx(Size::DW, R1, R6, 0));  // ctx[0]: struct pt_regs *
+    types::castForLoads(a, "pt_regs");
+    a.emit(ldx(Size::DW, R7, R0, syscallabi::kOrigAx));
+    return false;
+  }
   a.emit(call(BPF_FUNC_get_current_task_btf));
   a.emit(mov64(R8, R0));
   a.emit(mov64(R1, R0));
   a.emit(call(BPF_FUNC_task_pt_regs));
   a.emit(ldx(Size::DW, R7, R0, syscallabi::kOrigAx));
+  return true;
 }
 
 // Every system call on the machine runs the dispatcher while any syscall
@@ -52,16 +61,23 @@ std::vector<Insn> syscallDispatcherProgram(SyscallDirection direction, int progA
   return a.finish().value();
 }
 
-void syscallProbeGuard(Assembler& a, SyscallDirection direction, int number, Label skip) {
+void syscallProbeGuard(Assembler& a, SyscallDirection direction, int number, Label skip,
+                       bool trustedTask) {
   a.emit(mov64(R6, R1));  // ctx
+  bool haveTask = false;
   if (direction == SyscallDirection::Entry) {
     a.emit(ldx(Size::DW, R7, R6, 8));  // ctx[1]: the system call number
-    a.jumpIf(BPF_JNE, R7, number, skip);
-    a.emit(call(BPF_FUNC_get_current_task_btf));
-    a.emit(mov64(R8, R0));
   } else {
-    exitingSyscallNumber(a);
-    a.jumpIf(BPF_JNE, R7, number, skip);
+    haveTask = exitingSyscallNumber(a);
+  }
+  a.jumpIf(BPF_JNE, R7, number, skip);
+  if (!haveTask) {
+    if (trustedTask) {
+      a.emit(call(BPF_FUNC_get_current_task_btf));
+    } else {
+      types::currentTaskForLoads(a);
+    }
+    a.emit(mov64(R8, R0));
   }
   // An ia32 system call numbers its calls differently: ftrace's syscall
   // events skip them, and so do we (TS_COMPAT in current's thread_info).

@@ -58,9 +58,12 @@ std::vector<bpf::Insn> syscallDispatcherProgram(SyscallDirection direction, int 
 // The first instructions of a syscall probe's program: to `skip` unless
 // the tracepoint fired for native system call `number`. So the program
 // may run from the dispatcher or on the raw tracepoint itself. r1 (the
-// context) is kept; r8 holds the current task (bpf_get_current_task_btf);
-// r0, r2-r5, r6 and r7 are clobbered.
-void syscallProbeGuard(bpf::Assembler& a, SyscallDirection direction, int number, bpf::Label skip);
+// context) is kept; r8 holds the current task: one helpers may take where
+// `trustedTask` (bpf_get_current_task_btf, 15 ns dearer here), otherwise
+// one only for loads (types/readable_kernel_pointer.h); r0, r2-r5, r6 and
+// r7 are clobbered.
+void syscallProbeGuard(bpf::Assembler& a, SyscallDirection direction, int number, bpf::Label skip,
+                       bool trustedTask);
 
 // The dispatcher of one direction, loaded and attached on first use.
 //

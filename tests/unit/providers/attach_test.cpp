@@ -51,7 +51,7 @@ std::vector<Insn> countingProgram(int mapFd, int16_t ctxWord, const Probe* sysca
   if (syscallProbe != nullptr) {
     syscallProbeGuard(
         a, syscallProbe->name == "entry" ? SyscallDirection::Entry : SyscallDirection::Return,
-        syscallProbe->syscallNumber, out);
+        syscallProbe->syscallNumber, out, false);
   }
   a.emit(mov64(R6, R1));
   a.emit(call(BPF_FUNC_get_current_pid_tgid));

@@ -5,6 +5,7 @@
 
 #include "bpf/disasm.h"
 #include "providers/syscall_dispatch.h"
+#include "types/readable_kernel_pointer.h"
 
 namespace dtrace::providers {
 namespace {
@@ -57,22 +58,34 @@ TEST(SyscallDispatcher, ProgramsTailCallByNumber) {
   EXPECT_EQ(occurrences(entry, "call "), 1u) << entry;
 }
 
-// The probe program's own guard: its number, then not an ia32 call.
+// The probe program's own guard: its number, then not an ia32 call. The
+// task it leaves is a helper's only when the program asks for one it may
+// hand to helpers; otherwise, and for sys_exit's pt_regs, plain loads
+// through pointers cast by bpf_rdonly_cast where the kernel has it.
 TEST(SyscallDispatcher, ProbeGuardChecksNumberAndIa32) {
+  const bool cast = types::canCastForLoads("task_struct") && types::canCastForLoads("pt_regs");
   for (SyscallDirection d : {SyscallDirection::Entry, SyscallDirection::Return}) {
-    bpf::Assembler a;
-    bpf::Label skip = a.newLabel();
-    syscallProbeGuard(a, d, SYS_getppid, skip);
-    a.emit(bpf::mov64(bpf::R0, 1));
-    a.bind(skip);
-    a.emit(bpf::exit());
-    const std::string text = bpf::disassemble(a.finish().value());
-    EXPECT_NE(text.find("!= 0x6e"), std::string::npos) << text;  // 110, getppid
-    EXPECT_NE(text.find("& 0x2"), std::string::npos) << text;    // TS_COMPAT
-    EXPECT_NE(text.find("get_current_task_btf"), std::string::npos) << text;
-    EXPECT_EQ(text.find("probe_read"), std::string::npos) << text;
-    EXPECT_EQ(text.find("task_pt_regs") != std::string::npos, d == SyscallDirection::Return)
-        << text;
+    for (bool trustedTask : {false, true}) {
+      bpf::Assembler a;
+      bpf::Label skip = a.newLabel();
+      syscallProbeGuard(a, d, SYS_getppid, skip, trustedTask);
+      a.emit(bpf::mov64(bpf::R0, 1));
+      a.bind(skip);
+      a.emit(bpf::exit());
+      const std::string text = bpf::disassemble(a.finish().value());
+      EXPECT_NE(text.find("!= 0x6e"), std::string::npos) << text;  // 110, getppid
+      EXPECT_NE(text.find("& 0x2"), std::string::npos) << text;    // TS_COMPAT
+      EXPECT_EQ(text.find("probe_read"), std::string::npos) << text;
+      EXPECT_EQ(text.find("get_current_task_btf") != std::string::npos, trustedTask || !cast)
+          << text;
+      EXPECT_EQ(text.find("task_pt_regs") != std::string::npos,
+                d == SyscallDirection::Return && !cast)
+          << text;
+      // The number is checked before any call: other system calls pay none.
+      if (cast) {
+        EXPECT_LT(text.find("!= 0x6e"), text.find("get_current_task")) << text;
+      }
+    }
   }
 }
 
