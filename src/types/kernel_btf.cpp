@@ -46,7 +46,24 @@ int64_t memberBits(const Btf& btf, const BtfType& t, const char* member) {
 
 }  // namespace
 
+Result<const bpf::BtfNameIndex*> KernelBtf::nameIndex() {
+  if (!index_) index_.emplace(bpf::BtfNameIndex::openVmlinux());
+  if (!*index_) return index_->error();
+  return &index_->value();
+}
+
+std::optional<uint32_t> KernelBtf::typeId(const char* name, BtfKind kind) {
+  auto index = nameIndex();
+  if (!index) return std::nullopt;
+  return (*index)->find(name, kind);
+}
+
 Result<uint32_t> KernelBtf::memberOffset(const char* type, const char* member) {
+  if (auto index = nameIndex()) {  // a direct member, without the parse
+    if (std::optional<uint32_t> id = (*index)->find(type, BtfKind::Struct)) {
+      if (std::optional<uint32_t> bits = (*index)->memberBitOffset(*id, member)) return *bits / 8;
+    }
+  }
   auto loaded = load();
   if (!loaded) return loaded.error();
   const Btf& btf = **loaded;

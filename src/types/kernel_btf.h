@@ -1,11 +1,13 @@
 // The kernel's own type information (BTF at /sys/kernel/btf/vmlinux),
 // loaded on first use only: scripts that name no kernel type never pay the
-// cost of parsing it.
+// cost of parsing it, and those that only need an id or a member's offset
+// (built-ins, the syscall guard) read it in place (bpf/btf_name_index.h).
 #pragma once
 
 #include <cstdint>
 #include <optional>
 
+#include "bpf/btf_name_index.h"
 #include "bpf/parsed_btf.h"
 #include "util/result.h"
 
@@ -18,12 +20,18 @@ class KernelBtf {
   // Byte offset of `member` in `struct type` (a direct member, or one of
   // an anonymous struct or union member, as C finds it).
   Result<uint32_t> memberOffset(const char* type, const char* member);
+  // The id of the kernel type (or function) of that name and kind, from
+  // the index: no parse.
+  std::optional<uint32_t> typeId(const char* name, bpf::BtfKind kind);
   // The parsed BTF, loaded on the first call.
   Result<const bpf::Btf*> load();
 
  private:
   KernelBtf() = default;
-  std::optional<Result<bpf::Btf>> btf_;  // empty until the first load()
+  Result<const bpf::BtfNameIndex*> nameIndex();
+
+  std::optional<Result<bpf::Btf>> btf_;             // empty until the first load()
+  std::optional<Result<bpf::BtfNameIndex>> index_;  // empty until first used
 };
 
 }  // namespace dtrace::types

@@ -19,9 +19,7 @@ constexpr const char* kCastKfunc = "bpf_rdonly_cast";
 std::optional<uint32_t> kernelTypeId(const char* name, BtfKind kind) {
   static std::map<std::pair<std::string, BtfKind>, std::optional<uint32_t>> ids;
   auto [it, fresh] = ids.try_emplace({name, kind});
-  if (fresh) {
-    if (auto btf = KernelBtf::instance().load()) it->second = (*btf)->find(name, kind);
-  }
+  if (fresh) it->second = KernelBtf::instance().typeId(name, kind);
   return it->second;
 }
 
