@@ -18,14 +18,14 @@ mark_objects
 $DTRACE -q -n 'syscall::getppid:entry { @ = count(; }' -c "$command" 2>"$err"
 report "compile error" $?
 
-# 500 thread-local stores make a program longer than the kernel's 16-bit
+# 450 thread-local stores make a program longer than the kernel's 16-bit
 # jumps reach once the verifier has inlined its helpers: it refuses the
 # last clause's program, after the first three probes' programs were
 # loaded and attached.
 {
   echo 'syscall::getpid:entry { @a = count(); } profile-97 { @b = count(); }'
   echo 'sched:::on-cpu { @c = count(); } syscall::getppid:entry {'
-  for i in $(seq 0 499); do echo "self->v$i = $i;"; done
+  for i in $(seq 0 449); do echo "self->v$i = $i;"; done
   echo '}'
 } >"$script"
 mark_objects
