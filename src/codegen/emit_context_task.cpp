@@ -17,6 +17,14 @@ constexpr uint32_t kCommBytes = 16;  // TASK_COMM_LEN
 
 bool ProgramEmitter::hasContextTask() const { return probe_->contextTaskWord >= 0; }
 
+void ProgramEmitter::currentTaskForLoads() {
+  if (taskInSlot_) {
+    as_.emit(ldx(Size::DW, R0, R10, kTaskSlot));
+    return;
+  }
+  types::currentTaskForLoads(as_);
+}
+
 void ProgramEmitter::contextTask() {
   if (!hasContextTask()) {
     as_.emit(call(BPF_FUNC_get_current_task));
@@ -60,7 +68,7 @@ void ProgramEmitter::contextPidTgid() {
   if (!hasContextTask() && types::canCastForLoads("task_struct")) {
     // The helper's (tgid << 32 | pid) from task->pid and task->tgid,
     // without its call, which costs 13 ns more here.
-    types::currentTaskForLoads(as_);
+    currentTaskForLoads();
     as_.emit(ldx(Size::W, R1, R0, static_cast<int16_t>(kernelOffset("task_struct", "pid"))));
     as_.emit(ldx(Size::W, R0, R0, static_cast<int16_t>(kernelOffset("task_struct", "tgid"))));
     as_.emit(alu64(BPF_LSH, R0, 32));
@@ -90,7 +98,7 @@ void ProgramEmitter::contextComm(Reg base, int32_t offset, uint32_t size) {
     // last byte is cleared all the same, so a name torn by a concurrent
     // rename still ends within its field.
     const int32_t comm = kernelOffset("task_struct", "comm");
-    types::currentTaskForLoads(as_);
+    currentTaskForLoads();
     as_.emit(ldx(Size::DW, R1, R0, static_cast<int16_t>(comm)));
     as_.emit(stx(Size::DW, base, static_cast<int16_t>(offset), R1));
     as_.emit(ldx(Size::DW, R1, R0, static_cast<int16_t>(comm + 8)));

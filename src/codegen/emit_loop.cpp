@@ -43,6 +43,7 @@ void ProgramEmitter::loopPassing(Reg passed, uint32_t iterations,
 }
 
 void ProgramEmitter::emitCallbacks() {
+  taskInSlot_ = false;  // a callback's stack frame is its own
   // A body may itself start loops: emit until none is left.
   for (size_t i = 0; i < callbacks_.size(); i++) {
     auto [entry, body, kind] = callbacks_[i];

@@ -63,7 +63,7 @@ Result<std::vector<Insn>> ProgramEmitter::emit(const std::vector<EnabledClause>&
     providers::syscallProbeGuard(as_, providers::syscallDirection(probe_->name),
                                  probe_->syscallNumber, done, perTask);
   }
-  if (perTask) {
+  if (perTask || syscallGuard) {
     if (!syscallGuard) {  // the guard found it already
       as_.emit(mov64(R6, R1));
       as_.emit(call(BPF_FUNC_get_current_task_btf));
@@ -71,6 +71,7 @@ Result<std::vector<Insn>> ProgramEmitter::emit(const std::vector<EnabledClause>&
       as_.emit(mov64(R1, R6));
     }
     as_.emit(stx(Size::DW, R10, kTaskSlot, R8));
+    taskInSlot_ = true;
   }
   prologue();
   as_.emit(st(Size::DW, R10, kTimestampSlot, 0));

@@ -71,8 +71,10 @@ inline constexpr int16_t kProbeEntrySlot = -56;
 // timestamp as first read in this probe firing (0: not read yet): DTrace
 // samples it once per firing, so every clause sees the same value.
 inline constexpr int16_t kTimestampSlot = -64;
-// The current task (bpf_get_current_task_btf), read once in the prologue
-// of a program whose clauses use per-task variables (DynamicLayout::perTask).
+// The current task, kept by the prologue of a program whose clauses use
+// per-task variables (DynamicLayout::perTask: bpf_get_current_task_btf's,
+// which helpers take) and of a syscall probe's (its guard's: perhaps only
+// for loads, types/readable_kernel_pointer.h).
 inline constexpr int16_t kTaskSlot = -72;
 inline constexpr int kFirstSpillSlot = -80;
 
@@ -300,6 +302,8 @@ class ProgramEmitter {
   void taskMember(const char* member, uint32_t size);  // r6 = current->member (a u64 chain)
   // emit_context_task.cpp: the task the probe fires for (r0; r1-r5 clobbered)
   bool hasContextTask() const;
+  // r0 = the current task for loads: kTaskSlot's, else found anew.
+  void currentTaskForLoads();
   void contextTask();     // r0 = its task_struct pointer
   void contextPidTgid();  // r0 = tgid << 32 | pid, as bpf_get_current_pid_tgid
   void contextUidGid();   // r0 = gid << 32 | uid, as bpf_get_current_uid_gid
@@ -445,6 +449,7 @@ class ProgramEmitter {
   const Layout& layout_;
   const MapFds& maps_;
   sema::TypeTable& types_;
+  bool taskInSlot_ = false;  // kTaskSlot holds the current task
   MemberOffsetFn memberOffset_;
 
   bpf::Assembler as_;
