@@ -45,23 +45,6 @@ size_t trailingBytes(const btf_type& t) {
   }
 }
 
-uint32_t kernelKind(BtfKind kind) {
-  switch (kind) {
-    case BtfKind::Struct:
-      return BTF_KIND_STRUCT;
-    case BtfKind::Union:
-      return BTF_KIND_UNION;
-    case BtfKind::Func:
-      return BTF_KIND_FUNC;
-    case BtfKind::Typedef:
-      return BTF_KIND_TYPEDEF;
-    case BtfKind::Enum:
-      return BTF_KIND_ENUM;
-    default:
-      return BTF_KIND_UNKN;  // not looked up by name here
-  }
-}
-
 }  // namespace
 
 Result<BtfNameIndex> BtfNameIndex::openVmlinux() {
@@ -134,13 +117,13 @@ std::optional<uint32_t> BtfNameIndex::stringOffset(std::string_view s) const {
 }
 
 std::optional<uint32_t> BtfNameIndex::find(std::string_view name, BtfKind kind) const {
-  const uint32_t wanted = kernelKind(kind);
+  const int wanted = btfKindNumber(kind);
   std::optional<uint32_t> nameOffset = stringOffset(name);
-  if (!nameOffset || wanted == BTF_KIND_UNKN) return std::nullopt;
+  if (!nameOffset || kind == BtfKind::Unknown) return std::nullopt;
   for (size_t i = 0; i < typeOffsets_.size(); i++) {
     btf_type t{};
     std::memcpy(&t, types_ + typeOffsets_[i], sizeof(t));
-    if (t.name_off == *nameOffset && BTF_INFO_KIND(t.info) == wanted) {
+    if (t.name_off == *nameOffset && static_cast<int>(BTF_INFO_KIND(t.info)) == wanted) {
       return static_cast<uint32_t>(i + 1);
     }
   }

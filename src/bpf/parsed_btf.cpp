@@ -50,7 +50,14 @@ BtfKind kindOf(const struct btf_type* t) {
   }
 }
 
-int libbpfKind(BtfKind kind) {
+std::string_view nameAt(const struct btf* btf, uint32_t offset) {
+  const char* name = btf__name_by_offset(btf, offset);
+  return name ? std::string_view(name) : std::string_view();
+}
+
+}  // namespace
+
+int btfKindNumber(BtfKind kind) {
   switch (kind) {
     case BtfKind::Int:
       return BTF_KIND_INT;
@@ -89,13 +96,6 @@ int libbpfKind(BtfKind kind) {
   }
   return BTF_KIND_UNKN;
 }
-
-std::string_view nameAt(const struct btf* btf, uint32_t offset) {
-  const char* name = btf__name_by_offset(btf, offset);
-  return name ? std::string_view(name) : std::string_view();
-}
-
-}  // namespace
 
 Result<Btf> Btf::loadVmlinux() {
   struct btf* btf = btf__load_vmlinux_btf();
@@ -140,7 +140,7 @@ std::optional<BtfType> Btf::type(uint32_t id) const {
 }
 
 std::optional<uint32_t> Btf::find(const char* name, BtfKind kind) const {
-  const int id = btf__find_by_name_kind(btf_, name, libbpfKind(kind));
+  const int id = btf__find_by_name_kind(btf_, name, btfKindNumber(kind));
   if (id < 0) return std::nullopt;
   return static_cast<uint32_t>(id);
 }

@@ -35,6 +35,9 @@ enum class BtfKind {
   TypeTag,
 };
 
+// The kernel's number for a kind (BTF_KIND_*); BTF_KIND_UNKN for Unknown.
+int btfKindNumber(BtfKind kind);
+
 // One type. `name` is empty when the type has none; it points into the
 // Btf and lives as long as it.
 struct BtfType {
