@@ -130,6 +130,13 @@ std::optional<uint32_t> BtfNameIndex::find(std::string_view name, BtfKind kind) 
   return std::nullopt;
 }
 
+std::string_view BtfNameIndex::nameOf(uint32_t id) const {
+  if (id == 0 || id > typeOffsets_.size()) return {};
+  btf_type t{};
+  std::memcpy(&t, types_ + typeOffsets_[id - 1], sizeof(t));
+  return stringAt(t.name_off);
+}
+
 std::optional<uint32_t> BtfNameIndex::memberBitOffset(uint32_t id, std::string_view member) const {
   if (id == 0 || id > typeOffsets_.size()) return std::nullopt;
   const char* at = types_ + typeOffsets_[id - 1];

@@ -28,6 +28,8 @@ class BtfNameIndex {
 
   // The id of the first type of that name and kind.
   std::optional<uint32_t> find(std::string_view name, BtfKind kind) const;
+  // The name of type (or function) `id`; empty for none.
+  std::string_view nameOf(uint32_t id) const;
   // The bit offset of a direct, named member of the struct or union `id`;
   // none for a member inside an anonymous struct or union.
   std::optional<uint32_t> memberBitOffset(uint32_t id, std::string_view member) const;

@@ -5,6 +5,7 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "bpf/btf_name_index.h"
 #include "bpf/helpers.h"
 
 // Sign-extending loads (cpu v4) are newer than the installed UAPI headers.
@@ -204,13 +205,26 @@ std::string loadImmText(const Insn& in, const Insn* next, const DisasmOptions& o
   return format("(%02x) r%d = ", in.code, in.dst_reg) + value;
 }
 
+// A kfunc's name from the kernel's BTF, read once (and only by listings
+// that call one); "kernel-function" where BTF cannot tell.
+std::string kernelFunctionName(int32_t btfId) {
+  static const std::optional<BtfNameIndex> btf = []() -> std::optional<BtfNameIndex> {
+    auto index = BtfNameIndex::openVmlinux();
+    if (!index) return std::nullopt;
+    return std::move(*index);
+  }();
+  const std::string_view name = btf ? btf->nameOf(static_cast<uint32_t>(btfId)) : "";
+  return name.empty() ? "kernel-function" : std::string(name);
+}
+
 std::string jumpText(const Insn& in) {
   const uint8_t cls = BPF_CLASS(in.code);
   const uint8_t op = BPF_OP(in.code);
   if (op == BPF_CALL) {
     if (in.src_reg == BPF_PSEUDO_CALL) return format("(%02x) call pc%+d", in.code, in.imm);
     if (in.src_reg == BPF_PSEUDO_KFUNC_CALL) {
-      return format("(%02x) call kernel-function#%d", in.code, in.imm);
+      const std::string name = kernelFunctionName(in.imm);
+      return format("(%02x) call %s#%d", in.code, name.c_str(), in.imm);
     }
     const std::string_view name = helperName(in.imm);
     const std::string full = name.empty() ? "unknown" : "bpf_" + std::string(name);

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "bpf/btf_name_index.h"
 #include "bpf/helpers.h"
 
 namespace dtrace::bpf {
@@ -46,6 +47,17 @@ TEST(DisasmTest, JumpAndCallLines) {
   EXPECT_EQ(one(call(BPF_FUNC_map_lookup_elem)), "(85) call bpf_map_lookup_elem#1");
   EXPECT_EQ(one(call(100000)), "(85) call unknown#100000");
   EXPECT_EQ(one(exit()), "(95) exit");
+}
+
+// A kfunc call is named from the kernel's BTF where it can be.
+TEST(DisasmTest, KernelFunctionCalls) {
+  EXPECT_EQ(one(kfuncCall(0x7ffffff0)), "(85) call kernel-function#2147483632");
+  auto btf = BtfNameIndex::openVmlinux();
+  if (!btf) GTEST_SKIP() << "no kernel BTF";
+  const std::optional<uint32_t> id = btf->find("bpf_rdonly_cast", BtfKind::Func);
+  if (!id) GTEST_SKIP() << "no bpf_rdonly_cast in this kernel";
+  EXPECT_EQ(one(kfuncCall(static_cast<int32_t>(*id))),
+            "(85) call bpf_rdonly_cast#" + std::to_string(*id));
 }
 
 TEST(DisasmTest, ListingWithWideLoads) {
