@@ -7,6 +7,7 @@
 #include "codegen/emitter.h"
 #include "sema/symbols.h"
 #include "sym/kernel_symbols.h"
+#include "types/readable_kernel_pointer.h"
 
 namespace dtrace::codegen {
 
@@ -394,6 +395,10 @@ void ProgramEmitter::taskMember(const char* path, uint32_t size) {
     fail("kernel type information is not available");
     return;
   }
+  if (!hasContextTask() && types::canCastForLoads("task_struct")) {
+    taskMemberByLoads(parts, size);
+    return;
+  }
   int16_t slot = pushSlot();
   contextTask();
   as_.emit(mov64(R6, R0));
@@ -422,6 +427,26 @@ void ProgramEmitter::taskMember(const char* path, uint32_t size) {
     if (!last) type = "task_struct";  // real_parent
   }
   popSlot();
+}
+
+// The same walk as plain loads through the current task cast for loads
+// (types/readable_kernel_pointer.h): a pointer member read through it is
+// itself typed, so real_parent's tgid is two loads, without a helper call.
+void ProgramEmitter::taskMemberByLoads(const std::vector<std::string>& parts, uint32_t size) {
+  currentTaskForLoads();
+  as_.emit(mov64(R6, R0));
+  std::string type = "task_struct";
+  for (size_t i = 0; i < parts.size(); i++) {
+    const int32_t off = kernelOffset(type.c_str(), parts[i].c_str());
+    const bool last = i + 1 == parts.size();
+    if (!last && parts[i] == "se") {  // embedded struct
+      as_.emit(alu64(BPF_ADD, R6, off));
+      type = "sched_entity";
+      continue;
+    }
+    as_.emit(ldx(last ? sizeOf(size) : Size::DW, R6, R6, static_cast<int16_t>(off)));
+    if (!last) type = "task_struct";  // real_parent
+  }
 }
 
 // args[n] is argument n converted to the type the checker gave it; uregs[n]

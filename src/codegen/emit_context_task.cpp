@@ -83,6 +83,16 @@ void ProgramEmitter::contextPidTgid() {
 }
 
 void ProgramEmitter::contextUidGid() {
+  if (!hasContextTask() && types::canCastForLoads("task_struct")) {
+    // The helper's (gid << 32 | uid) from current->cred, by loads.
+    currentTaskForLoads();
+    as_.emit(ldx(Size::DW, R0, R0, static_cast<int16_t>(kernelOffset("task_struct", "cred"))));
+    as_.emit(ldx(Size::W, R1, R0, static_cast<int16_t>(kernelOffset("cred", "uid"))));
+    as_.emit(ldx(Size::W, R0, R0, static_cast<int16_t>(kernelOffset("cred", "gid"))));
+    as_.emit(alu64(BPF_LSH, R0, 32));
+    as_.emit(alu64(BPF_OR, R0, R1));
+    return;
+  }
   if (!hasContextTask()) {
     as_.emit(call(BPF_FUNC_get_current_uid_gid));
     return;

@@ -300,6 +300,7 @@ class ProgramEmitter {
   void probeGuards(bpf::Label skip);                   // r6 = the argument a describes
   void builtinArray(const ast::Expr& index);           // r6 = args[i], uregs[i]
   void taskMember(const char* member, uint32_t size);  // r6 = current->member (a u64 chain)
+  void taskMemberByLoads(const std::vector<std::string>& parts, uint32_t size);
   // emit_context_task.cpp: the task the probe fires for (r0; r1-r5 clobbered)
   bool hasContextTask() const;
   // r0 = the current task for loads: kTaskSlot's, else found anew.
