@@ -53,15 +53,17 @@ Result<const bpf::BtfNameIndex*> KernelBtf::nameIndex() {
 }
 
 std::optional<uint32_t> KernelBtf::typeId(const char* name, BtfKind kind) {
-  auto index = nameIndex();
-  if (!index) return std::nullopt;
-  return (*index)->find(name, kind);
+  auto [it, fresh] = typeIds_.try_emplace({name, kind});
+  if (fresh) {
+    if (auto index = nameIndex()) it->second = (*index)->find(name, kind);
+  }
+  return it->second;
 }
 
 Result<uint32_t> KernelBtf::memberOffset(const char* type, const char* member) {
-  if (auto index = nameIndex()) {  // a direct member, without the parse
-    if (std::optional<uint32_t> id = (*index)->find(type, BtfKind::Struct)) {
-      if (std::optional<uint32_t> bits = (*index)->memberBitOffset(*id, member)) return *bits / 8;
+  if (std::optional<uint32_t> id = typeId(type, BtfKind::Struct)) {  // a direct member, no parse
+    if (std::optional<uint32_t> bits = (*nameIndex())->memberBitOffset(*id, member)) {
+      return *bits / 8;
     }
   }
   auto loaded = load();

@@ -5,7 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <string>
+#include <utility>
 
 #include "bpf/btf_name_index.h"
 #include "bpf/parsed_btf.h"
@@ -21,7 +24,7 @@ class KernelBtf {
   // an anonymous struct or union member, as C finds it).
   Result<uint32_t> memberOffset(const char* type, const char* member);
   // The id of the kernel type (or function) of that name and kind, from
-  // the index: no parse.
+  // the index: no parse, and each name looked up once.
   std::optional<uint32_t> typeId(const char* name, bpf::BtfKind kind);
   // The parsed BTF, loaded on the first call.
   Result<const bpf::Btf*> load();
@@ -32,6 +35,7 @@ class KernelBtf {
 
   std::optional<Result<bpf::Btf>> btf_;             // empty until the first load()
   std::optional<Result<bpf::BtfNameIndex>> index_;  // empty until first used
+  std::map<std::pair<std::string, bpf::BtfKind>, std::optional<uint32_t>> typeIds_;
 };
 
 }  // namespace dtrace::types

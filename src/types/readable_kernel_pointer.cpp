@@ -2,9 +2,7 @@
 
 #include <linux/bpf.h>
 
-#include <map>
 #include <optional>
-#include <string>
 
 #include "types/kernel_btf.h"
 
@@ -17,10 +15,7 @@ namespace {
 constexpr const char* kCastKfunc = "bpf_rdonly_cast";
 
 std::optional<uint32_t> kernelTypeId(const char* name, BtfKind kind) {
-  static std::map<std::pair<std::string, BtfKind>, std::optional<uint32_t>> ids;
-  auto [it, fresh] = ids.try_emplace({name, kind});
-  if (fresh) it->second = KernelBtf::instance().typeId(name, kind);
-  return it->second;
+  return KernelBtf::instance().typeId(name, kind);
 }
 
 }  // namespace
