@@ -1,7 +1,6 @@
 #include "bpf/assembler.h"
 
 #include <algorithm>
-#include <limits>
 #include <string>
 
 namespace dtrace::bpf {
@@ -10,10 +9,15 @@ namespace {
 
 bool isWideLoad(const Insn& insn) { return insn.code == (BPF_LD | BPF_DW | BPF_IMM); }
 
+// gotol: an unconditional jump whose offset is in the immediate.
+bool isLongJump(const Insn& insn) { return insn.code == (BPF_JMP32 | BPF_JA); }
+
 bool isJumpClass(const Insn& insn) {
   const uint8_t cls = BPF_CLASS(insn.code);
   return cls == BPF_JMP || cls == BPF_JMP32;
 }
+
+bool isUnconditional(const Insn& insn) { return insn.code == (BPF_JMP | BPF_JA); }
 
 // The instruction a jump, local call or callback address refers to, or -1.
 int64_t referencedInstruction(const std::vector<Insn>& insns, size_t i) {
@@ -24,6 +28,7 @@ int64_t referencedInstruction(const std::vector<Insn>& insns, size_t i) {
   const uint8_t op = BPF_OP(insn.code);
   if (op == BPF_EXIT) return -1;
   if (op == BPF_CALL) return insn.src_reg == BPF_PSEUDO_CALL ? next + insn.imm : -1;
+  if (isLongJump(insn)) return next + insn.imm;
   return next + insn.off;
 }
 
@@ -49,8 +54,7 @@ std::vector<Insn> withoutUnreachable(const std::vector<Insn>& insns,
       continue;
     }
     const bool endsFlow =
-        isJumpClass(insn) && (BPF_OP(insn.code) == BPF_EXIT ||
-                              (BPF_OP(insn.code) == BPF_JA && BPF_CLASS(insn.code) == BPF_JMP));
+        isJumpClass(insn) && (BPF_OP(insn.code) == BPF_EXIT || BPF_OP(insn.code) == BPF_JA);
     if (!endsFlow) pending.push_back(i + 1);
   }
   std::vector<int64_t> newIndex(insns.size() + 1, 0);
@@ -72,7 +76,7 @@ std::vector<Insn> withoutUnreachable(const std::vector<Insn>& insns,
     const int64_t target = referencedInstruction(insns, i);
     if (target >= 0) {
       const int64_t delta = newIndex[static_cast<size_t>(target)] - newIndex[i] - 1;
-      if (isWideLoad(insn) || BPF_OP(insn.code) == BPF_CALL) {
+      if (isWideLoad(insn) || BPF_OP(insn.code) == BPF_CALL || isLongJump(insn)) {
         insn.imm = static_cast<int32_t>(delta);
       } else {
         insn.off = static_cast<int16_t>(delta);
@@ -148,34 +152,100 @@ void Assembler::loadFunction(Reg dst, Label target) {
   insns_.push_back(makeInsn(0, 0, 0, 0, 0));
 }
 
+// Branch relaxation. A jump's 16-bit offset counts instructions after the
+// verifier's rewrites (inlined helpers grow the code), so a jump spanning
+// more than a quarter of that range becomes a gotol, whose offset has 32
+// bits: an unconditional one in place, a conditional one as "if cond goto
+// +1; goto +1; gotol target" (no condition needs inverting). Inserting
+// instructions only lengthens other jumps, so marking repeats until no more
+// become far.
+std::vector<bool> Assembler::farJumps(const std::vector<int64_t>& targets) const {
+  std::vector<bool> far(fixups_.size(), false);
+  for (bool changed = true; changed;) {
+    changed = false;
+    const std::vector<int64_t> moved = relaxedPositions(far);
+    for (size_t f = 0; f < fixups_.size(); f++) {
+      if (far[f] || fixups_[f].kind != FixupKind::kOffset) continue;
+      const int64_t delta = moved[static_cast<size_t>(targets[f])] - moved[fixups_[f].index] - 1;
+      if (delta < -kNearJumpLimit || delta > kNearJumpLimit) far[f] = changed = true;
+    }
+  }
+  return far;
+}
+
+// Each instruction's position once the far conditional jumps have their two
+// extra instructions; the entry past the end is the program's new length.
+std::vector<int64_t> Assembler::relaxedPositions(const std::vector<bool>& far) const {
+  std::vector<int64_t> grown(insns_.size() + 1, 0);
+  for (size_t f = 0; f < fixups_.size(); f++) {
+    if (far[f] && !isUnconditional(insns_[fixups_[f].index])) grown[fixups_[f].index + 1] += 2;
+  }
+  int64_t added = 0;
+  for (size_t i = 0; i < grown.size(); i++) {
+    added += grown[i];
+    grown[i] = static_cast<int64_t>(i) + added;
+  }
+  return grown;
+}
+
 Result<std::vector<Insn>> Assembler::finish() {
   if (!doublyBound_.empty()) {
     return makeError("BPF assembler: label " + std::to_string(doublyBound_.front()) +
                      " bound twice");
   }
-  std::vector<Insn> out = insns_;
-  for (const Fixup& fixup : fixups_) {
+  std::vector<int64_t> targets(fixups_.size());
+  for (size_t f = 0; f < fixups_.size(); f++) {
+    const Fixup& fixup = fixups_[f];
     const std::string where = "BPF assembler: jump at instruction " + std::to_string(fixup.index);
     if (fixup.label >= labelPositions_.size() || labelPositions_[fixup.label] == kUnbound) {
       return makeError(where + " targets unbound label " + std::to_string(fixup.label));
     }
-    const int64_t target = labelPositions_[fixup.label];
-    if (target >= static_cast<int64_t>(out.size())) {
+    targets[f] = labelPositions_[fixup.label];
+    if (targets[f] >= static_cast<int64_t>(insns_.size())) {
       return makeError(where + " targets a label past the last instruction");
     }
-    const int64_t delta = target - static_cast<int64_t>(fixup.index) - 1;
-    if (fixup.kind == FixupKind::kCallImm) {
-      out[fixup.index].imm = static_cast<int32_t>(delta);
+  }
+  const std::vector<bool> far = farJumps(targets);
+  const std::vector<int64_t> moved = relaxedPositions(far);
+  std::vector<int64_t> fixupAt(insns_.size(), -1);
+  for (size_t f = 0; f < fixups_.size(); f++) fixupAt[fixups_[f].index] = static_cast<int64_t>(f);
+
+  std::vector<Insn> out;
+  out.reserve(static_cast<size_t>(moved.back()));
+  for (size_t i = 0; i < insns_.size(); i++) {
+    Insn insn = insns_[i];
+    if (fixupAt[i] < 0) {
+      out.push_back(insn);
       continue;
     }
-    if (delta < std::numeric_limits<int16_t>::min() ||
-        delta > std::numeric_limits<int16_t>::max()) {
-      return makeError(where + " is out of range (offset " + std::to_string(delta) +
-                       " does not fit in 16 bits)");
+    const size_t f = static_cast<size_t>(fixupAt[i]);
+    const int64_t target = moved[static_cast<size_t>(targets[f])];
+    const auto offsetFrom = [&](size_t at) {
+      return static_cast<int32_t>(target - static_cast<int64_t>(at) - 1);
+    };
+    if (fixups_[f].kind == FixupKind::kCallImm) {
+      insn.imm = offsetFrom(out.size());
+      out.push_back(insn);
+    } else if (!far[f]) {
+      insn.off = static_cast<int16_t>(offsetFrom(out.size()));
+      out.push_back(insn);
+    } else if (isUnconditional(insn)) {
+      out.push_back(gotol(offsetFrom(out.size())));
+    } else {
+      insn.off = 1;
+      out.push_back(insn);
+      out.push_back(ja(1));
+      out.push_back(gotol(offsetFrom(out.size())));
     }
-    out[fixup.index].off = static_cast<int16_t>(delta);
   }
-  return withoutUnreachable(out, ownIndexes_, marks_);
+  std::vector<size_t> ownIndexes;
+  for (size_t i : ownIndexes_) {
+    const size_t at = static_cast<size_t>(moved[i]);
+    out[at].imm = static_cast<int32_t>(at);
+    ownIndexes.push_back(at);
+  }
+  for (size_t& m : marks_) m = static_cast<size_t>(moved[std::min(m, insns_.size())]);
+  return withoutUnreachable(out, ownIndexes, marks_);
 }
 
 }  // namespace dtrace::bpf

@@ -52,9 +52,9 @@ class Assembler {
   void mark() { marks_.push_back(insns_.size()); }
   const std::vector<size_t>& marks() const { return marks_; }
 
-  // Resolves every label reference. Fails if a label was never bound, was
-  // bound twice, points past the last instruction, or is too far away for
-  // the 16-bit jump offset.
+  // Resolves every label reference; a jump too far for a 16-bit offset
+  // becomes a gotol. Fails if a label was never bound, was bound twice or
+  // points past the last instruction.
   Result<std::vector<Insn>> finish();
 
  private:
@@ -65,8 +65,12 @@ class Assembler {
     FixupKind kind;
   };
   static constexpr int64_t kUnbound = -1;
+  // Jumps longer than this become gotol (see farJumps).
+  static constexpr int64_t kNearJumpLimit = 8192;
 
   void emitJump(Insn insn, Label target);
+  std::vector<bool> farJumps(const std::vector<int64_t>& targets) const;
+  std::vector<int64_t> relaxedPositions(const std::vector<bool>& far) const;
 
   std::vector<Insn> insns_;
   std::vector<int64_t> labelPositions_;

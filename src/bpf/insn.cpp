@@ -90,6 +90,8 @@ Insn kfuncCall(int32_t btfId) {
 Insn exit() { return makeInsn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0); }
 
 Insn ja(int16_t off) { return makeInsn(BPF_JMP | BPF_JA, 0, 0, off, 0); }
+
+Insn gotol(int32_t off) { return makeInsn(BPF_JMP32 | BPF_JA, 0, 0, 0, off); }
 Insn jmp(uint8_t op, Reg a, int32_t imm, int16_t off) {
   return makeInsn(BPF_JMP | op | BPF_K, a, 0, off, imm);
 }

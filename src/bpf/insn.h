@@ -61,6 +61,8 @@ Insn exit();
 // Jumps with explicit offsets (relative to the next instruction). The
 // Assembler fills offsets from labels; these are for hand-written code.
 Insn ja(int16_t off);
+// Unconditional jump with a 32-bit offset (gotol, cpu v4: kernel 6.6+).
+Insn gotol(int32_t off);
 Insn jmp(uint8_t op, Reg a, int32_t imm, int16_t off);
 Insn jmp(uint8_t op, Reg a, Reg b, int16_t off);
 Insn jmp32(uint8_t op, Reg a, int32_t imm, int16_t off);

@@ -20,6 +20,9 @@ constexpr size_t kMaxLogSize = 256u << 20;
 // Enough of the log to show the failing path; the whole log is available
 // through the verifierLog out-parameter.
 constexpr size_t kLogLinesInError = 60;
+// BPF_COMPLEXITY_LIMIT_INSNS: the most instructions the kernel loads (the
+// verifier refuses a larger program with E2BIG, before reading it).
+constexpr size_t kKernelMaxInsns = 1000000;
 
 // The running kernel's version in KERNEL_VERSION() form; only kprobe-type
 // programs on very old kernels check it, and it is harmless elsewhere.
@@ -110,6 +113,11 @@ Result<Program> Program::load(ProgramKind kind, const std::string& name,
     }
   }
   if (verifierLog != nullptr) *verifierLog = attempt.log;
+  if (attempt.fd < 0 && attempt.err == E2BIG && insns.size() > kKernelMaxInsns) {
+    return makeError("program of " + std::to_string(insns.size()) +
+                     " instructions is larger than the kernel loads (" +
+                     std::to_string(kKernelMaxInsns) + ")");
+  }
   if (attempt.fd < 0) {
     std::string message = errnoText(attempt.err);
     const std::string tail = lastLines(attempt.log, kLogLinesInError);

@@ -241,14 +241,15 @@ ExprPtr Parser::parsePostfix() {
       if (!parseArguments(*index, "]")) return nullptr;
       e = std::move(index);
     } else if (isPunct(t, "(")) {
-      if (e->kind != ExprKind::Identifier || parenthesized_.count(e.get()) != 0) {
-        syntaxError();
-        return nullptr;
-      }
       advance();
       ExprPtr call = makeExpr(ExprKind::Call, e->loc);
       call->text = e->text;
       if (!parseArguments(*call, ")")) return nullptr;
+      // dt_node_func(): only a name (parenthesized or not) can be called.
+      if (e->kind != ExprKind::Identifier) {
+        error("D_FUNC_IDENT", loc, "function designator is not of function type");
+        return nullptr;
+      }
       e = std::move(call);
     } else if (isPunct(t, ".") || isPunct(t, "->")) {
       bool arrow = t.text == "->";

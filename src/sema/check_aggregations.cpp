@@ -202,6 +202,12 @@ bool Checker::checkAggregationAssign(Expr& assign) {
   if (info && introducedIn(value.text) > version_) {  // not yet in the program's D version
     return error("D_FUNC_UNDEF", value.loc, "undefined function name: " + value.text);
   }
+  if (!info && value.kind == ExprKind::Call && !isFunctionName(value.text)) {
+    // dt_node_func() names what is not a function while parsing, before
+    // the assignment is checked.
+    notASubroutine(value);
+    return false;
+  }
   if (!info) {
     return error("D_AGG_FUNC", value.loc,
                  ref.text + " must be assigned the result of an aggregating function");

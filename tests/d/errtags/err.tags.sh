@@ -52,4 +52,10 @@ check 'BEGIN { "a"++; }'
 check 'BEGIN { execname++; }'
 # dt_cook_op2: a void value for a typed variable is incompatible.
 check 'BEGIN { x = 1; x = (void)0; }'
+# dt_node_func(): only a name can be called, and an undefined name is one
+# before an aggregation's value is checked.
+check 'BEGIN { @counts[0] = tick-1(); }'
+check 'BEGIN { x = (1)(2); }'
+check 'BEGIN { @a["x"] = nosuchfunc(); }'
+check 'BEGIN { @a = strlen("x"); }'
 exit 1

@@ -142,32 +142,72 @@ TEST(AssemblerTest, DoubleBindIsAnError) {
   EXPECT_FALSE(a.finish().ok());
 }
 
-TEST(AssemblerTest, OutOfRangeJumpIsAnError) {
-  Assembler forward;
-  Label far = forward.newLabel();
-  forward.jump(far);
-  for (int i = 0; i < 32767; ++i) forward.emit(mov64(R0, 0));
-  forward.bind(far);  // offset 32767: the largest that fits
-  forward.emit(exit());
-  ASSERT_TRUE(forward.finish().ok());
+TEST(AssemblerTest, NearJumpsKeepTheirShortForm) {
+  Assembler a;
+  Label end = a.newLabel();
+  a.jumpIf(BPF_JEQ, R1, 0, end);
+  for (int i = 0; i < 8192; ++i) a.emit(mov64(R0, 0));
+  a.bind(end);
+  a.emit(exit());
+  auto insns = a.finish();
+  ASSERT_TRUE(insns.ok());
+  ASSERT_EQ(insns->size(), 8194u);
+  EXPECT_EQ((*insns)[0].off, 8192);
+}
 
-  Assembler tooFar;
-  Label target = tooFar.newLabel();
-  tooFar.jump(target);
-  for (int i = 0; i < 32768; ++i) tooFar.emit(mov64(R0, 0));
-  tooFar.bind(target);
-  tooFar.emit(exit());
-  auto insns = tooFar.finish();
-  ASSERT_FALSE(insns.ok());
-  EXPECT_NE(insns.error().message.find("out of range"), std::string::npos);
+// A conditional jump too far for the verifier's rewrites to keep within 16
+// bits branches over a plain goto to a gotol; a goto that the two inserted
+// instructions push past the limit becomes a gotol in place.
+TEST(AssemblerTest, FarConditionalJumpBecomesGotol) {
+  Assembler a;
+  Label end = a.newLabel();
+  Label middle = a.newLabel();
+  Label conditional = a.newLabel();
+  a.jumpIf(BPF_JEQ, R1, 0, conditional);  // 0: near
+  a.jump(middle);                         // 1: offset 8191 before the insert
+  a.bind(conditional);
+  a.jumpIf(BPF_JSET, R1, 4, end);  // 2: offset 8197, far
+  for (int i = 3; i < 8193; ++i) a.emit(mov64(R0, 0));
+  a.bind(middle);
+  for (int i = 8193; i < 8200; ++i) a.emit(mov64(R0, 0));
+  a.bind(end);
+  a.emit(exit());
+  auto insns = a.finish();
+  ASSERT_TRUE(insns.ok());
+  const std::vector<Insn>& p = *insns;
+  ASSERT_EQ(p.size(), 8203u);
+  EXPECT_EQ(p[0].off, 1);
+  EXPECT_EQ(p[1].code, BPF_JMP32 | BPF_JA);
+  EXPECT_EQ(1 + 1 + p[1].imm, 8195);
+  EXPECT_EQ(p[2].code, BPF_JMP | BPF_JSET | BPF_K);
+  EXPECT_EQ(p[2].off, 1);
+  EXPECT_EQ(p[3].code, BPF_JMP | BPF_JA);
+  EXPECT_EQ(p[3].off, 1);
+  EXPECT_EQ(p[4].code, BPF_JMP32 | BPF_JA);
+  EXPECT_EQ(4 + 1 + p[4].imm, 8202);
+  EXPECT_EQ(p[8202].code, BPF_JMP | BPF_EXIT);
+}
 
-  Assembler backward;
-  Label top = backward.newLabel();
-  backward.bind(top);
-  for (int i = 0; i < 32768; ++i) backward.emit(mov64(R0, 0));
-  backward.jump(top);  // offset -32769
-  backward.emit(exit());
-  EXPECT_FALSE(backward.finish().ok());
+TEST(AssemblerTest, FarJumpsBothWaysUseGotol) {
+  Assembler a;
+  Label top = a.newLabel();
+  Label end = a.newLabel();
+  a.bind(top);
+  a.jumpIf(BPF_JEQ, R1, 0, end);  // 0: forward, far
+  for (int i = 0; i < 40000; ++i) a.emit(mov64(R0, 0));
+  a.jumpIf(BPF_JNE, R1, R2, top);  // 40001: backward, far
+  a.bind(end);
+  a.emit(exit());
+  auto insns = a.finish();
+  ASSERT_TRUE(insns.ok());
+  const std::vector<Insn>& p = *insns;
+  ASSERT_EQ(p.size(), 40007u);
+  EXPECT_EQ(p[2].code, BPF_JMP32 | BPF_JA);
+  EXPECT_EQ(2 + 1 + p[2].imm, 40006);
+  EXPECT_EQ(p[40003].off, 1);
+  EXPECT_EQ(p[40005].code, BPF_JMP32 | BPF_JA);
+  EXPECT_EQ(40005 + 1 + p[40005].imm, 0);
+  EXPECT_EQ(p[40006].code, BPF_JMP | BPF_EXIT);
 }
 
 }  // namespace
