@@ -98,6 +98,10 @@ void ProgramEmitter::value(const Expr& e) {
     typecast(R6, e.inlineValue->type, e.type);
     return;
   }
+  if (e.translatedMember && e.translatedMember->type->isString() && e.type->isCharArray()) {
+    translatedStringAddress(e);
+    return;
+  }
   if (e.translatedMember) {
     bindTranslatorInput(e);
     value(*e.translatedMember);

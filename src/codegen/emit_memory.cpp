@@ -41,6 +41,32 @@ void ProgramEmitter::allocate(Reg size) {
   as_.bind(ok);
 }
 
+// A char array member a translator defines by a string (psinfo_t's
+// pr_psargs from execargs) has no bytes in memory to stand for: where its
+// address is wanted (strlen(), an index, a cast to char *), the string is
+// built in a subroutine area and copied into newly alloca'd scratch, which
+// lasts the clause, as a string lives in DTrace's scratch. r6 = its address.
+void ProgramEmitter::translatedStringAddress(const Expr& e) {
+  const uint32_t size = e.type->size;
+  const int32_t area = subrArea(0);
+  subrDepth_++;
+  stringInto(e, R9, area, size);
+  subrDepth_--;
+  as_.emit(mov64(R6, static_cast<int32_t>(size)));
+  allocate(R6);
+  as_.emit(mov64(R1, R9));
+  as_.emit(alu64(BPF_ADD, R1, static_cast<int32_t>(layout_.allocaOffset)));
+  as_.emit(alu64(BPF_ADD, R1, R8));
+  as_.emit(mov64(R2, static_cast<int32_t>(size)));
+  as_.emit(mov64(R3, R9));
+  as_.emit(alu64(BPF_ADD, R3, area));
+  as_.emit(bpf::call(BPF_FUNC_probe_read_kernel));
+  scratchAddress();
+  as_.emit(mov64(R6, R0));
+  as_.emit(alu64(BPF_ADD, R6, static_cast<int32_t>(layout_.allocaOffset)));
+  as_.emit(alu64(BPF_ADD, R6, R8));
+}
+
 // bcopy() and copyinto() write only this clause's scratch memory
 // (illumos's DIF_SUBR_BCOPY and DIF_SUBR_COPYINTO check
 // dtrace_inscratch), never D variables as stores may.

@@ -1,6 +1,7 @@
 // Which memory a D program may write through a pointer, as illumos's
-// dtrace_canstore decides: scratch memory (what alloca() gave this
-// clause), the bytes of global and clause-local variables
+// dtrace_canstore decides: scratch memory (the clause's whole alloca area,
+// not only what alloca() has given out: `t = copyin(p, n); t[n] = 0;`
+// ends a string), the bytes of global and clause-local variables
 // (dtrace_canstore_statvar), and the value of a dynamic variable's element,
 // never its key. Anything else, kernel memory first of all, is an invalid
 // address. The verifier lets a program write only through a map-value
@@ -71,10 +72,8 @@ bool ProgramEmitter::writablePointer(Reg address, uint32_t size, uint32_t alignm
 bool ProgramEmitter::writableStatic(int16_t addressSlot, uint32_t size, Label found) {
   bool any = false;
   // Jumps to `next` unless [offset, offset + size) lies in the region of
-  // `length` bytes at r7, and below the word at usedWord when given; r3 =
-  // the offset, bounded for the verifier.
-  auto region = [&](uint32_t length, const std::function<void()>& loadBase,
-                    std::optional<int16_t> usedWord = std::nullopt) {
+  // `length` bytes at r7; r3 = the offset, bounded for the verifier.
+  auto region = [&](uint32_t length, const std::function<void()>& loadBase) {
     if (size > length) return;
     any = true;
     Label next = as_.newLabel();
@@ -84,12 +83,6 @@ bool ProgramEmitter::writableStatic(int16_t addressSlot, uint32_t size, Label fo
     as_.emit(ldx(Size::DW, R3, R10, addressSlot));
     as_.emit(alu64(BPF_SUB, R3, R0));
     as_.jumpIf(BPF_JGT, R3, static_cast<int32_t>(length - size), next);
-    if (usedWord) {
-      as_.emit(mov64(R1, R3));
-      as_.emit(alu64(BPF_ADD, R1, static_cast<int32_t>(size)));
-      as_.emit(ldx(Size::DW, R2, R9, *usedWord));
-      as_.jumpIf(BPF_JGT, R1, R2, next);
-    }
     as_.emit(alu64(BPF_ADD, R7, R3));
     as_.jump(found);
     as_.bind(next);
@@ -100,11 +93,10 @@ bool ProgramEmitter::writableStatic(int16_t addressSlot, uint32_t size, Label fo
       as_.emit(alu64(BPF_ADD, R7, static_cast<int32_t>(offset)));
     };
   };
-  // alloca(): up to what this clause allocated (dtrace_inscratch).
-  if (layout_.allocaSize) {
-    region(layout_.allocaSize, inScratch(layout_.allocaOffset),
-           static_cast<int16_t>(layout_.allocaUsedOffset));
-  }
+  // alloca()'s area, allocated or not: dtrace_canstore checks the whole
+  // scratch region (loads and bcopy() stay within what was allocated:
+  // dtrace_canload, dtrace_inscratch).
+  if (layout_.allocaSize) region(layout_.allocaSize, inScratch(layout_.allocaOffset));
   // Variables, each on its own (dtrace_canstore_statvar).
   for (const Layout::StaticRange& v : layout_.addressedStatics) {
     if (!v.global) {

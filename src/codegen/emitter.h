@@ -408,6 +408,7 @@ class ProgramEmitter {
   // r0 = r9 + allocaOffset + the allocated offset of `size` bytes (a register
   // or a constant); faults with NoScratch when the area is full.
   void allocate(bpf::Reg size);
+  void translatedStringAddress(const ast::Expr& e);  // r6 = a string member's bytes, alloca'd
   void progenyOf(const ast::Expr& call);
   void resetAlloca();  // at the start of every clause
   // bcopy() and copyinto(): r0 = a map-value pointer through which the

@@ -225,7 +225,12 @@ void scan(const ast::Expr* e, ScratchNeeds& needs, uint32_t joins = 0, bool chai
     if (!chained) joins++;
     needs.joinLevels = std::max(needs.joinLevels, joins);
   }
-  if (scratchOf(e) == ir::SubroutineScratch::Areas) {
+  // A char array member defined by a string may be wanted by address: built
+  // in a subroutine area, then alloca'd (ProgramEmitter::translatedStringAddress).
+  const bool stringMember = e->translatedMember && e->translatedMember->type &&
+                            e->translatedMember->type->isString() && e->type &&
+                            e->type->isCharArray();
+  if (scratchOf(e) == ir::SubroutineScratch::Areas || stringMember) {
     needs.subroutines = true;
     needs.subrLevels = std::max(needs.subrLevels, ++subrs);
   }
