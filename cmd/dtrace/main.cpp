@@ -320,12 +320,13 @@ int main(int argc, char** argv) {
                                         programName(units[i]), compiled->clauses, cl.compileOnly);
     }
   }
-  if (compiler.showsProgram()) {
-    program.showVariableTables();
-    // As libdtrace lists DIF while compiling (DTRACE_C_DIFV), -e lists too:
-    // the programs are generated without loading them.
-    if (cl.compileOnly) {
-      if (auto r = program.generateUnloaded(SIZE_MAX, true); !r) return fail(r.error().message);
+  if (compiler.showsProgram()) program.showVariableTables();
+  // -e compiles completely, as dtrace_program_strcompile() generates DIF:
+  // the programs are generated without loading them (and listed with -S,
+  // as libdtrace lists DIF while compiling with DTRACE_C_DIFV).
+  if (cl.compileOnly) {
+    if (auto r = program.generateUnloaded(SIZE_MAX, compiler.showsProgram()); !r) {
+      return fail(r.error().message);
     }
   }
   // exec_prog() for each program: the match notice, then with -v the

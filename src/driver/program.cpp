@@ -108,11 +108,11 @@ std::vector<size_t> Program::otherTaskClauses() const {
 
 constexpr uint32_t kMaxScratchSize = 32 * 1024;
 
-Result<void> Program::layOut() {
+Result<void> Program::layOut(bool going) {
   // dtrace_state_go() allocates nspec speculations first: none (a zero
   // allocation) or more than INT_MAX fails with ENOMEM.
   const uint64_t nspec = options_.value("nspec");
-  if (nspec == 0 || nspec > INT_MAX) return makeError("Not enough space");
+  if (going && (nspec == 0 || nspec > INT_MAX)) return makeError("Not enough space");
   const codegen::SpeculationLimits speculations{static_cast<uint32_t>(nspec),
                                                 options_.size("specsize")};
   // Every program has room for two strings in its scratch space: a larger
@@ -135,7 +135,7 @@ Result<void> Program::layOut() {
                                    static_cast<uint32_t>(scratchsize), programClauses(),
                                    otherTaskClauses());
   // As dtrace_go() refuses them (EDT_DESTRUCTIVE), before anything is attached.
-  if (layout_.destructive && !options_.flag("destructive")) {
+  if (going && layout_.destructive && !options_.flag("destructive")) {
     return makeError("Destructive actions not allowed");
   }
   // A per-CPU map value (and a BPF instruction's offset) reaches 32 KiB.
@@ -146,7 +146,9 @@ Result<void> Program::layOut() {
                      "), scratchsize (now " + std::to_string(scratchsize) +
                      ") or the size of clause-local variables");
   }
-  if (auto r = checkBufferSizes(); !r) return r;
+  if (going) {
+    if (auto r = checkBufferSizes(); !r) return r;
+  }
   configureRuntime();
   for (ir::Ecb& ecb : ir_.ecbs) completeEcb(ecb);
   ir_.aggregations = layout_.aggregations;
@@ -251,7 +253,7 @@ Result<void> Program::load() {
 }
 
 void Program::showVariableTables() {
-  if (!layOut()) return;
+  if (!layOut(false)) return;
   for (size_t i = 0; i < compiler_.clauses().size(); i++) {
     const ast::ProbeClause& clause = *compiler_.clauses()[i];
     const std::string table = formatVariableTable(clause, compiler_.symbols(), layout_);
@@ -265,7 +267,7 @@ void Program::showVariableTables() {
 
 Result<size_t> Program::generateUnloaded(size_t maxPrograms, bool listPrograms) {
   const bool listing = std::exchange(listing_, listPrograms);
-  if (auto r = layOut(); !r) {
+  if (auto r = layOut(false); !r) {
     listing_ = listing;
     return r.error();
   }

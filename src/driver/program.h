@@ -108,8 +108,9 @@ class Program {
   struct Maps;
 
   // The storage layout, the runtime configuration, the ECBs' records, and
-  // dtrace:::ERROR's enabling.
-  Result<void> layOut();
+  // dtrace:::ERROR's enabling; `going` adds what dtrace_go() refuses
+  // (nspec, destructive actions without -w, buffer sizes), which -e never does.
+  Result<void> layOut(bool going = true);
   Result<void> checkBufferSizes();
   void configureRuntime();
   // The clauses that run together in one program (for sharing maps).
