@@ -54,7 +54,7 @@ void ProgramEmitter::builtin(const sema::Variable& v) {
       taskMember("real_parent.tgid", 4);
       return;
     case Builtin::Vtimestamp:
-      taskMember("se.sum_exec_runtime", 8);
+      threadCpuTime();
       return;
     case Builtin::Timestamp:
       firingTimestamp();
@@ -382,6 +382,46 @@ void ProgramEmitter::userMemoryRead(const providers::ArgSource& a) {
 // r6 = current task's member at a dotted path, where each path element but
 // the last is a pointer to follow (real_parent.tgid) or an embedded struct
 // (se.sum_exec_runtime). Offsets come from the kernel's BTF.
+// vtimestamp: the thread's time on CPU until its last switch (kept by
+// driver::ThreadCpuClock) plus the time from this CPU's slice start to
+// the firing's timestamp, so it holds still through a firing. A
+// probe on behalf of another thread (sched:::on-cpu) reads that thread's
+// sum_exec_runtime, current as of its last tick or switch.
+void ProgramEmitter::threadCpuTime() {
+  if (maps_.threadCpuSums < 0 || hasContextTask()) {
+    taskMember("se.sum_exec_runtime", 8);
+    return;
+  }
+  const int16_t slot = pushSlot();
+  Label sum = as_.newLabel(), done = as_.newLabel();
+  as_.emit(ldMapFd(R1, maps_.sliceStarts));
+  as_.emit(mov64(R2, R10));
+  as_.emit(alu64(BPF_ADD, R2, kZeroKeySlot));
+  as_.emit(call(BPF_FUNC_map_lookup_elem));
+  as_.emit(mov64(R6, 0));
+  as_.jumpIf(BPF_JEQ, R0, 0, sum);
+  as_.emit(ldx(Size::DW, R8, R0, 0));
+  as_.jumpIf(BPF_JEQ, R8, 0, sum);  // no switch seen on this CPU yet
+  as_.emit(stx(Size::DW, R10, slot, R8));
+  firingTimestamp();  // constant through a firing, as t_dtrace_vtime is
+  as_.emit(ldx(Size::DW, R8, R10, slot));
+  as_.emit(alu64(BPF_SUB, R6, R8));
+  as_.bind(sum);
+  as_.emit(stx(Size::DW, R10, slot, R6));
+  as_.emit(call(BPF_FUNC_get_current_task_btf));
+  as_.emit(mov64(R2, R0));
+  as_.emit(ldMapFd(R1, maps_.threadCpuSums));
+  as_.emit(mov64(R3, 0));
+  as_.emit(mov64(R4, 0));
+  as_.emit(call(BPF_FUNC_task_storage_get));
+  as_.emit(ldx(Size::DW, R6, R10, slot));
+  as_.jumpIf(BPF_JEQ, R0, 0, done);
+  as_.emit(ldx(Size::DW, R8, R0, 0));
+  as_.emit(alu64(BPF_ADD, R6, R8));
+  as_.bind(done);
+  popSlot();
+}
+
 void ProgramEmitter::taskMember(const char* path, uint32_t size) {
   std::string p = path;
   std::vector<std::string> parts;

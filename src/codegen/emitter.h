@@ -299,6 +299,7 @@ class ProgramEmitter {
   // Jumps to `skip` unless every guard of the probe passes.
   void probeGuards(bpf::Label skip);                   // r6 = the argument a describes
   void builtinArray(const ast::Expr& index);           // r6 = args[i], uregs[i]
+  void threadCpuTime();                                // r6 = vtimestamp
   void taskMember(const char* member, uint32_t size);  // r6 = current->member (a u64 chain)
   void taskMemberByLoads(const std::vector<std::string>& parts, uint32_t size);
   // emit_context_task.cpp: the task the probe fires for (r0; r1-r5 clobbered)

@@ -203,6 +203,7 @@ struct ScratchNeeds {
   uint32_t kernelStackBytes = 0;  // the largest stack() field
   uint32_t userStackBytes = 0;    // the largest ustack() or jstack() field
   bool unwinds = false;           // ustack(), jstack(), ucaller or ustackdepth
+  bool cpuTime = false;           // vtimestamp
 };
 
 bool isStrjoin(const ast::Expr* e) { return scratchOf(e) == ir::SubroutineScratch::Join; }
@@ -249,6 +250,7 @@ void scan(const ast::Expr* e, ScratchNeeds& needs, uint32_t joins = 0, bool chai
     needs.unwinds = true;
     needs.loops = true;  // the unwinder's
   }
+  if (e->kind == ast::ExprKind::Identifier && e->text == "vtimestamp") needs.cpuTime = true;
   if (e->kind == ast::ExprKind::Identifier && (e->text == "ucaller" || e->text == "ustackdepth")) {
     needs.unwinds = true;
     if (e->text == "ucaller") needs.userStackBytes = std::max(needs.userStackBytes, 16u);
@@ -558,6 +560,7 @@ void placeOptionalScratch(Layout& layout, const ScratchNeeds& needs, uint32_t al
     layout.scratchSize += layout.kernelStackSize;
   }
   layout.unwindsUserStacks = needs.unwinds;
+  layout.threadCpuTime = needs.cpuTime;
   if (needs.userStackBytes) {
     layout.userStackOffset = layout.scratchSize;
     layout.userStackSize = alignUp(needs.userStackBytes, 8);

@@ -145,6 +145,7 @@ struct Layout {
   uint32_t userStackOffset = 0;
   uint32_t userStackSize = 0;
   bool unwindsUserStacks = false;  // ustack(), jstack(), ucaller or ustackdepth
+  bool threadCpuTime = false;      // vtimestamp: driver::ThreadCpuClock accounts at switches
   bool destructive = false;        // some clause calls raise, stop, chill, system or freopen
   // Speculations' state words in the globals (ir::SpeculationState): nspec
   // of them, or none when no clause uses speculations.

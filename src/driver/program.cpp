@@ -280,6 +280,10 @@ Result<size_t> Program::generateUnloaded(size_t maxPrograms, bool listPrograms) 
   fds.cpuRings = next++;
   fds.ringbufWakeBytes = (4 << 20) / 4;
   if (layout_.speculations > 0) fds.speculationUsage = next++;
+  if (layout_.threadCpuTime) {
+    fds.threadCpuSums = next++;
+    fds.sliceStarts = next++;
+  }
   std::vector<int> arrays;
   for (size_t i = 0; i < layout_.mapArrays.size(); i++) arrays.push_back(next++);
   auto refer = [&](const codegen::MapPlace& place) {

@@ -12,6 +12,7 @@
 
 #include "bpf/cpu_rings.h"
 #include "driver/program.h"
+#include "driver/thread_cpu_clock.h"
 #include "driver/unwind_tables.h"
 #include "ir/probe_table.h"
 
@@ -23,10 +24,11 @@ struct Program::Maps {
   std::optional<bpf::Map> speculationUsage;  // when a clause uses speculations
   std::vector<bpf::Map> aggregations;
   std::vector<bpf::Map> dynamics;
-  std::vector<bpf::Map> mapArrays;       // codegen::Layout::mapArrays
-  std::vector<bpf::Map> probeTables;     // one per shared program
-  std::unique_ptr<UnwindTables> unwind;  // ustack() by call frame information
-  uint64_t* globalsValue = nullptr;      // mmapped: the state is only touched through atomic_ref
+  std::vector<bpf::Map> mapArrays;         // codegen::Layout::mapArrays
+  std::vector<bpf::Map> probeTables;       // one per shared program
+  std::unique_ptr<UnwindTables> unwind;    // ustack() by call frame information
+  std::optional<ThreadCpuClock> cpuClock;  // vtimestamp
+  uint64_t* globalsValue = nullptr;        // mmapped: the state is only touched through atomic_ref
 };
 
 namespace {
@@ -147,6 +149,12 @@ Result<void> Program::createMaps() {
     for (int pid : processesWithProbes()) {
       if (pid > 0) maps_->unwind->addProcess(pid);
     }
+  }
+
+  if (layout_.threadCpuTime) {
+    auto clock = ThreadCpuClock::start();
+    if (!clock) return clock.error();
+    maps_->cpuClock.emplace(std::move(*clock));
   }
 
   auto principal = createPrincipalBuffers(options_);
@@ -301,6 +309,10 @@ ir::MapFds Program::mapFds() const {
   if (maps_->unwind) {
     fds.unwindRows = maps_->unwind->rowsFd();
     fds.unwindProcesses = maps_->unwind->processesFd();
+  }
+  if (maps_->cpuClock) {
+    fds.threadCpuSums = maps_->cpuClock->sumsFd();
+    fds.sliceStarts = maps_->cpuClock->sliceStartsFd();
   }
   referToMaps(fds);
   if (maps_->aggregationZero) fds.aggregationZero = maps_->aggregationZero->fd();

@@ -41,6 +41,11 @@ struct MapFds {
   // -1: user stacks follow frame pointers only.
   int unwindRows = -1;
   int unwindProcesses = -1;
+  // vtimestamp (driver::ThreadCpuClock): each thread's time on CPU until
+  // its last switch (task storage, u64), and when this CPU's current
+  // slice began (per-CPU array, one u64); -1: sum_exec_runtime.
+  int threadCpuSums = -1;
+  int sliceStarts = -1;
 };
 
 }  // namespace dtrace::ir
