@@ -4,6 +4,7 @@
 // root) in emit_builtin_path.cpp.
 #include <csignal>
 
+#include "bpf/task_storage.h"
 #include "codegen/emitter.h"
 #include "sema/symbols.h"
 #include "sym/kernel_symbols.h"
@@ -408,12 +409,7 @@ void ProgramEmitter::threadCpuTime() {
   as_.emit(alu64(BPF_SUB, R6, R8));
   as_.bind(sum);
   as_.emit(stx(Size::DW, R10, slot, R6));
-  as_.emit(call(BPF_FUNC_get_current_task_btf));
-  as_.emit(mov64(R2, R0));
-  as_.emit(ldMapFd(R1, maps_.threadCpuSums));
-  as_.emit(mov64(R3, 0));
-  as_.emit(mov64(R4, 0));
-  as_.emit(call(BPF_FUNC_task_storage_get));
+  currentTaskStorage(as_, maps_.threadCpuSums, false);
   as_.emit(ldx(Size::DW, R6, R10, slot));
   as_.jumpIf(BPF_JEQ, R0, 0, done);
   as_.emit(ldx(Size::DW, R8, R0, 0));

@@ -1,6 +1,7 @@
 // Probe arguments that an earlier point of the same thread recorded
 // (providers/thread_record.h): a word of the thread's record, or the time
 // since it was written.
+#include "bpf/task_storage.h"
 #include "codegen/emitter.h"
 
 namespace dtrace::codegen {
@@ -15,12 +16,7 @@ void ProgramEmitter::recordedRead(const providers::ArgSource& a) {
     return;
   }
   Label done = as_.newLabel();
-  as_.emit(call(BPF_FUNC_get_current_task_btf));
-  as_.emit(mov64(R2, R0));
-  as_.emit(ldMapFd(R1, probe_->threadRecordFd));
-  as_.emit(mov64(R3, 0));
-  as_.emit(mov64(R4, 0));
-  as_.emit(call(BPF_FUNC_task_storage_get));
+  currentTaskStorage(as_, probe_->threadRecordFd, false);
   as_.emit(mov64(R6, 0));
   as_.jumpIf(BPF_JEQ, R0, 0, done);
   if (a.kind == Kind::SinceRecorded) {

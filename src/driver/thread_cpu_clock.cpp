@@ -1,6 +1,7 @@
 #include "driver/thread_cpu_clock.h"
 
 #include "bpf/assembler.h"
+#include "bpf/task_storage.h"
 
 namespace dtrace::driver {
 
@@ -28,12 +29,7 @@ std::vector<Insn> switchAccounting(int sumsFd, int sliceStartsFd) {
   a.jumpIf(BPF_JEQ, R8, 0, out);
   a.emit(mov64(R6, R0));
   a.emit(alu64(BPF_SUB, R6, R8));
-  a.emit(call(BPF_FUNC_get_current_task_btf));
-  a.emit(mov64(R2, R0));
-  a.emit(ldMapFd(R1, sumsFd));
-  a.emit(mov64(R3, 0));
-  a.emit(mov64(R4, BPF_LOCAL_STORAGE_GET_F_CREATE));
-  a.emit(call(BPF_FUNC_task_storage_get));
+  currentTaskStorage(a, sumsFd, true);
   a.jumpIf(BPF_JEQ, R0, 0, out);
   a.emit(ldx(Size::DW, R1, R0, 0));
   a.emit(alu64(BPF_ADD, R1, R6));

@@ -1,6 +1,7 @@
 #include "providers/thread_record.h"
 
 #include "bpf/assembler.h"
+#include "bpf/task_storage.h"
 
 namespace dtrace::providers {
 
@@ -11,12 +12,7 @@ std::vector<Insn> threadRecorderProgram(int mapFd, const std::vector<RecordedVal
   Assembler a;
   Label out = a.newLabel();
   a.emit(mov64(R6, R1));  // ctx
-  a.emit(call(BPF_FUNC_get_current_task_btf));
-  a.emit(mov64(R2, R0));
-  a.emit(ldMapFd(R1, mapFd));
-  a.emit(mov64(R3, 0));
-  a.emit(mov64(R4, BPF_LOCAL_STORAGE_GET_F_CREATE));
-  a.emit(call(BPF_FUNC_task_storage_get));
+  currentTaskStorage(a, mapFd, true);
   a.jumpIf(BPF_JEQ, R0, 0, out);  // out of memory: the probes read no record
   a.emit(mov64(R7, R0));
   a.emit(call(BPF_FUNC_ktime_get_ns));

@@ -1,0 +1,15 @@
+// The call sequence that finds the current task's value in a task-storage
+// map (BPF_MAP_TYPE_TASK_STORAGE): the helper wants the trusted task
+// pointer bpf_get_current_task_btf() gives.
+#pragma once
+
+#include "bpf/assembler.h"
+
+namespace dtrace::bpf {
+
+// r0 = the current task's value in the map `mapFd`, created (zeroed) first
+// when `create`; 0 when there is none or it could not be created.
+// Clobbers r1-r5.
+void currentTaskStorage(Assembler& a, int mapFd, bool create);
+
+}  // namespace dtrace::bpf
