@@ -103,6 +103,12 @@ Result<Program> Program::load(ProgramKind kind, const std::string& name,
   auto subprograms = describeSubprograms(insns);
   if (!subprograms) return subprograms.error();
   Attempt attempt = tryLoad(kind, kernelName, insns, *subprograms, verbose ? 2 : 0);
+  // Too large to be read at all: no log to retry for.
+  if (attempt.fd < 0 && attempt.err == E2BIG && insns.size() > kKernelMaxInsns) {
+    return makeError("program of " + std::to_string(insns.size()) +
+                     " instructions is larger than the kernel loads (" +
+                     std::to_string(kKernelMaxInsns) + ")");
+  }
   if (attempt.fd < 0 && (!verbose || attempt.log.empty())) {
     Attempt retry = tryLoad(kind, kernelName, insns, *subprograms, 1);
     if (retry.fd >= 0) {
@@ -113,11 +119,6 @@ Result<Program> Program::load(ProgramKind kind, const std::string& name,
     }
   }
   if (verifierLog != nullptr) *verifierLog = attempt.log;
-  if (attempt.fd < 0 && attempt.err == E2BIG && insns.size() > kKernelMaxInsns) {
-    return makeError("program of " + std::to_string(insns.size()) +
-                     " instructions is larger than the kernel loads (" +
-                     std::to_string(kKernelMaxInsns) + ")");
-  }
   if (attempt.fd < 0) {
     std::string message = errnoText(attempt.err);
     const std::string tail = lastLines(attempt.log, kLogLinesInError);
