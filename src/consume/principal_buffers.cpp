@@ -35,9 +35,12 @@ Result<PrincipalBuffers> PrincipalBuffers::open(const std::vector<int>& ringFds,
   return buffers;
 }
 
-void PrincipalBuffers::interval() {
+void PrincipalBuffers::interval(std::optional<size_t> first) {
   const uint64_t began = util::monotonicNs();
-  for (size_t cpu = 0; cpu < rings_->ringCount(); cpu++) (void)rings_->consumeInterval(cpu);
+  if (first && *first < rings_->ringCount()) (void)rings_->consumeInterval(*first);
+  for (size_t cpu = 0; cpu < rings_->ringCount(); cpu++) {
+    if (cpu != first) (void)rings_->consumeInterval(cpu);
+  }
   if (ordered_ && releaseEachInterval_) (void)ordered_->release(began - kCommitSlackNs, *print_);
 }
 

@@ -30,8 +30,9 @@ class PrincipalBuffers {
   // `ringFds` by CPU; `print` takes each record when its turn comes.
   static Result<PrincipalBuffers> open(const std::vector<int>& ringFds, Order order, Handler print);
 
-  // One switch interval: what each CPU's buffer holds, CPU after CPU.
-  void interval();
+  // One switch interval: what each CPU's buffer holds, CPU after CPU,
+  // `first` (BEGIN's CPU, in the first interval) before the others.
+  void interval(std::optional<size_t> first = std::nullopt);
   // Tracing has ended: every record still in the buffers or held back.
   void finish();
   // Readable when a CPU's buffer asks to be drained.

@@ -85,6 +85,8 @@ class Program {
   // BEGIN's and END's programs, run in this thread (on the -x cpu CPU).
   Result<void> fireBegin() const;
   Result<void> fireEnd() const;
+  // The CPU whose buffer BEGIN's and END's records go to.
+  uint32_t consumerCpu() const { return consumerCpu_; }
   // Enables what the clauses' descriptions match in objects process `pid`
   // mapped since tracing began (dlopen).
   Result<void> extendToProcess(int pid);

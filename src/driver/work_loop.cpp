@@ -173,7 +173,10 @@ Result<void> WorkLoop::begin(Tracing& t) {
   if (t.aggregates) {
     if (auto r = t.consumer.snapAggregations(); !r) return r.error();
   }
-  t.principal.interval();
+  // BEGIN's records come first, as dt_consume_begin() reads the buffer of
+  // BEGIN's CPU before the others: what other CPUs record from here on
+  // follows BEGIN's freopen() or setopt().
+  t.principal.interval(program_.consumerCpu());
   t.consumer.flush();
 
   for (auto& target : t.targets) {

@@ -1,0 +1,15 @@
+# BEGIN's records are read before any other CPU's (as dt_consume_begin()
+# reads the buffer of BEGIN's CPU first), so a freopen() in BEGIN takes
+# every later record along, even those a probe recorded on another CPU the
+# moment tracing became active, while the consumer took the aggregations'
+# first snapshot.
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+for run in 1 2 3 4 5 6; do
+	$DTRACE -wqn 'BEGIN /0/ { @ = count(); }
+	BEGIN { freopen("%s/out", $$1); }
+	profile-4000hz { printf("fired\n"); printa(@); }
+	profile-4000hz /++n == 50/ { exit(0); }' "$dir" > "$dir/stdout"
+	echo "run $run: $(grep -c fired "$dir/stdout") on stdout, $(grep -c fired "$dir/out") in the file"
+	rm -f "$dir/out"
+done
