@@ -106,6 +106,7 @@ void ProgramEmitter::speculationAction(const Expr& call, const ir::Action& actio
   as_.emit(alu64(BPF_LSH, R0, 32));
   as_.emit(alu64(BPF_OR, R0, R6));
   as_.emit(stx(Size::DW, R9, field, R0));
+  if (action.kind == ir::ActionKind::Speculate) reserveSpeculativeRoom(field);
   as_.jump(done);
   as_.bind(none);
   if (action.kind == ir::ActionKind::Speculate) {
@@ -118,27 +119,26 @@ void ProgramEmitter::speculationAction(const Expr& call, const ir::Action& actio
   as_.bind(done);
 }
 
-// A speculative record is sent only with a tag, and only while this CPU's
-// records of that use of the ID fit in specsize; beyond it a record of
+// speculate() reserves room for the clause's whole record in this CPU's
+// share of the speculation (specsize), as dtrace_probe() reserves
+// ecb->dte_needed in the speculative buffer. Without room the drop ends
+// the clause there (CPU_DTRACE_DROP stops its actions), and a record of
 // kSpeculativeDropEpid with the tag goes instead, a speculative drop if
 // the use is committed.
-void ProgramEmitter::speculativeRecordAllowed(Label skip) {
-  if (layout_.speculations == 0) {
-    as_.jump(skip);
+void ProgramEmitter::reserveSpeculativeRoom(int16_t tagField) {
+  if (layout_.speculations == 0) {  // nspec=0: no ID is ever active
+    as_.jump(nextClause_);
     return;
   }
-  const auto data = static_cast<int32_t>(layout_.recordOffset + sizeof(ir::RecordHeader));
-  const auto tag = static_cast<int16_t>(data + *clause_->speculationTagOffset);
   const auto key = static_cast<int32_t>(layout_.keyOffset);
   const auto size = static_cast<int64_t>(sizeof(ir::RecordHeader) + clause_->dataSize);
   Label over = as_.newLabel(), fits = as_.newLabel();
-  as_.emit(ldx(Size::DW, R1, R9, tag));
-  as_.jumpIf(BPF_JEQ, R1, 0, skip);
+  as_.emit(ldx(Size::DW, R1, R9, tagField));
   as_.emit(alu64(BPF_SUB, R1, 1));  // the ID's index (its low 32 bits are 1..nspec)
   as_.emit(stx(Size::W, R9, static_cast<int16_t>(key), R1));
   mapLookup(maps_.speculationUsage, key);
-  as_.jumpIf(BPF_JEQ, R0, 0, skip);
-  as_.emit(ldx(Size::DW, R1, R9, tag));
+  as_.jumpIf(BPF_JEQ, R0, 0, fits);
+  as_.emit(ldx(Size::DW, R1, R9, tagField));
   as_.emit(alu64(BPF_RSH, R1, 32));
   takeBytes({offsetof(ir::SpeculationUsage, generation), offsetof(ir::SpeculationUsage, bytes)},
             static_cast<uint32_t>(size), layout_.speculationBytes, over);
@@ -149,11 +149,20 @@ void ProgramEmitter::speculativeRecordAllowed(Label skip) {
   static_assert(ir::kSpeculativeDropEpid == UINT32_MAX);
   as_.emit(call(BPF_FUNC_get_smp_processor_id));
   as_.emit(stx(Size::W, R9, static_cast<int16_t>(marker + 4), R0));
-  as_.emit(ldx(Size::DW, R1, R9, tag));
+  as_.emit(ldx(Size::DW, R1, R9, tagField));
   as_.emit(stx(Size::DW, R9, static_cast<int16_t>(marker + sizeof(ir::RecordHeader)), R1));
   sendRecord(marker, sizeof(uint64_t), false, as_.newLabel());
-  as_.jump(skip);
+  as_.jump(nextClause_);
   as_.bind(fits);
+}
+
+// A speculative record is sent only with a tag: speculate() ran, and
+// found room (reserveSpeculativeRoom).
+void ProgramEmitter::speculativeRecordAllowed(Label skip) {
+  const auto data = static_cast<int32_t>(layout_.recordOffset + sizeof(ir::RecordHeader));
+  const auto tag = static_cast<int16_t>(data + *clause_->speculationTagOffset);
+  as_.emit(ldx(Size::DW, R1, R9, tag));
+  as_.jumpIf(BPF_JEQ, R1, 0, skip);
 }
 
 }  // namespace dtrace::codegen

@@ -124,13 +124,14 @@ class ProgramEmitter {
   void readableScratch(uint32_t size);          // r6: an address about to be read
   void chillAction(const ast::Expr& call);
   // emit_speculation.cpp: speculation() into r6; speculate(), commit() and
-  // discard() record their tag; a speculative record is sent only while
-  // its speculation is active and within specsize.
+  // discard() record their tag; speculate() takes room for the clause's
+  // record within specsize, or ends the clause.
   void speculationValue();
   void speculationAction(const ast::Expr& call, const ir::Action& action, int32_t data);
   // r1: the state word of the ID in r6
   int dtraceActions(const ast::Expr& statement) const;
   void speculationSlot(bpf::Label inactive, bool isSpeculate);
+  void reserveSpeculativeRoom(int16_t tagField);
   void speculativeRecordAllowed(bpf::Label skip);
   void busyWait();  // until ktime reaches loopState(0) + loopState(1)
   // tracemem() and printm(): the bytes at `address`, of which `dynamicSize`
