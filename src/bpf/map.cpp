@@ -155,6 +155,13 @@ Result<void> Map::update(const void* key, const void* value, uint64_t flags) {
   return {};
 }
 
+Result<void> Map::fillElementCache() {
+  const std::vector<uint8_t> key(keySize_, 0), value(valueSize_, 0);
+  if (auto r = update(key.data(), value.data(), BPF_NOEXIST); !r) return r;
+  erase(key.data());
+  return {};
+}
+
 Result<void> Map::fillMapSlots(const std::vector<int>& innerFds) {
   std::vector<uint32_t> slots(innerFds.size()), fds(innerFds.begin(), innerFds.end());
   for (uint32_t i = 0; i < slots.size(); i++) slots[i] = i;

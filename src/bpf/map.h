@@ -60,6 +60,14 @@ class Map {
   Result<void> fillMapSlots(const std::vector<int>& innerFds);
   // Returns true if the key existed and was deleted.
   bool erase(const void* key);
+  // A hash map made without preallocation takes its elements from per-CPU
+  // caches the kernel refills from irq_work. A new map's cache holds one
+  // element (four when they are small), so a probe that stores a second new
+  // key before interrupts are enabled again (sched's wakeup and enqueue
+  // fire in one wakeup) finds none and drops it. One element stored and
+  // deleted has the kernel fill the calling CPU's cache. Call it on an
+  // empty map, on each CPU, before programs use the map.
+  Result<void> fillElementCache();
   // Key after `key` (or the first key when `key` is null) into `next`;
   // false at the end of the map.
   bool nextKey(const void* key, void* next) const;

@@ -123,6 +123,7 @@ class Program {
   Result<void> createMaps();
   Result<void> createAggregationMaps(bool autoResize);
   Result<void> createDynamicMaps(bool autoResize);
+  Result<void> fillElementCaches();
   // The program of one enabling, its maps' descriptors in `fds`.
   // With -S, the program is listed on stderr.
   Result<std::vector<bpf::Insn>> emitProgram(const ProbeEnabling& enabling, const ir::MapFds& fds);

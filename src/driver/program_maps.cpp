@@ -15,6 +15,8 @@
 #include "driver/thread_cpu_clock.h"
 #include "driver/unwind_tables.h"
 #include "ir/probe_table.h"
+#include "util/cpu_list.h"
+#include "util/thread_on_cpu.h"
 
 namespace dtrace::driver {
 
@@ -170,7 +172,28 @@ Result<void> Program::createMaps() {
 
   const bool autoResize = options_.text("bufresize") != "manual";
   if (auto r = createAggregationMaps(autoResize); !r) return r;
-  return createDynamicMaps(autoResize);
+  if (auto r = createDynamicMaps(autoResize); !r) return r;
+  return fillElementCaches();
+}
+
+// Every online CPU's element cache of every hash map, so that a probe may
+// add several keys where interrupts are disabled (bpf::Map::fillElementCache).
+Result<void> Program::fillElementCaches() {
+  std::vector<bpf::Map*> hashes;
+  for (bpf::Map& m : maps_->aggregations) hashes.push_back(&m);
+  for (bpf::Map& m : maps_->dynamics) {
+    if (m.type() == BPF_MAP_TYPE_HASH) hashes.push_back(&m);
+  }
+  if (hashes.empty()) return {};
+  for (int cpu : onlineCpus()) {
+    ThreadOnCpu onCpu(static_cast<uint32_t>(cpu));
+    for (bpf::Map* m : hashes) {
+      if (auto r = m->fillElementCache(); !r) {
+        return makeError("cannot prepare map elements: " + r.error().message);
+      }
+    }
+  }
+  return {};
 }
 
 Result<void> Program::createAggregationMaps(bool autoResize) {
