@@ -22,7 +22,14 @@ using ir::Activity;
 Result<void> Program::loadPrograms(const std::vector<ProbeEnabling*>& enablings) {
   using GroupKey = std::tuple<const providers::Provider*, std::string, std::vector<size_t>>;
   std::map<GroupKey, std::vector<ProbeEnabling*>> groups;
-  for (ProbeEnabling* e : enablings) {
+  // A kernel event runs the programs attached to it in the order they
+  // were attached.
+  std::vector<ProbeEnabling*> ordered = enablings;
+  std::stable_sort(ordered.begin(), ordered.end(),
+                   [](const ProbeEnabling* a, const ProbeEnabling* b) {
+                     return a->probe->eventOrder < b->probe->eventOrder;
+                   });
+  for (ProbeEnabling* e : ordered) {
     const providers::Provider* owner = e->probe->owner;
     if (!owner || !owner->sharesPrograms()) {
       ProbeEnabling* one[] = {e};

@@ -112,6 +112,10 @@ struct Probe {
   // current one (sched:::on-cpu, from sched_switch before the switch): its
   // pid, tid, execname, curthread and self-> variables; -1: current.
   int contextTaskWord = -1;
+  // Probes on one kernel event fire in ascending order of this, whatever
+  // the order of their clauses, as DTrace's fire from the points the event
+  // stands for (sched:::off-cpu before on-cpu at one switch).
+  int eventOrder = 0;
   // The task-storage map of the record an earlier point of the thread
   // wrote for this probe (providers/thread_record.h); -1: none.
   int threadRecordFd = -1;

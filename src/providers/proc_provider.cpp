@@ -62,6 +62,14 @@ std::vector<StableProbe> procProbes() {
   const ArgSource signal = contextWord(0, "int");
   ArgSource signalTaken = syscallResult();
   signalTaken.typeName = "int";
+  // A new process's first thread fires start, then lwp-start, as DTrace
+  // fires them where a new thread first runs.
+  StableProbe lwpStart{
+      "lwp-start",
+      {"sys_exit"},
+      {guard(Test::Equal, syscallResult(), {0}), guard(Test::OneOf, syscallNumber(), forks)},
+      {}};
+  lwpStart.eventOrder = 1;
   return {
       {"create", {"task_newtask"}, {guard(Test::NoBitSet, cloneFlags, {CLONE_THREAD})}, {child}},
       {"lwp-create",
@@ -74,10 +82,7 @@ std::vector<StableProbe> procProbes() {
        {guard(Test::Equal, syscallResult(), {0}), guard(Test::OneOf, syscallNumber(), forks),
         guard(Test::NotEqual, special(ArgSource::Kind::ThreadLeader, "int"), {0})},
        {}},
-      {"lwp-start",
-       {"sys_exit"},
-       {guard(Test::Equal, syscallResult(), {0}), guard(Test::OneOf, syscallNumber(), forks)},
-       {}},
+      lwpStart,
       // exec: at the new image, once its file is found and loaded (the
       // path from the kernel's copy), or at the return of an exec that
       // failed before that (the path from the caller's memory, which the

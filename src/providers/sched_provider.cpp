@@ -36,11 +36,16 @@ std::vector<StableProbe> schedProbes() {
   ProbeGuard tickTimer =
       guard(Test::Equal, contextMember(0, {{"hrtimer", "function"}}, 8, "void *"));
   tickTimer.symbol = "tick_nohz_handler";
+  // At one switch: preempt or sleep, then off-cpu, then on-cpu, as
+  // illumos fires them before swtch(), in it before resume(), and after.
+  StableProbe offCpu{"off-cpu", {"sched_switch"}, {}, {nextThread, nextProcess}};
+  offCpu.eventOrder = 1;
   StableProbe onCpu{"on-cpu", {"sched_switch"}, {}, {}};
   onCpu.contextTaskWord = kNextTask;  // fires for the thread taking the CPU
+  onCpu.eventOrder = 2;
   return {
       onCpu,
-      {"off-cpu", {"sched_switch"}, {}, {nextThread, nextProcess}},
+      offCpu,
       {"preempt", {"sched_switch"}, {guard(Test::NotEqual, preempted, {0})}, {}},
       {"sleep", {"sched_switch"}, {guard(Test::AnyBitSet, previousState, {kSleepingStates})}, {}},
       {"wakeup", {"sched_waking"}, {}, {wokenThread, wokenProcess}},

@@ -45,6 +45,7 @@ class StableProvider final : public Provider {
       p.tpEvent = def.tracepoints.front();
       p.guards = def.guards;
       p.contextTaskWord = def.contextTaskWord;
+      p.eventOrder = def.eventOrder;
     }
   }
 

@@ -22,6 +22,7 @@ struct StableProbe {
   std::vector<ProbeGuard> guards;
   std::vector<ArgSource> args;
   int contextTaskWord = -1;  // see Probe::contextTaskWord
+  int eventOrder = 0;        // see Probe::eventOrder
   // Where in the kernel it fires, when one name has several sources
   // (proc:::exec at the new image, or at a failed exec's return).
   std::string function{};
