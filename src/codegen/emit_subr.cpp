@@ -147,6 +147,9 @@ bool ProgramEmitter::subroutineString(const Expr& call, Reg base, int32_t offset
     case S::Strtok:
       tokenize(call, base, offset, size);
       return true;
+    case S::Json:
+      jsonValue(call, base, offset, size);
+      return true;
     case S::Toupper:
     case S::Tolower:  // s with ASCII letters changed
       stringInto(*call.operands[0], base, offset, size);

@@ -395,6 +395,8 @@ class ProgramEmitter {
   void cleanPath(bpf::Reg base, int32_t offset, uint32_t size);
   // emit_string_parse.cpp: strtok, strtoll
   void tokenize(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
+  // emit_string_json.cpp: json(s, selector)
+  void jsonValue(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);
   void stringToInteger(const ast::Expr& call);
   // emit_inet.cpp: inet_ntoa, inet_ntoa6, inet_ntop, link_ntop
   void inetString(const ast::Expr& call, bpf::Reg base, int32_t offset, uint32_t size);

@@ -234,6 +234,10 @@ void scan(const ast::Expr* e, ScratchNeeds& needs, uint32_t joins = 0, bool chai
   if (scratchOf(e) == ir::SubroutineScratch::Areas || stringMember) {
     needs.subroutines = true;
     needs.subrLevels = std::max(needs.subrLevels, ++subrs);
+    // json() builds its value in the next level's first area.
+    if (e->subroutine == ir::Subroutine::Json) {
+      needs.subrLevels = std::max(needs.subrLevels, subrs + 1);
+    }
   }
   if (workArea) needs.loops = true;
   if (e->kind == ast::ExprKind::Call && e->text == "chill") needs.chill = true;

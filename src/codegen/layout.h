@@ -72,7 +72,7 @@ struct DynamicLayout {
 // Nested dynamic-variable reads (a[b[i]]) build each key in its own area,
 // at least this many, more where a program nests deeper.
 constexpr uint32_t kMinDynamicKeyLevels = 4;
-constexpr uint32_t kLoopStateWords = 12;
+constexpr uint32_t kLoopStateWords = 16;
 constexpr uint32_t kStoreStateWords = 3;
 constexpr uint32_t kAllocaSize = 2048;  // the scratchsize option's default
 // Kernel frames looked through for the end of a probe's BPF machinery:

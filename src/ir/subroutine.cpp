@@ -57,6 +57,7 @@ const std::vector<SubroutineInfo>& table() {
       given(S::InetNtoa, "inet_ntoa", 1, 1, Scratch::Areas, dVersion(1, 5)),
       given(S::InetNtoa6, "inet_ntoa6", 1, 2, Scratch::Areas, dVersion(1, 5)),
       given(S::InetNtop, "inet_ntop", 2, 2, Scratch::Areas, dVersion(1, 5), arg(1)),
+      given(S::Json, "json", 2, 2, Scratch::Areas, dVersion(1, 11)),
       given(S::LinkNtop, "link_ntop", 2, 2, Scratch::Areas, dVersion(1, 0), arg(1)),
       given(S::Lltostr, "lltostr", 1, 2),
       given(S::Ntohl, "ntohl", 1, 1, Scratch::None, dVersion(1, 3)),

@@ -30,6 +30,7 @@ enum class Subroutine : uint8_t {
   InetNtoa,
   InetNtoa6,
   InetNtop,
+  Json,
   LinkNtop,
   Lltostr,
   Ntohl,

@@ -16,16 +16,6 @@ namespace {
 // Standard DTrace actions and subroutines this implementation lacks so far:
 // refused by name before their arguments are checked, so that printa(@a)
 // does not first complain about the aggregation.
-bool isUnsupportedYet(const std::string& name) {
-  static const char* const kNames[] = {
-      "json",
-  };
-  for (const char* n : kNames) {
-    if (name == n) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 bool isUnavailableDestructive(std::string_view name) {
@@ -34,9 +24,7 @@ bool isUnavailableDestructive(std::string_view name) {
 }
 
 bool isFunctionName(std::string_view name) {
-  const std::string s(name);
-  return ir::findSubroutine(name) || isActionName(name) || isAggregatingFunction(name) ||
-         isUnsupportedYet(s);
+  return ir::findSubroutine(name) || isActionName(name) || isAggregatingFunction(name);
 }
 
 void Checker::becomeInternalCall(Expr& e, ir::Subroutine subr) {
@@ -192,10 +180,6 @@ const Type* Checker::unavailableSubroutine(Expr& e) {
 // the arity is the table's.
 const Type* Checker::subroutine(Expr& e) {
   auto& args = e.operands;
-  if (isUnsupportedYet(e.text)) {
-    error("D_UNSUPPORTED", e.loc, e.text + "( ) is not supported yet");
-    return nullptr;
-  }
   for (auto& a : args) {
     if (!expr(*a)) return nullptr;
   }
@@ -293,6 +277,7 @@ const Type* Checker::stringSubroutine(Expr& e) {
       if (isString(0) && prototypeArg(e, 1, isInteger(1), "char")) return types_.stringType();
       return nullptr;
     case S::Strstr:
+    case S::Json:
       if (isString(0) && isString(1)) return types_.stringType();
       return nullptr;
     case S::Strtok:  // strtok(NULL, delims) goes on with the previous string
