@@ -353,7 +353,10 @@ Result<void> Target::failedControl(const std::string& why) {
 }
 
 Result<void> Target::holdAt(HoldPoint point) {
-  if (!created_ || started_ || point == HoldPoint::Exec || (held_ && heldAt_ >= point)) return {};
+  // Even exec holds it, once exec has succeeded, as Pxcreate() stops a
+  // created process only on its successful exec: the path search's failed
+  // exec()s and the exec itself come before tracing does.
+  if (!created_ || started_ || (held_ && heldAt_ >= point)) return {};
   if (!held_) {
     if (auto r = releaseChild(kTraceExec); !r) {
       started_ = true;

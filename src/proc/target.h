@@ -65,7 +65,7 @@ class Target {
   Result<void> holdAtEntry();
   // Holds a spawned child not yet started at `point` (see HoldPoint); from
   // its entry point it may still run on to main(), never back. No-op for
-  // HoldPoint::Exec and for grabbed processes.
+  // grabbed processes.
   Result<void> holdAt(HoldPoint point);
   // Held at its entry point: exec'd, its mappings readable, not yet run.
   bool held() const { return held_; }
