@@ -137,6 +137,10 @@ const Type* Checker::associativeRead(Expr& e) {
     return nullptr;
   }
   Variable* v = scope ? symbols_.findThreadLocal(name.text) : symbols_.findGlobal(name.text);
+  if (!v && !scope && name.text.find('`') != std::string::npos) {
+    kernelVariableError(name);  // `hp_avenrun[0]: a kernel array
+    return nullptr;
+  }
   if (!v) {
     error("D_VAR_UNDEF", name.loc,
           (scope ? *scope + "->" : "") + name.text + " has not yet been declared or assigned");
