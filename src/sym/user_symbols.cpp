@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include "sym/vdso_image.h"
+
 namespace dtrace::sym {
 
 std::shared_ptr<const ObjectFile> UserSymbols::object(const Mapping& mapping) {
@@ -39,6 +41,20 @@ UserSymbol UserSymbols::lookup(int pid, uint64_t address) {
           out.function = std::string(f->name);
           out.functionAddress = address - (*at - f->address);
           return out;
+        }
+      }
+      return out;
+    }
+    if (mapping->path == "[vdso]") {
+      // The same image as dtrace's own, if it is as long (a 32-bit
+      // process has another).
+      const VdsoImage& vdso = vdsoImage();
+      if (vdso.size == mapping->end - mapping->start) {
+        if (std::optional<uint64_t> at = vdso.object->fileAddress(*mapping, address)) {
+          if (std::optional<FunctionSymbol> f = vdso.object->containing(*at)) {
+            out.function = std::string(f->name);
+            out.functionAddress = address - (*at - f->address);
+          }
         }
       }
       return out;
