@@ -197,6 +197,12 @@ Result<Link> attachRawTracepoint(int progFd, const std::string& name, uint64_t c
   return Link(Fd(), Fd(fd));
 }
 
+Result<Link> attachBtfTracepoint(int progFd) {
+  const int fd = bpf_raw_tracepoint_open(nullptr, progFd);
+  if (fd < 0) return attachError("failed to attach to its tracepoint", errno);
+  return Link(Fd(), Fd(fd));
+}
+
 Result<Link> attachUprobe(int progFd, const std::string& binaryPath, const UprobeSite& site,
                           bool isReturn, int pid) {
   const UprobePmu& pmu = uprobePmu();

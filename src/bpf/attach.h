@@ -63,6 +63,10 @@ Result<Link> attachRawTracepoint(int progFd, const std::string& name);
 // raw tracepoint cookies need Linux 6.10).
 Result<Link> attachRawTracepoint(int progFd, const std::string& name, uint64_t cookie);
 
+// Attaches a BTF-typed tracepoint program (ProgramKind::btfTracepoint) to
+// the tracepoint it was loaded for.
+Result<Link> attachBtfTracepoint(int progFd);
+
 // Opens the described perf event on (pid, cpu), attaches the program and
 // enables the event.
 Result<Link> attachPerfEvent(int progFd, const perf_event_attr& attr, int pid, int cpu);

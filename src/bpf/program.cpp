@@ -52,6 +52,7 @@ Attempt tryLoad(ProgramKind kind, const std::string& kernelName, std::span<const
     LIBBPF_OPTS(bpf_prog_load_opts, opts);
     opts.kern_version = kind.type == BPF_PROG_TYPE_KPROBE ? runningKernelVersion() : 0;
     if (kind.hasAttach) opts.expected_attach_type = kind.expectedAttach;
+    opts.attach_btf_id = kind.attachBtfId;
     opts.log_level = logLevel;
     opts.log_size = static_cast<uint32_t>(logSize);
     opts.log_buf = logSize ? log.data() : nullptr;

@@ -20,9 +20,18 @@ namespace dtrace::bpf {
 struct ProgramKind {
   ProgramKind(bpf_prog_type t) : type(t) {}  // NOLINT: a type alone is a kind
   ProgramKind(bpf_prog_type t, bpf_attach_type a) : type(t), expectedAttach(a), hasAttach(true) {}
+  // A BTF-typed tracepoint program (tp_btf): its arguments are the
+  // kernel's typed pointers, which helpers taking a trusted task accept.
+  // `btfId` is the tracepoint's btf_trace_NAME typedef in vmlinux.
+  static ProgramKind btfTracepoint(uint32_t btfId) {
+    ProgramKind k(BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP);
+    k.attachBtfId = btfId;
+    return k;
+  }
   bpf_prog_type type;
   bpf_attach_type expectedAttach{};
   bool hasAttach = false;
+  uint32_t attachBtfId = 0;
 };
 
 class Program {

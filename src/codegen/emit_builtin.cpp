@@ -389,8 +389,30 @@ void ProgramEmitter::userMemoryRead(const providers::ArgSource& a) {
 // probe on behalf of another thread (sched:::on-cpu) reads that thread's
 // sum_exec_runtime, current as of its last tick or switch.
 void ProgramEmitter::threadCpuTime() {
-  if (maps_.threadCpuSums < 0 || hasContextTask()) {
+  if (maps_.threadCpuSums < 0) {
     taskMember("se.sum_exec_runtime", 8);
+    return;
+  }
+  if (hasContextTask()) {
+    // sched:::on-cpu, for the incoming thread: the sum the accounting
+    // program noted for it at this switch, plus the time since.
+    Label none = as_.newLabel();
+    const int16_t slot = pushSlot();
+    as_.emit(mov64(R6, 0));
+    as_.emit(ldMapFd(R1, maps_.sliceStarts));
+    as_.emit(mov64(R2, R10));
+    as_.emit(alu64(BPF_ADD, R2, kZeroKeySlot));
+    as_.emit(call(BPF_FUNC_map_lookup_elem));
+    as_.jumpIf(BPF_JEQ, R0, 0, none);
+    as_.emit(ldx(Size::DW, R8, R0, 8));
+    as_.emit(ldx(Size::DW, R1, R0, 0));
+    as_.emit(stx(Size::DW, R10, slot, R1));
+    firingTimestamp();
+    as_.emit(ldx(Size::DW, R1, R10, slot));
+    as_.emit(alu64(BPF_SUB, R6, R1));
+    as_.emit(alu64(BPF_ADD, R6, R8));
+    as_.bind(none);
+    popSlot();
     return;
   }
   const int16_t slot = pushSlot();

@@ -132,6 +132,11 @@ void ProgramEmitter::jsonValue(const Expr& call, Reg base, int32_t offset, uint3
       as_.emit(alu64(BPF_AND, R1, bit));
       as_.jumpIf(BPF_JNE, R1, 0, yes);
     };
+    auto ifNoFlag = [&](int32_t bit, Label no) {
+      getWord(R1, kFlags);
+      as_.emit(alu64(BPF_AND, R1, bit));
+      as_.jumpIf(BPF_JEQ, R1, 0, no);
+    };
     auto setFlags = [&](int32_t bits) {
       getWord(R1, kFlags);
       as_.emit(alu64(BPF_OR, R1, bits));
@@ -186,9 +191,7 @@ void ProgramEmitter::jsonValue(const Expr& call, Reg base, int32_t offset, uint3
     // element is left to descend by, else no answer at all.
     auto scalarEnded = [&](Label notSelected) {
       Label found = as_.newLabel();
-      getWord(R1, kFlags);
-      as_.emit(alu64(BPF_AND, R1, kFoundKey));
-      as_.jumpIf(BPF_JEQ, R1, 0, notSelected);
+      ifNoFlag(kFoundKey, notSelected);
       getWord(R1, kElems);
       as_.jumpIf(BPF_JLE, R1, 1, found);
       as_.jump(stop);
@@ -238,9 +241,7 @@ void ProgramEmitter::jsonValue(const Expr& call, Reg base, int32_t offset, uint3
       as_.emit(alu64(BPF_ADD, R1, 1));
       putWord(kElem, R1);
       as_.jumpIf(BPF_JNE, R0, 0, stay);
-      getWord(R1, kFlags);
-      as_.emit(alu64(BPF_AND, R1, kInArray));
-      as_.jumpIf(BPF_JEQ, R1, 0, object);
+      ifNoFlag(kInArray, object);
       readIndex();
       as_.jump(stay);
       as_.bind(object);
@@ -281,9 +282,7 @@ void ProgramEmitter::jsonValue(const Expr& call, Reg base, int32_t offset, uint3
       as_.jump(stay);
       as_.bind(done);
       getWord(R2, kIndexValue);
-      getWord(R1, kFlags);
-      as_.emit(alu64(BPF_AND, R1, kNegative));
-      as_.jumpIf(BPF_JEQ, R1, 0, positive);
+      ifNoFlag(kNegative, positive);
       as_.emit(neg64(R2));
       as_.bind(positive);
       putWord(kArrayElem, R2);
@@ -332,9 +331,7 @@ void ProgramEmitter::jsonValue(const Expr& call, Reg base, int32_t offset, uint3
       append();
       as_.jump(advance);
       as_.bind(closing);
-      getWord(R1, kFlags);
-      as_.emit(alu64(BPF_AND, R1, kCollecting));
-      as_.jumpIf(BPF_JEQ, R1, 0, notCollected);
+      ifNoFlag(kCollecting, notCollected);
       append();
       clearFlags(kCollecting);
       setWord(kState, kCollect);
@@ -342,13 +339,9 @@ void ProgramEmitter::jsonValue(const Expr& call, Reg base, int32_t offset, uint3
       as_.bind(notCollected);
       terminate();
       setWord(kOut, 0);
-      getWord(R1, kFlags);
-      as_.emit(alu64(BPF_AND, R1, kIsKey));
-      as_.jumpIf(BPF_JEQ, R1, 0, notKey);
+      ifNoFlag(kIsKey, notKey);
       // The key is the element's if every byte matched and the element ends.
-      getWord(R1, kFlags);
-      as_.emit(alu64(BPF_AND, R1, kKeyMatches));
-      as_.jumpIf(BPF_JEQ, R1, 0, afterKey);
+      ifNoFlag(kKeyMatches, afterKey);
       getWord(R1, kKeyAt);
       loadByte(list, R1, n, afterKey);
       as_.jumpIf(BPF_JNE, R0, 0, afterKey);
@@ -505,9 +498,7 @@ void ProgramEmitter::jsonValue(const Expr& call, Reg base, int32_t offset, uint3
       // The value selected, with elements left: descend by the next one.
       getWord(R1, kElems);
       as_.jumpIf(BPF_JLE, R1, 1, whole);
-      getWord(R1, kFlags);
-      as_.emit(alu64(BPF_AND, R1, kFoundKey));
-      as_.jumpIf(BPF_JEQ, R1, 0, whole);
+      ifNoFlag(kFoundKey, whole);
       addToWord(kElems, -1);
       setWord(kOut, 0);
       clearFlags(kInArray);
@@ -581,9 +572,7 @@ void ProgramEmitter::jsonValue(const Expr& call, Reg base, int32_t offset, uint3
       getWord(R2, kBraces);
       as_.emit(alu64(BPF_OR, R1, R2));
       as_.jumpIf(BPF_JNE, R1, 0, advance);
-      getWord(R1, kFlags);
-      as_.emit(alu64(BPF_AND, R1, kFoundKey));
-      as_.jumpIf(BPF_JEQ, R1, 0, skipped);
+      ifNoFlag(kFoundKey, skipped);
       terminate();
       setWord(kFound, 1);
       as_.jump(stop);

@@ -24,5 +24,23 @@ proc:::exit /pid == $target/ {
 	printf("busy: on CPU more than a quarter of the time: %s\n",
 	    vtimestamp * 4 > timestamp - curthread->start_time ? "yes" : "no");
 }'
+# In sched:::on-cpu it is the incoming thread's, on the same clock as in
+# its other probes: what it grows by from on-cpu to off-cpu is the time
+# the thread ran between the two switches, never more than the wall time.
+# dtrace's own thread ran (compiling) before tracing began, so a clock of
+# its whole life would show here.
+$DTRACE -q -n '
+int64_t ran, wall, over;
+sched:::on-cpu /pid == $pid/ { self->v = vtimestamp; self->t = timestamp; }
+sched:::off-cpu /self->t/ {
+	ran += vtimestamp - self->v; wall += timestamp - self->t;
+	over += vtimestamp - self->v > timestamp - self->t;
+	self->t = 0;
+}
+tick-100ms /++ticks == 5/ { exit(0); }
+END {
+	printf("on to off-cpu: more than the wall time %d times, about all of it: %s\n",
+	    over, wall > 0 && ran >= 0 && wall - ran < wall / 10 ? "yes" : "no");
+}'
 # Through one firing it holds still, as timestamp does.
 $DTRACE -q -n 'BEGIN { self->v = vtimestamp; } BEGIN { printf("one firing: %d\n", vtimestamp - self->v); exit(0); }'
