@@ -380,66 +380,54 @@ void ProgramEmitter::userMemoryRead(const providers::ArgSource& a) {
   readAtR3(true, a.size, a.isSigned);
 }
 
-// r6 = current task's member at a dotted path, where each path element but
-// the last is a pointer to follow (real_parent.tgid) or an embedded struct
-// (se.sum_exec_runtime). Offsets come from the kernel's BTF.
 // vtimestamp: the thread's time on CPU until its last switch (kept by
 // driver::ThreadCpuClock) plus the time from this CPU's slice start to
-// the firing's timestamp, so it holds still through a firing. A
-// probe on behalf of another thread (sched:::on-cpu) reads that thread's
-// sum_exec_runtime, current as of its last tick or switch.
+// the firing's timestamp, so it holds still through a firing. A probe on
+// behalf of the incoming thread (sched:::on-cpu) takes the sum the clock
+// noted for it at this switch; without the clock, sum_exec_runtime.
 void ProgramEmitter::threadCpuTime() {
   if (maps_.threadCpuSums < 0) {
     taskMember("se.sum_exec_runtime", 8);
     return;
   }
-  if (hasContextTask()) {
-    // sched:::on-cpu, for the incoming thread: the sum the accounting
-    // program noted for it at this switch, plus the time since.
-    Label none = as_.newLabel();
-    const int16_t slot = pushSlot();
-    as_.emit(mov64(R6, 0));
-    as_.emit(ldMapFd(R1, maps_.sliceStarts));
-    as_.emit(mov64(R2, R10));
-    as_.emit(alu64(BPF_ADD, R2, kZeroKeySlot));
-    as_.emit(call(BPF_FUNC_map_lookup_elem));
-    as_.jumpIf(BPF_JEQ, R0, 0, none);
-    as_.emit(ldx(Size::DW, R8, R0, 8));
-    as_.emit(ldx(Size::DW, R1, R0, 0));
-    as_.emit(stx(Size::DW, R10, slot, R1));
-    firingTimestamp();
-    as_.emit(ldx(Size::DW, R1, R10, slot));
-    as_.emit(alu64(BPF_SUB, R6, R1));
-    as_.emit(alu64(BPF_ADD, R6, R8));
-    as_.bind(none);
-    popSlot();
-    return;
-  }
+  const bool incoming = hasContextTask();
+  // The incoming thread's sum (on-cpu), then the time since the slice began.
   const int16_t slot = pushSlot();
   Label sum = as_.newLabel(), done = as_.newLabel();
+  as_.emit(st(Size::DW, R10, slot, 0));
   as_.emit(ldMapFd(R1, maps_.sliceStarts));
   as_.emit(mov64(R2, R10));
   as_.emit(alu64(BPF_ADD, R2, kZeroKeySlot));
   as_.emit(call(BPF_FUNC_map_lookup_elem));
   as_.emit(mov64(R6, 0));
   as_.jumpIf(BPF_JEQ, R0, 0, sum);
+  if (incoming) {
+    as_.emit(ldx(Size::DW, R1, R0, 8));
+    as_.emit(stx(Size::DW, R10, slot, R1));
+  }
   as_.emit(ldx(Size::DW, R8, R0, 0));
   as_.jumpIf(BPF_JEQ, R8, 0, sum);  // no switch seen on this CPU yet
-  as_.emit(stx(Size::DW, R10, slot, R8));
-  firingTimestamp();  // constant through a firing, as t_dtrace_vtime is
-  as_.emit(ldx(Size::DW, R8, R10, slot));
+  firingTimestamp();                // constant through a firing, as t_dtrace_vtime is
   as_.emit(alu64(BPF_SUB, R6, R8));
   as_.bind(sum);
-  as_.emit(stx(Size::DW, R10, slot, R6));
-  currentTaskStorage(as_, maps_.threadCpuSums, false);
-  as_.emit(ldx(Size::DW, R6, R10, slot));
-  as_.jumpIf(BPF_JEQ, R0, 0, done);
-  as_.emit(ldx(Size::DW, R8, R0, 0));
-  as_.emit(alu64(BPF_ADD, R6, R8));
+  if (incoming) {
+    as_.emit(ldx(Size::DW, R1, R10, slot));
+    as_.emit(alu64(BPF_ADD, R6, R1));
+  } else {
+    as_.emit(stx(Size::DW, R10, slot, R6));
+    currentTaskStorage(as_, maps_.threadCpuSums, false);
+    as_.emit(ldx(Size::DW, R6, R10, slot));
+    as_.jumpIf(BPF_JEQ, R0, 0, done);
+    as_.emit(ldx(Size::DW, R8, R0, 0));
+    as_.emit(alu64(BPF_ADD, R6, R8));
+  }
   as_.bind(done);
   popSlot();
 }
 
+// r6 = current task's member at a dotted path, where each path element but
+// the last is a pointer to follow (real_parent.tgid) or an embedded struct
+// (se.sum_exec_runtime). Offsets come from the kernel's BTF.
 void ProgramEmitter::taskMember(const char* path, uint32_t size) {
   std::string p = path;
   std::vector<std::string> parts;

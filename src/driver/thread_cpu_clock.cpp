@@ -1,6 +1,7 @@
 #include "driver/thread_cpu_clock.h"
 
 #include "bpf/assembler.h"
+#include "bpf/task_storage.h"
 #include "types/kernel_btf.h"
 
 namespace dtrace::driver {
@@ -24,10 +25,7 @@ std::vector<Insn> switchAccounting(int sumsFd, int slicesFd) {
   auto taskSum = [&](int16_t task, Label none, bool create) {  // r0 = the task's sum, or none
     a.emit(ldx(Size::DW, R2, R6, task));
     a.jumpIf(BPF_JEQ, R2, 0, none);
-    a.emit(ldMapFd(R1, sumsFd));
-    a.emit(mov64(R3, 0));
-    a.emit(mov64(R4, create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0));
-    a.emit(call(BPF_FUNC_task_storage_get));
+    taskStorage(a, sumsFd, create);
     a.jumpIf(BPF_JEQ, R0, 0, none);
   };
   a.emit(mov64(R6, R1));  // the context

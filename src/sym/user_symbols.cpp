@@ -28,33 +28,26 @@ const PerfMap& UserSymbols::perfMap(int pid) {
   return jit.map;
 }
 
+std::shared_ptr<const ObjectFile> UserSymbols::mappedObject(const Mapping& mapping) {
+  if (mapping.isFile()) return object(mapping);
+  // The vDSO: the same image as dtrace's own, if it is as long (a 32-bit
+  // process has another).
+  const VdsoImage& vdso = vdsoImage();
+  if (mapping.path == "[vdso]" && vdso.size == mapping.end - mapping.start) return vdso.object;
+  return nullptr;
+}
+
 UserSymbol UserSymbols::lookup(int pid, uint64_t address) {
   UserSymbol out;
   const Mapping* mapping = spaces_.find(pid, address);
   if (mapping) {
     out.object = std::string(baseName(mapping->path));
     out.mappingAddress = mapping->start;
-    if (mapping->isFile()) {
-      std::shared_ptr<const ObjectFile> file = object(*mapping);
+    if (std::shared_ptr<const ObjectFile> file = mappedObject(*mapping)) {
       if (std::optional<uint64_t> at = file->fileAddress(*mapping, address)) {
         if (std::optional<FunctionSymbol> f = file->containing(*at)) {
           out.function = std::string(f->name);
           out.functionAddress = address - (*at - f->address);
-          return out;
-        }
-      }
-      return out;
-    }
-    if (mapping->path == "[vdso]") {
-      // The same image as dtrace's own, if it is as long (a 32-bit
-      // process has another).
-      const VdsoImage& vdso = vdsoImage();
-      if (vdso.size == mapping->end - mapping->start) {
-        if (std::optional<uint64_t> at = vdso.object->fileAddress(*mapping, address)) {
-          if (std::optional<FunctionSymbol> f = vdso.object->containing(*at)) {
-            out.function = std::string(f->name);
-            out.functionAddress = address - (*at - f->address);
-          }
         }
       }
       return out;

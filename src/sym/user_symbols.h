@@ -41,6 +41,9 @@ class UserSymbols {
   // The symbols of the file a mapping maps: none when the file at that
   // path is no longer the one mapped (deleted, or replaced by an upgrade).
   std::shared_ptr<const ObjectFile> object(const Mapping& mapping);
+  // The symbols of what a mapping maps: a file's, or the vDSO's; null for
+  // memory no object backs.
+  std::shared_ptr<const ObjectFile> mappedObject(const Mapping& mapping);
   const PerfMap& perfMap(int pid);
 
   AddressSpaces spaces_;

@@ -4,7 +4,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <fstream>
 #include <string>
 
 #include "sym/process_maps.h"
@@ -17,10 +16,8 @@ VdsoImage readVdso() {
   VdsoImage image{std::make_shared<const ObjectFile>(), 0};
   const uint64_t start = getauxval(AT_SYSINFO_EHDR);
   if (start == 0) return image;
-  std::ifstream maps("/proc/self/maps");
-  for (std::string line; std::getline(maps, line);) {
-    Mapping m;
-    if (parseMapsLine(line, m) && m.start == start) image.size = m.end - m.start;
+  for (const Mapping& m : readExecutableMappings(getpid())) {
+    if (m.start == start) image.size = m.end - m.start;
   }
   if (image.size == 0) return image;
   // elfutils reads objects by path: the image goes into a memory file.
